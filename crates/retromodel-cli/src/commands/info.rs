@@ -1,0 +1,151 @@
+//! `retromodel info`: what a file holds.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Result;
+use retromodel::summary::Value;
+use retromodel::{ConvertOptions, Document, Limits, Summary};
+use serde_json::{json, Map};
+
+use crate::files::{self, FsResolver, Tally};
+use crate::PaletteArg;
+
+/// Print a summary of each model: format, header fields, counts, clips, warnings.
+///
+/// Example: `retromodel info progs/ --json > models.jsonl`
+#[derive(clap::Args)]
+pub struct Args {
+    /// Model files or directories.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// One JSON object per file (JSON Lines) instead of text. A file that fails gives
+    /// {"path": ..., "error": ...}.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    palette: PaletteArg,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let palette = files::load_palette(args.palette.palette.as_deref())?;
+    let inputs = files::collect_inputs(&args.paths);
+    let mut tally = Tally::new(inputs.len());
+    for path in &inputs {
+        let result = summarise(path, palette.as_deref());
+        let result = match (result, args.json) {
+            (Ok(s), true) => {
+                println!("{}", to_json(path, &s));
+                Ok(())
+            }
+            (Ok(s), false) => {
+                print_text(path, &s);
+                Ok(())
+            }
+            (Err(e), true) => {
+                println!(
+                    "{}",
+                    json!({"path": path.display().to_string(), "error": format!("{e:#}")})
+                );
+                Err(e)
+            }
+            (Err(e), false) => Err(e),
+        };
+        tally.record(path, result);
+    }
+    Ok(tally.finish())
+}
+
+fn summarise(path: &Path, palette: Option<&[u8]>) -> Result<Summary> {
+    let bytes = files::read(path)?;
+    let doc = Document::parse(&bytes, &Limits::default())?;
+    let converted = doc.to_model(&ConvertOptions::default(), &FsResolver::new(path, palette));
+    Ok(doc.summary(&converted))
+}
+
+/// An f32 as the shortest JSON number that reads back to it (0.1, not 0.10000000149).
+fn float(v: f32) -> serde_json::Value {
+    if v.is_finite() {
+        let n: f64 = v.to_string().parse().unwrap_or(v as f64);
+        json!(n)
+    } else {
+        json!(v.to_string())
+    }
+}
+
+fn value(v: &Value) -> serde_json::Value {
+    match v {
+        Value::Int(i) => json!(i),
+        Value::Float(f) => float(*f),
+        Value::Floats(fs) => fs.iter().map(|&f| float(f)).collect(),
+        Value::Text(t) => json!(t),
+    }
+}
+
+fn to_json(path: &Path, s: &Summary) -> serde_json::Value {
+    let header: Map<String, serde_json::Value> = s
+        .header
+        .iter()
+        .map(|(k, v)| (k.to_string(), value(v)))
+        .collect();
+    let clips: Vec<serde_json::Value> = s
+        .clips
+        .iter()
+        .map(|c| json!({"name": c.name, "first": c.first, "count": c.count, "fps": float(c.fps)}))
+        .collect();
+    json!({
+        "path": path.display().to_string(),
+        "format": s.format,
+        "version": s.version,
+        "header": header,
+        "vertices": s.vertices,
+        "triangles": s.triangles,
+        "poses": s.poses,
+        "frame_groups": s.frame_groups,
+        "skins": s.skins,
+        "skin_pictures": s.skin_pictures,
+        "clips": clips,
+        "joints": s.joints,
+        "meshes": s.meshes,
+        "trailing_bytes": s.trailing_bytes,
+        "warnings": s.warnings,
+    })
+}
+
+fn print_text(path: &Path, s: &Summary) {
+    println!("{}: {} version {}", path.display(), s.format, s.version);
+    println!(
+        "  {} meshes, {} vertices, {} triangles, {} poses ({} frame groups), {} joints",
+        s.meshes, s.vertices, s.triangles, s.poses, s.frame_groups, s.joints
+    );
+    println!("  {} skins ({} pictures)", s.skins, s.skin_pictures);
+    let header: Vec<String> = s
+        .header
+        .iter()
+        .map(|(k, v)| format!("{k}={}", value(v)))
+        .collect();
+    println!("  header: {}", header.join(" "));
+    if !s.clips.is_empty() {
+        let clips: Vec<String> = s
+            .clips
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} [{}+{} @ {} fps]",
+                    c.name,
+                    c.first,
+                    c.count,
+                    float(c.fps)
+                )
+            })
+            .collect();
+        println!("  clips: {}", clips.join(", "));
+    }
+    if s.trailing_bytes > 0 {
+        println!("  trailing bytes: {}", s.trailing_bytes);
+    }
+    for w in &s.warnings {
+        println!("  warning: {w}");
+    }
+}

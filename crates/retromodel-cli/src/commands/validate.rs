@@ -1,0 +1,56 @@
+//! `retromodel validate`: engine limits.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{anyhow, Result};
+use retromodel::{Document, Limits, Severity};
+
+use crate::files::{self, Tally};
+
+/// Check models against the limits of the engine that will load them (vertex, triangle,
+/// frame and skin counts, skin size, seam flags, group intervals).
+///
+/// Prints each finding as a warning or an error; exits 1 if any file has an error or cannot
+/// be read.
+///
+/// Example: `retromodel validate progs/ --engine glquake`
+#[derive(clap::Args)]
+pub struct Args {
+    /// Model files or directories.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Engine whose limits apply (quake = software WinQuake).
+    #[arg(long, value_parser = ["quake", "glquake", "quakespasm"], default_value = "quakespasm")]
+    engine: String,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let inputs = files::collect_inputs(&args.paths);
+    let mut tally = Tally::new(inputs.len());
+    for path in &inputs {
+        let result = (|| -> Result<()> {
+            let bytes = files::read(path)?;
+            let doc = Document::parse(&bytes, &Limits::default())?;
+            let diags = doc.validate(Some(&args.engine)).map_err(|e| anyhow!(e))?;
+            let errors = diags
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count();
+            if diags.is_empty() {
+                println!("{}: ok ({})", path.display(), args.engine);
+            }
+            for d in &diags {
+                println!("{}: {d}", path.display());
+            }
+            if errors > 0 {
+                Err(anyhow!("{errors} errors for {}", args.engine))
+            } else {
+                Ok(())
+            }
+        })();
+        tally.record(path, result);
+    }
+    Ok(tally.finish())
+}

@@ -1,0 +1,197 @@
+//! File-system helpers: input discovery, side-file resolution, safe writes, the run tally.
+
+use std::fs;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use retromodel::image::Palette;
+use retromodel::Resolver;
+
+/// Extensions a directory walk picks up (case-insensitive). Explicit file arguments are
+/// always taken, whatever their name: formats are detected by magic.
+const MODEL_EXTENSIONS: &[&str] = &[
+    "mdl",
+    "md2",
+    "md5mesh",
+    "md5anim",
+    "md5camera",
+    "hmp",
+    "wmp",
+];
+
+/// The files named by `paths`: files as given, directories walked recursively in sorted order.
+/// A path that does not exist is returned as is, so its error is reported with the others.
+pub fn collect_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = fs::read_dir(dir) else {
+        out.push(dir.to_path_buf());
+        return;
+    };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| MODEL_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+        {
+            out.push(p);
+        }
+    }
+}
+
+/// Reads a file, naming it in the error.
+pub fn read(path: &Path) -> Result<Vec<u8>> {
+    fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder renamed into place,
+/// so a crash never leaves a half-written file. Refuses to replace an existing file (an
+/// input included) unless `force`.
+pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
+    if path.exists() && !force {
+        bail!("{} exists; pass --force to replace it", path.display());
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .with_context(|| format!("{} is not a file path", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write {}", path.display()));
+    }
+    Ok(())
+}
+
+/// Finds side files for a model on disk: `gfx/palette.lmp` is looked up in the model's folder
+/// and up to four parents (Quake's `progs/x.mdl` beside `gfx/palette.lmp`), unless an explicit
+/// palette was given.
+pub struct FsResolver {
+    dir: PathBuf,
+    palette: Option<Vec<u8>>,
+}
+
+impl FsResolver {
+    /// A resolver for the model at `model_path`, with an optional forced palette file.
+    pub fn new(model_path: &Path, palette: Option<&[u8]>) -> Self {
+        FsResolver {
+            dir: model_path.parent().unwrap_or(Path::new(".")).to_path_buf(),
+            palette: palette.map(<[u8]>::to_vec),
+        }
+    }
+}
+
+impl Resolver for FsResolver {
+    fn load(&self, name: &str) -> Option<Vec<u8>> {
+        if name.ends_with("palette.lmp") {
+            if let Some(p) = &self.palette {
+                return Some(p.clone());
+            }
+        }
+        self.dir
+            .ancestors()
+            .take(5)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+            .and_then(|p| fs::read(p).ok())
+    }
+}
+
+/// Loads and checks a `--palette` file.
+pub fn load_palette(path: Option<&Path>) -> Result<Option<Vec<u8>>> {
+    let Some(path) = path else { return Ok(None) };
+    let bytes = read(path)?;
+    Palette::from_lmp(&bytes).with_context(|| format!("{}", path.display()))?;
+    Ok(Some(bytes))
+}
+
+/// Counts successes and failures over a run and shows progress on a terminal.
+pub struct Tally {
+    total: usize,
+    done: usize,
+    /// Files that failed.
+    pub failed: usize,
+    progress: bool,
+}
+
+impl Tally {
+    /// A tally for `total` files; progress is drawn on stderr when it is a terminal and there
+    /// is more than one file.
+    pub fn new(total: usize) -> Self {
+        Tally {
+            total,
+            done: 0,
+            failed: 0,
+            progress: total > 1 && std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// Records one file's outcome, printing its error.
+    pub fn record(&mut self, path: &Path, result: Result<()>) {
+        self.done += 1;
+        if let Err(e) = result {
+            self.failed += 1;
+            self.clear_progress();
+            eprintln!("{}: {e:#}", path.display());
+        }
+        if self.progress {
+            eprint!("\r[{}/{}] {}\x1b[K", self.done, self.total, path.display());
+        }
+    }
+
+    fn clear_progress(&self) {
+        if self.progress {
+            eprint!("\r\x1b[K");
+        }
+    }
+
+    /// Prints the summary line (when more than one file) and gives the exit code.
+    pub fn finish(self) -> std::process::ExitCode {
+        self.clear_progress();
+        if self.total == 0 {
+            eprintln!("no model files found");
+            return std::process::ExitCode::FAILURE;
+        }
+        if self.total != 1 {
+            eprintln!(
+                "{} files, {} ok, {} failed",
+                self.total,
+                self.total - self.failed,
+                self.failed
+            );
+        }
+        if self.failed > 0 {
+            std::process::ExitCode::FAILURE
+        } else {
+            std::process::ExitCode::SUCCESS
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! `retromodel`: inspect, validate, convert and extract classic game models.
+
+mod commands;
+mod files;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Read, validate and convert classic game models (Quake MDL today; MD2, MD5 and 3D
+/// GameStudio formats are detected and reported as not supported yet).
+///
+/// Paths may be files or directories; directories are searched recursively for model files
+/// (.mdl .md2 .md5mesh .md5anim .md5camera .hmp .wmp). A bad file is reported and the others
+/// are still processed; the exit status is 1 if any file failed.
+#[derive(Parser)]
+#[command(name = "retromodel", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Info(commands::info::Args),
+    Validate(commands::validate::Args),
+    Convert(commands::convert::Args),
+    #[command(subcommand)]
+    Skins(commands::skins::Command),
+    Bench(commands::bench::Args),
+    Sample(commands::sample::Args),
+}
+
+/// Options every command that decodes skins accepts.
+#[derive(clap::Args, Clone, Default)]
+pub struct PaletteArg {
+    /// A 768-byte palette.lmp to use for 8-bit skins instead of the one found beside the
+    /// model (gfx/palette.lmp in a parent folder) or the built-in Quake palette.
+    #[arg(long, value_name = "FILE")]
+    palette: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Info(a) => commands::info::run(a),
+        Command::Validate(a) => commands::validate::run(a),
+        Command::Convert(a) => commands::convert::run(a),
+        Command::Skins(c) => commands::skins::run(c),
+        Command::Bench(a) => commands::bench::run(a),
+        Command::Sample(a) => commands::sample::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("retromodel: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! [`Document`]: a parsed file of any supported format, dispatched by magic.
+
+use crate::detect::{detect, Format};
+use crate::diagnostic::Diagnostic;
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::formats::quake_mdl;
+use crate::limits::Limits;
+use crate::options::ConvertOptions;
+use crate::resolve::Resolver;
+use crate::summary::Summary;
+
+use crate::model::Converted;
+
+/// A parsed file, still in its own format's raw structures.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Document<'a> {
+    /// A Quake MDL file.
+    QuakeMdl(quake_mdl::File<'a>),
+}
+
+impl<'a> Document<'a> {
+    /// Detects the format by magic and parses the file.
+    pub fn parse(data: &'a [u8], limits: &Limits) -> Result<Document<'a>> {
+        match detect(data) {
+            Some(Format::QuakeMdl) => quake_mdl::File::parse(data, limits).map(Document::QuakeMdl),
+            Some(f) => Err(Error::new(
+                f.name(),
+                ErrorKind::Unsupported,
+                format!("{} files are not supported yet", f.description()),
+                Location::None,
+            )),
+            None => {
+                let n = data.len().min(4);
+                Err(Error::new(
+                    "unknown",
+                    ErrorKind::BadMagic,
+                    format!(
+                        "not a known model format (magic {})",
+                        crate::detect::show_magic(&data[..n])
+                    ),
+                    Location::Offset(0),
+                ))
+            }
+        }
+    }
+
+    /// The format.
+    pub fn format(&self) -> Format {
+        match self {
+            Document::QuakeMdl(_) => Format::QuakeMdl,
+        }
+    }
+
+    /// The file's bytes; an unmodified document comes back byte for byte.
+    pub fn write(&self) -> Vec<u8> {
+        match self {
+            Document::QuakeMdl(f) => f.write(),
+        }
+    }
+
+    /// Converts to the format-neutral model.
+    pub fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
+        match self {
+            Document::QuakeMdl(f) => quake_mdl::to_model(f, options, resolver),
+        }
+    }
+
+    /// The `info` summary, given the converted model.
+    pub fn summary(&self, converted: &Converted) -> Summary {
+        match self {
+            Document::QuakeMdl(f) => quake_mdl::summary(f, converted),
+        }
+    }
+
+    /// Checks the file against an engine's limits. `engine` is the engine's name
+    /// (`quake`, `glquake`, `quakespasm`); `None` picks the format's default engine.
+    pub fn validate(&self, engine: Option<&str>) -> Result<Vec<Diagnostic>, String> {
+        match self {
+            Document::QuakeMdl(f) => {
+                let e = match engine {
+                    None | Some("quakespasm") => quake_mdl::Engine::QuakeSpasm,
+                    Some("quake") => quake_mdl::Engine::Quake,
+                    Some("glquake") => quake_mdl::Engine::GlQuake,
+                    Some(other) => {
+                        return Err(format!(
+                            "unknown engine {other:?} for Quake MDL (quake, glquake, quakespasm)"
+                        ))
+                    }
+                };
+                Ok(quake_mdl::validate(f, e))
+            }
+        }
+    }
+}

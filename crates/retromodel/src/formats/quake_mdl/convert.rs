@@ -1,0 +1,255 @@
+//! `raw::File` to the format-neutral [`Model`].
+//!
+//! Positions are `scale * v + translate`; normals come from the 162-entry table; UVs are
+//! sampled at texel centres, `((s + 0.5) / skinwidth, (t + 0.5) / skinheight)`, after the
+//! on-seam fix-up (`s += skinwidth / 2` for an on-seam vertex of a back-facing triangle).
+//! That fix-up splits such vertices: the mesh gets one extra vertex per on-seam vertex used
+//! by a back-facing triangle, appended after the file's vertices, and
+//! [`Mesh::source_vertices`] maps every mesh vertex back to the file's.
+
+use super::raw::{self, File, Frame, PixelFormat, Skin as RawSkin, MF_HOLEY};
+use super::validate::interval_problem;
+use crate::formats::normals;
+use crate::image::{self, Image, Palette, Pixels, QUAKE_FULLBRIGHT_START};
+use crate::model::{
+    clips_from_frame_names, Clip, Converted, Frame as ModelFrame, Mesh, Model, MorphTarget, Skin,
+};
+use crate::options::{ConvertOptions, SeamRule};
+use crate::resolve::Resolver;
+
+/// Game path of the palette the engine loads.
+pub const PALETTE_PATH: &str = "gfx/palette.lmp";
+
+/// Converts a parsed file into a [`Model`]: every pose and every skin picture decoded.
+pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
+    let mut warnings = Vec::new();
+    let palette = options
+        .palette
+        .unwrap_or_else(|| match resolver.load(PALETTE_PATH) {
+            Some(bytes) => Palette::from_lmp(&bytes).unwrap_or_else(|e| {
+                warnings.push(format!(
+                    "{PALETTE_PATH}: {e}; using the built-in Quake palette"
+                ));
+                Palette::QUAKE
+            }),
+            None => Palette::QUAKE,
+        });
+    let h = &file.header;
+    let mesh = build_mesh(file, options.seam_rule, &mut warnings);
+    let frames = file
+        .poses()
+        .map(|p| ModelFrame {
+            name: raw::name_str(&p.name),
+            bounds_min: decode_position(h, p.bboxmin.v),
+            bounds_max: decode_position(h, p.bboxmax.v),
+        })
+        .collect();
+    let clips = build_clips(file, options.fps, &mut warnings);
+    let transparent = (h.flags & MF_HOLEY != 0).then_some(255u8);
+    let skins = file
+        .skins
+        .iter()
+        .enumerate()
+        .map(|(i, s)| build_skin(i, s, h, &palette, transparent, &mut warnings))
+        .collect::<Vec<_>>();
+    let mut mesh = mesh;
+    mesh.skin = (!skins.is_empty()).then_some(0);
+    Converted {
+        model: Model {
+            meshes: vec![mesh],
+            frames,
+            clips,
+            skins,
+            joints: Vec::new(),
+        },
+        warnings,
+    }
+}
+
+/// `scale * v + translate` for one packed position.
+pub fn decode_position(h: &raw::Header, v: [u8; 3]) -> [f32; 3] {
+    [0, 1, 2].map(|k| h.scale[k] * v[k] as f32 + h.translate[k])
+}
+
+fn build_mesh(file: &File<'_>, seam_rule: SeamRule, warnings: &mut Vec<String>) -> Mesh {
+    let h = &file.header;
+    let n = file.texcoords.len();
+    let (w, ht) = (h.skinwidth.max(1) as f32, h.skinheight.max(1) as f32);
+    let half = h.skinwidth / 2;
+    let on_seam = |onseam: i32| match seam_rule {
+        SeamRule::NonZero => onseam != 0,
+        SeamRule::Bit0x20 => onseam & raw::ALIAS_ONSEAM != 0,
+    };
+    let uv = |s: i32, t: i32| [(s as f32 + 0.5) / w, (t as f32 + 0.5) / ht];
+
+    let mut source_vertices: Vec<u32> = (0..n as u32).collect();
+    let mut uvs: Vec<[f32; 2]> = file.texcoords.iter().map(|tc| uv(tc.s, tc.t)).collect();
+    // Mesh index of the back-side copy of each file vertex, created on first use.
+    let mut back_copy: Vec<Option<u32>> = vec![None; n];
+    let mut triangles = Vec::with_capacity(file.triangles.len());
+    for t in &file.triangles {
+        let corners = t.vertex.map(|v| {
+            let v = v as usize;
+            let tc = file.texcoords[v];
+            if t.facesfront != 0 || !on_seam(tc.onseam) {
+                return v as u32;
+            }
+            *back_copy[v].get_or_insert_with(|| {
+                source_vertices.push(v as u32);
+                uvs.push(uv(tc.s + half, tc.t));
+                (source_vertices.len() - 1) as u32
+            })
+        });
+        triangles.push(corners);
+    }
+
+    let mut bad_normals = 0usize;
+    let morph_targets: Vec<MorphTarget> = file
+        .poses()
+        .map(|p| {
+            let mut positions = Vec::with_capacity(source_vertices.len());
+            let mut normals_out = Vec::with_capacity(source_vertices.len());
+            for &sv in &source_vertices {
+                let vert = p.verts[sv as usize];
+                positions.push(decode_position(h, vert.v));
+                normals_out.push(normals::normal(vert.normal_index).unwrap_or_else(|| {
+                    bad_normals += 1;
+                    [0.0, 0.0, 1.0]
+                }));
+            }
+            MorphTarget {
+                positions,
+                normals: normals_out,
+            }
+        })
+        .collect();
+    if bad_normals > 0 {
+        warnings.push(format!(
+            "{bad_normals} vertex normals index past the 162-entry table; (0, 0, 1) used"
+        ));
+    }
+    let first = morph_targets.first();
+    Mesh {
+        name: String::new(),
+        positions: first
+            .map(|m| m.positions.clone())
+            .unwrap_or_else(|| vec![[0.0; 3]; source_vertices.len()]),
+        normals: first
+            .map(|m| m.normals.clone())
+            .unwrap_or_else(|| vec![[0.0, 0.0, 1.0]; source_vertices.len()]),
+        uvs,
+        triangles,
+        morph_targets,
+        source_vertices,
+        skin: None,
+    }
+}
+
+fn build_clips(file: &File<'_>, fps: f32, warnings: &mut Vec<String>) -> Vec<Clip> {
+    let mut simple = Vec::new();
+    let mut clips = Vec::new();
+    let mut index = 0usize;
+    for (fi, f) in file.frames.iter().enumerate() {
+        match f {
+            Frame::Simple(p) => {
+                simple.push((index, raw::name_str(&p.name)));
+                index += 1;
+            }
+            Frame::Group {
+                intervals, frames, ..
+            } => {
+                let name = frames
+                    .first()
+                    .map(|p| raw::name_str(&p.name))
+                    .unwrap_or_default();
+                let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
+                let group_fps = match interval_problem(intervals) {
+                    None => 1.0 / intervals[0],
+                    Some(problem) => {
+                        warnings.push(format!("frame {fi}: group {problem}"));
+                        fps
+                    }
+                };
+                clips.push(Clip {
+                    name: if stem.is_empty() {
+                        format!("group{fi}")
+                    } else {
+                        stem.to_string()
+                    },
+                    first: index,
+                    count: frames.len(),
+                    fps: group_fps,
+                    frame_times: Some(intervals.clone()),
+                });
+                index += frames.len();
+            }
+        }
+    }
+    clips.extend(clips_from_frame_names(
+        simple.iter().map(|(i, n)| (*i, n.as_str())),
+        fps,
+    ));
+    clips.sort_by_key(|c| c.first);
+    clips
+}
+
+fn build_skin(
+    index: usize,
+    skin: &RawSkin<'_>,
+    h: &raw::Header,
+    palette: &Palette,
+    transparent: Option<u8>,
+    warnings: &mut Vec<String>,
+) -> Skin {
+    let (width, height) = (h.skinwidth as u32, h.skinheight as u32);
+    let indexed = |pixels: &[u8]| Image {
+        width,
+        height,
+        pixels: Pixels::Indexed {
+            indices: pixels.to_vec(),
+            palette: *palette,
+            fullbright_start: Some(QUAKE_FULLBRIGHT_START),
+            transparent_index: transparent,
+        },
+    };
+    match skin {
+        RawSkin::Single { skin_type, pixels } => {
+            let fmt = PixelFormat::from_skin_type(*skin_type).unwrap_or(PixelFormat::Indexed8);
+            let rgba = |data: Vec<u8>| Image {
+                width,
+                height,
+                pixels: Pixels::Rgba8(data),
+            };
+            let picture = match fmt {
+                PixelFormat::Indexed8 => indexed(pixels),
+                PixelFormat::Rgb565 => rgba(image::rgb565_to_rgba8(pixels)),
+                PixelFormat::Argb4444 => rgba(image::argb4444_to_rgba8(pixels)),
+                PixelFormat::Bgr888 => rgba(image::bgr_to_rgba8(pixels, 3)),
+                PixelFormat::Bgra8888 => rgba(image::bgr_to_rgba8(pixels, 4)),
+            };
+            if fmt != PixelFormat::Indexed8 {
+                warnings.push(format!(
+                    "skin {index}: non-Quake skin type {skin_type} ({fmt:?}, written by 3D GameStudio tools)"
+                ));
+            }
+            Skin {
+                name: String::new(),
+                pictures: vec![picture],
+                picture_times: None,
+            }
+        }
+        RawSkin::Group {
+            intervals,
+            pictures,
+        } => {
+            if let Some(problem) = interval_problem(intervals) {
+                warnings.push(format!("skin {index}: group {problem}"));
+            }
+            Skin {
+                name: String::new(),
+                pictures: pictures.iter().map(|p| indexed(p)).collect(),
+                picture_times: Some(intervals.clone()),
+            }
+        }
+    }
+}

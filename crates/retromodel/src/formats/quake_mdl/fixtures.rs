@@ -1,0 +1,259 @@
+//! Generated MDL files for tests, examples and `retromodel sample`: no copied assets.
+//!
+//! [`Spec`] switches on each branch of the format (skin group, frame group, on-seam vertices
+//! on back-facing triangles, trailing data, `MF_HOLEY`, a 16-bit skin) on a small diamond
+//! shape: 6 vertices, 8 triangles, the lower half back-facing.
+
+use std::borrow::Cow;
+
+use super::raw::*;
+use crate::formats::normals::nearest_index;
+
+/// Which branches a generated file exercises.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spec {
+    /// Skin width in pixels.
+    pub skin_width: i32,
+    /// Skin height in pixels.
+    pub skin_height: i32,
+    /// Add a second skin entry that is a group of 3 pictures.
+    pub skin_group: bool,
+    /// Make the first skin a 16-bit 5-6-5 picture (type 2) instead of 8-bit.
+    pub skin_16bit: bool,
+    /// Add a frame group of 3 poses after the simple frames.
+    pub frame_group: bool,
+    /// Number of simple frames (named `stand1`, `stand2`, then `run1`...).
+    pub simple_frames: usize,
+    /// Mark the equator vertices as on the seam (`0x20`); the back-facing lower half then
+    /// needs the seam fix-up.
+    pub seam: bool,
+    /// Model flags word.
+    pub flags: i32,
+    /// Bytes appended after the last frame.
+    pub trailing: Vec<u8>,
+    /// Group intervals (cumulative end times) for both skin and frame groups.
+    pub intervals: [f32; 3],
+}
+
+impl Default for Spec {
+    fn default() -> Self {
+        Spec {
+            skin_width: 16,
+            skin_height: 8,
+            skin_group: false,
+            skin_16bit: false,
+            frame_group: false,
+            simple_frames: 2,
+            seam: false,
+            flags: 0,
+            trailing: Vec::new(),
+            intervals: [0.1, 0.2, 0.35],
+        }
+    }
+}
+
+/// The diamond's vertex directions: four around the equator, top, bottom.
+const SHAPE: [[f32; 3]; 6] = [
+    [1.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [-1.0, 0.0, 0.0],
+    [0.0, -1.0, 0.0],
+    [0.0, 0.0, 1.0],
+    [0.0, 0.0, -1.0],
+];
+
+/// Texel coordinates of each vertex on the front half of the skin.
+const ST: [[i32; 2]; 6] = [[0, 4], [2, 4], [4, 4], [6, 4], [4, 0], [4, 7]];
+
+/// Triangles: the upper four face front, the lower four face back.
+const TRIS: [(i32, [i32; 3]); 8] = [
+    (1, [0, 1, 4]),
+    (1, [1, 2, 4]),
+    (1, [2, 3, 4]),
+    (1, [3, 0, 4]),
+    (0, [1, 0, 5]),
+    (0, [2, 1, 5]),
+    (0, [3, 2, 5]),
+    (0, [0, 3, 5]),
+];
+
+fn name16(s: &str) -> [u8; 16] {
+    let mut n = [0u8; 16];
+    n[..s.len()].copy_from_slice(s.as_bytes());
+    n
+}
+
+/// A pose: the diamond stretched by `k`, packed so that `scale * v + translate` gives
+/// `dir * 8 * (1 + k/4)`.
+fn pose(name: &str, k: usize) -> SimpleFrame {
+    let r = 8.0 * (1.0 + k as f32 / 4.0);
+    let verts: Vec<Vertex> = SHAPE
+        .iter()
+        .map(|d| Vertex {
+            // translate is -16 and scale 0.25 on every axis: v = (p + 16) * 4.
+            v: d.map(|c| ((c * r + 16.0) * 4.0).round() as u8),
+            normal_index: nearest_index(*d),
+        })
+        .collect();
+    let min = |a: usize| verts.iter().map(|v| v.v[a]).min().unwrap_or(0);
+    let max = |a: usize| verts.iter().map(|v| v.v[a]).max().unwrap_or(0);
+    SimpleFrame {
+        bboxmin: Vertex {
+            v: [min(0), min(1), min(2)],
+            normal_index: 0,
+        },
+        bboxmax: Vertex {
+            v: [max(0), max(1), max(2)],
+            normal_index: 0,
+        },
+        name: name16(name),
+        verts,
+    }
+}
+
+fn picture(w: i32, h: i32, seed: u8, bytes_per_pixel: usize) -> Vec<u8> {
+    (0..(w * h) as usize * bytes_per_pixel)
+        .map(|i| (i as u8).wrapping_mul(7).wrapping_add(seed))
+        .collect()
+}
+
+/// Builds the raw file for a spec.
+pub fn build(spec: &Spec) -> File<'static> {
+    let (w, h) = (spec.skin_width, spec.skin_height);
+    let mut skins = vec![if spec.skin_16bit {
+        Skin::Single {
+            skin_type: 2,
+            pixels: Cow::Owned(picture(w, h, 3, 2)),
+        }
+    } else {
+        Skin::Single {
+            skin_type: 0,
+            pixels: Cow::Owned(picture(w, h, 200, 1)),
+        }
+    }];
+    if spec.skin_group {
+        skins.push(Skin::Group {
+            intervals: spec.intervals.to_vec(),
+            pictures: (0..3)
+                .map(|k| Cow::Owned(picture(w, h, 40 * k, 1)))
+                .collect(),
+        });
+    }
+    let texcoords = ST
+        .iter()
+        .enumerate()
+        .map(|(i, st)| TexCoord {
+            onseam: if spec.seam && i < 4 { ALIAS_ONSEAM } else { 0 },
+            s: st[0],
+            t: st[1],
+        })
+        .collect();
+    let triangles = TRIS
+        .iter()
+        .map(|&(facesfront, vertex)| Triangle { facesfront, vertex })
+        .collect();
+    let names = ["stand1", "stand2", "run1", "run2", "run3", "run4"];
+    let mut frames: Vec<Frame> = (0..spec.simple_frames)
+        .map(|k| Frame::Simple(pose(names.get(k).copied().unwrap_or("extra"), k)))
+        .collect();
+    if spec.frame_group {
+        let poses: Vec<SimpleFrame> = (0..3)
+            .map(|k| pose(&format!("flame{}", k + 1), k + 2))
+            .collect();
+        frames.push(Frame::Group {
+            frame_type: 1,
+            bboxmin: poses[0].bboxmin,
+            bboxmax: poses[2].bboxmax,
+            intervals: spec.intervals.to_vec(),
+            frames: poses,
+        });
+    }
+    File {
+        header: Header {
+            version: VERSION,
+            scale: [0.25; 3],
+            translate: [-16.0; 3],
+            boundingradius: 16.0,
+            eyeposition: [0.0, 0.0, 4.0],
+            num_skins: skins.len() as i32,
+            skinwidth: w,
+            skinheight: h,
+            num_verts: 6,
+            num_tris: 8,
+            num_frames: frames.len() as i32,
+            synctype: 0,
+            flags: spec.flags,
+            size: 5.5,
+        },
+        skins,
+        texcoords,
+        triangles,
+        frames,
+        trailing: Cow::Owned(spec.trailing.clone()),
+    }
+}
+
+/// The smallest useful file: one 8-bit skin, two simple frames.
+pub fn minimal() -> Vec<u8> {
+    build(&Spec::default()).write()
+}
+
+/// One generated file per branch of the format, by name.
+pub fn all() -> Vec<(&'static str, Vec<u8>)> {
+    let s = Spec::default;
+    let specs = [
+        ("minimal", s()),
+        (
+            "skin_group",
+            Spec {
+                skin_group: true,
+                ..s()
+            },
+        ),
+        (
+            "frame_group",
+            Spec {
+                frame_group: true,
+                ..s()
+            },
+        ),
+        ("seam_backface", Spec { seam: true, ..s() }),
+        (
+            "trailing_qmex",
+            Spec {
+                trailing: b"QMEX\x01\x00\x00\x00qME extension data".to_vec(),
+                ..s()
+            },
+        ),
+        (
+            "mf_holey",
+            Spec {
+                flags: MF_HOLEY | 0x1_0000 | 8,
+                ..s()
+            },
+        ),
+        (
+            "skin_16bit",
+            Spec {
+                skin_16bit: true,
+                ..s()
+            },
+        ),
+        (
+            "everything",
+            Spec {
+                skin_group: true,
+                frame_group: true,
+                seam: true,
+                simple_frames: 5,
+                flags: MF_HOLEY,
+                trailing: b"QMEX".to_vec(),
+                ..s()
+            },
+        ),
+    ];
+    specs
+        .into_iter()
+        .map(|(n, spec)| (n, build(&spec).write()))
+        .collect()
+}

@@ -1,0 +1,235 @@
+//! Parsing: bytes to [`File`], every count, size and index checked once, here.
+
+use std::borrow::Cow;
+
+use super::raw::*;
+use super::FORMAT;
+use crate::error::{ErrorKind, Result, ResultExt};
+use crate::io::Reader;
+use crate::limits::Limits;
+
+/// Bytes of a packed vertex.
+const VERTEX_SIZE: usize = 4;
+/// Bytes of a simple frame before its vertices: bboxmin, bboxmax, name.
+const FRAME_HEAD: usize = 4 + 4 + 16;
+
+impl<'a> File<'a> {
+    /// Parses an MDL file. Pixel data and trailing bytes borrow from `data`.
+    ///
+    /// Fails on a wrong magic or version, a negative or impossible count, a vertex index out
+    /// of range, an unknown skin type or truncated data. Group intervals are not judged here
+    /// (see [`super::validate`]): the file is read as stored.
+    pub fn parse(data: &'a [u8], limits: &Limits) -> Result<File<'a>> {
+        let mut r = Reader::new(data, FORMAT);
+        let header = read_header(&mut r).context_with(|| "header")?;
+        let h = &header;
+
+        let (w, hgt) = (h.skinwidth, h.skinheight);
+        if w < 0 || hgt < 0 {
+            return Err(r.error_at(
+                52,
+                ErrorKind::InvalidValue,
+                format!("negative skin size {w}x{hgt}"),
+            ));
+        }
+        if w as u32 > limits.max_image_dimension || hgt as u32 > limits.max_image_dimension {
+            return Err(r.error_at(
+                52,
+                ErrorKind::LimitExceeded,
+                format!(
+                    "skin size {w}x{hgt} exceeds the limit of {} pixels a side",
+                    limits.max_image_dimension
+                ),
+            ));
+        }
+        let texels = w as usize * hgt as usize;
+        let num_skins = r.count(h.num_skins, "num_skins", 4 + texels, 48, limits)?;
+        let mut skins = Vec::with_capacity(num_skins);
+        for i in 0..num_skins {
+            skins.push(read_skin(&mut r, texels, limits).context_with(|| format!("skin {i}"))?);
+        }
+
+        let num_verts = r.count(h.num_verts, "num_verts", 12, 60, limits)?;
+        let mut texcoords = Vec::with_capacity(num_verts);
+        for _ in 0..num_verts {
+            texcoords.push(TexCoord {
+                onseam: r.i32()?,
+                s: r.i32()?,
+                t: r.i32()?,
+            });
+        }
+
+        let num_tris = r.count(h.num_tris, "num_tris", 16, 64, limits)?;
+        let mut triangles = Vec::with_capacity(num_tris);
+        for i in 0..num_tris {
+            let facesfront = r.i32()?;
+            let mut vertex = [0i32; 3];
+            for v in &mut vertex {
+                let at = r.pos();
+                *v = r.i32()?;
+                if *v < 0 || *v >= h.num_verts {
+                    return Err(r
+                        .error_at(
+                            at,
+                            ErrorKind::IndexOutOfRange,
+                            format!(
+                                "vertex index {} out of range (num_verts = {})",
+                                *v, h.num_verts
+                            ),
+                        )
+                        .in_context(format!("triangle {i}")));
+                }
+            }
+            triangles.push(Triangle { facesfront, vertex });
+        }
+
+        let pose_size = FRAME_HEAD + VERTEX_SIZE * num_verts;
+        let num_frames = r.count(h.num_frames, "num_frames", 4 + pose_size, 68, limits)?;
+        let mut frames = Vec::with_capacity(num_frames);
+        for i in 0..num_frames {
+            frames
+                .push(read_frame(&mut r, num_verts, limits).context_with(|| format!("frame {i}"))?);
+        }
+
+        let trailing = Cow::Borrowed(r.rest());
+        Ok(File {
+            header,
+            skins,
+            texcoords,
+            triangles,
+            frames,
+            trailing,
+        })
+    }
+}
+
+fn read_header(r: &mut Reader<'_>) -> Result<Header> {
+    let ident = r.array::<4>()?;
+    if ident != IDENT {
+        return Err(r.error_at(
+            0,
+            ErrorKind::BadMagic,
+            format!(
+                "bad magic {}: {}",
+                crate::detect::show_magic(&ident),
+                crate::detect::describe(&ident)
+            ),
+        ));
+    }
+    let version = r.i32()?;
+    if version != VERSION {
+        return Err(r.error_at(
+            4,
+            ErrorKind::UnsupportedVersion,
+            format!("unsupported version {version} (expected 6)"),
+        ));
+    }
+    Ok(Header {
+        version,
+        scale: r.vec3()?,
+        translate: r.vec3()?,
+        boundingradius: r.f32()?,
+        eyeposition: r.vec3()?,
+        num_skins: r.i32()?,
+        skinwidth: r.i32()?,
+        skinheight: r.i32()?,
+        num_verts: r.i32()?,
+        num_tris: r.i32()?,
+        num_frames: r.i32()?,
+        synctype: r.i32()?,
+        flags: r.i32()?,
+        size: r.f32()?,
+    })
+}
+
+fn read_skin<'a>(r: &mut Reader<'a>, texels: usize, limits: &Limits) -> Result<Skin<'a>> {
+    let type_at = r.pos();
+    let skin_type = r.i32()?;
+    if skin_type == SKIN_GROUP {
+        let nb_at = r.pos();
+        let nb = r.i32()?;
+        if nb == 0 {
+            return Err(r.error_at(nb_at, ErrorKind::BadCount, "skin group with 0 pictures"));
+        }
+        let nb = r.count(nb, "nb", 4 + texels, nb_at, limits)?;
+        let intervals = (0..nb).map(|_| r.f32()).collect::<Result<Vec<_>>>()?;
+        let pictures = (0..nb)
+            .map(|_| r.bytes(texels).map(Cow::Borrowed))
+            .collect::<Result<Vec<_>>>()?;
+        return Ok(Skin::Group {
+            intervals,
+            pictures,
+        });
+    }
+    let Some(fmt) = PixelFormat::from_skin_type(skin_type) else {
+        return Err(r.error_at(
+            type_at,
+            ErrorKind::InvalidValue,
+            format!("unknown skin type {skin_type}"),
+        ));
+    };
+    let size = texels.saturating_mul(fmt.bytes_per_pixel());
+    Ok(Skin::Single {
+        skin_type,
+        pixels: Cow::Borrowed(r.bytes(size)?),
+    })
+}
+
+fn read_vertex(r: &mut Reader<'_>) -> Result<Vertex> {
+    let b = r.array::<4>()?;
+    Ok(Vertex {
+        v: [b[0], b[1], b[2]],
+        normal_index: b[3],
+    })
+}
+
+fn read_pose(r: &mut Reader<'_>, num_verts: usize) -> Result<SimpleFrame> {
+    let bboxmin = read_vertex(r)?;
+    let bboxmax = read_vertex(r)?;
+    let name = r.array::<16>()?;
+    // The frame's size was checked against the data left, so this reads no further than
+    // the input; a truncated pose still fails in `read_vertex` with its offset.
+    let bytes = r.bytes(num_verts * VERTEX_SIZE)?;
+    let verts = bytes
+        .chunks_exact(VERTEX_SIZE)
+        .map(|b| Vertex {
+            v: [b[0], b[1], b[2]],
+            normal_index: b[3],
+        })
+        .collect();
+    Ok(SimpleFrame {
+        bboxmin,
+        bboxmax,
+        name,
+        verts,
+    })
+}
+
+fn read_frame(r: &mut Reader<'_>, num_verts: usize, limits: &Limits) -> Result<Frame> {
+    let frame_type = r.i32()?;
+    let pose_size = FRAME_HEAD + VERTEX_SIZE * num_verts;
+    if frame_type == 0 {
+        return Ok(Frame::Simple(read_pose(r, num_verts)?));
+    }
+    let nb_at = r.pos();
+    let nb = r.i32()?;
+    if nb == 0 {
+        return Err(r.error_at(nb_at, ErrorKind::BadCount, "frame group with 0 frames"));
+    }
+    // 8 bytes of group bbox, then per pose an interval and the pose itself.
+    let nb = r.count(nb, "nb", 4 + pose_size, nb_at, limits)?;
+    let bboxmin = read_vertex(r)?;
+    let bboxmax = read_vertex(r)?;
+    let intervals = (0..nb).map(|_| r.f32()).collect::<Result<Vec<_>>>()?;
+    let mut frames = Vec::with_capacity(nb);
+    for i in 0..nb {
+        frames.push(read_pose(r, num_verts).context_with(|| format!("group frame {i}"))?);
+    }
+    Ok(Frame::Group {
+        frame_type,
+        bboxmin,
+        bboxmax,
+        intervals,
+        frames,
+    })
+}

@@ -1,0 +1,12 @@
+//! Checked binary I/O: a little-endian [`Reader`] that reports byte offsets in its errors, and a
+//! matching [`Writer`].
+//!
+//! Parsers never index file bytes directly: every read goes through [`Reader`], which fails with
+//! [`crate::ErrorKind::Truncated`] instead of panicking, and every count goes through
+//! [`Reader::count`] before anything is allocated for it.
+
+mod reader;
+mod writer;
+
+pub use reader::Reader;
+pub use writer::Writer;

@@ -1,0 +1,190 @@
+//! The checked little-endian cursor.
+
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::limits::Limits;
+
+/// A bounds-checked little-endian cursor over a byte slice.
+///
+/// Every error it makes names the format it was created for and the byte offset of the failed
+/// read.
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    format: &'static str,
+}
+
+impl<'a> Reader<'a> {
+    /// A cursor at the start of `data`; errors are labelled with `format`.
+    pub fn new(data: &'a [u8], format: &'static str) -> Self {
+        Reader {
+            data,
+            pos: 0,
+            format,
+        }
+    }
+
+    /// The current byte offset.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes left after the current position.
+    pub fn remaining(&self) -> usize {
+        self.data.len() - self.pos
+    }
+
+    /// The bytes from the current position to the end, without consuming them.
+    pub fn rest(&self) -> &'a [u8] {
+        &self.data[self.pos..]
+    }
+
+    /// An error of this reader's format at the current offset.
+    pub fn error(&self, kind: ErrorKind, message: impl Into<String>) -> Error {
+        self.error_at(self.pos, kind, message)
+    }
+
+    /// An error of this reader's format at `offset`.
+    pub fn error_at(&self, offset: usize, kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error::new(self.format, kind, message, Location::Offset(offset as u64))
+    }
+
+    /// Consumes `n` bytes.
+    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
+        match self.pos.checked_add(n) {
+            Some(end) if end <= self.data.len() => {
+                let s = &self.data[self.pos..end];
+                self.pos = end;
+                Ok(s)
+            }
+            _ => Err(self.error(
+                ErrorKind::Truncated,
+                format!(
+                    "unexpected end of data (needed {n} bytes, {} left)",
+                    self.remaining()
+                ),
+            )),
+        }
+    }
+
+    /// Consumes a fixed-size byte array.
+    pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let s = self.bytes(N)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(s);
+        Ok(a)
+    }
+
+    /// Reads one byte.
+    pub fn u8(&mut self) -> Result<u8> {
+        Ok(self.array::<1>()?[0])
+    }
+
+    /// Reads a little-endian `u16`.
+    pub fn u16(&mut self) -> Result<u16> {
+        self.array().map(u16::from_le_bytes)
+    }
+
+    /// Reads a little-endian `i32`.
+    pub fn i32(&mut self) -> Result<i32> {
+        self.array().map(i32::from_le_bytes)
+    }
+
+    /// Reads a little-endian `u32`.
+    pub fn u32(&mut self) -> Result<u32> {
+        self.array().map(u32::from_le_bytes)
+    }
+
+    /// Reads a little-endian IEEE `f32`, bit for bit (NaN payloads kept).
+    pub fn f32(&mut self) -> Result<f32> {
+        self.array().map(f32::from_le_bytes)
+    }
+
+    /// Reads three little-endian `f32`.
+    pub fn vec3(&mut self) -> Result<[f32; 3]> {
+        Ok([self.f32()?, self.f32()?, self.f32()?])
+    }
+
+    /// Checks a count read from the file before anything is allocated for it.
+    ///
+    /// `offset` is where the count was stored (for the error), `name` its field name,
+    /// `elem_size` the minimum number of bytes each element occupies in the data that follows.
+    /// Fails if the count is negative, above `limits.max_count`, or claims more bytes than
+    /// are left after the current position.
+    pub fn count(
+        &self,
+        value: i32,
+        name: &str,
+        elem_size: usize,
+        offset: usize,
+        limits: &Limits,
+    ) -> Result<usize> {
+        if value < 0 {
+            return Err(self.error_at(
+                offset,
+                ErrorKind::BadCount,
+                format!("negative count {name} = {value}"),
+            ));
+        }
+        if value as u32 > limits.max_count {
+            return Err(self.error_at(
+                offset,
+                ErrorKind::LimitExceeded,
+                format!("{name} = {value} exceeds the limit of {}", limits.max_count),
+            ));
+        }
+        let n = value as usize;
+        let need = (n as u64).saturating_mul(elem_size as u64);
+        if need > self.remaining() as u64 {
+            return Err(self.error_at(
+                offset,
+                ErrorKind::BadCount,
+                format!(
+                    "{name} = {value} needs at least {need} bytes but only {} are left",
+                    self.remaining()
+                ),
+            ));
+        }
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_little_endian_and_reports_truncation_offset() {
+        let data = [1, 0, 0, 0, 0, 0, 0x80, 0x3f, 7];
+        let mut r = Reader::new(&data, "test");
+        assert_eq!(r.i32().unwrap(), 1);
+        assert_eq!(r.f32().unwrap(), 1.0);
+        let e = r.i32().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Truncated);
+        assert_eq!(
+            e.to_string(),
+            "test: unexpected end of data (needed 4 bytes, 1 left) at offset 0x8"
+        );
+        assert_eq!(r.u8().unwrap(), 7);
+    }
+
+    #[test]
+    fn count_rejects_negative_huge_and_overlong() {
+        let data = [0u8; 16];
+        let r = Reader::new(&data, "test");
+        let l = Limits::default();
+        assert_eq!(r.count(4, "n", 4, 0, &l).unwrap(), 4);
+        assert_eq!(
+            r.count(-1, "n", 4, 0, &l).unwrap_err().kind,
+            ErrorKind::BadCount
+        );
+        assert_eq!(
+            r.count(5, "n", 4, 0, &l).unwrap_err().kind,
+            ErrorKind::BadCount
+        );
+        assert_eq!(
+            r.count(i32::MAX, "n", 1, 0, &l).unwrap_err().kind,
+            ErrorKind::LimitExceeded
+        );
+    }
+}

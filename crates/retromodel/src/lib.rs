@@ -1,0 +1,59 @@
+//! # retromodel
+//!
+//! Reads, writes and converts the classic game model formats. This release reads and writes
+//! Quake MDL (`IDPO` v6) completely; Quake 2 MD2, Doom 3 MD5 and 3D GameStudio formats are
+//! detected by magic and reported as not supported yet.
+//!
+//! ## Layers
+//!
+//! `bytes -> raw::File (one format, 1:1 with the disk) -> Model (format-neutral)`
+//!
+//! - **raw** ([`formats::quake_mdl::File`]): every field as stored; `parse` validates every
+//!   count, offset and index once, `write` reproduces an unmodified file byte for byte.
+//! - **Model** ([`Model`]): meshes with one morph target per pose, clips, skins as images.
+//! - **convert** (`formats::<f>::to_model`): raw to Model, with warnings for anything odd.
+//!
+//! Side files (palettes) arrive through a [`Resolver`]; parsers take bytes, never paths.
+//! Allocation is bounded by [`Limits`]: a header claiming 2^31 frames fails at once.
+//!
+//! ```
+//! # let bytes = retromodel::formats::quake_mdl::fixtures::minimal();
+//! let doc = retromodel::Document::parse(&bytes, &retromodel::Limits::default())?;
+//! assert_eq!(doc.format(), retromodel::Format::QuakeMdl);
+//! assert_eq!(doc.write(), bytes);
+//! let model = doc.to_model(&Default::default(), &retromodel::NoFiles).model;
+//! println!("{} vertices, {} frames", model.vertex_count(), model.frames.len());
+//! # Ok::<(), retromodel::Error>(())
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod detect;
+pub mod diagnostic;
+mod document;
+pub mod error;
+pub mod formats;
+pub mod image;
+pub mod io;
+pub mod limits;
+pub mod model;
+pub mod options;
+pub mod resolve;
+pub mod summary;
+
+pub use detect::{detect, Format};
+pub use diagnostic::{Diagnostic, Severity};
+pub use document::Document;
+pub use error::{Error, ErrorKind, Location, Result};
+pub use limits::Limits;
+pub use model::{Converted, Model};
+pub use options::{ConvertOptions, SeamRule};
+pub use resolve::{MemoryFiles, NoFiles, Resolver};
+pub use summary::Summary;
+
+/// Parses any supported file and converts it to a [`Model`] with default options.
+pub fn read(data: &[u8], limits: &Limits, resolver: &dyn Resolver) -> Result<Model> {
+    Ok(Document::parse(data, limits)?
+        .to_model(&ConvertOptions::default(), resolver)
+        .model)
+}

@@ -1,0 +1,131 @@
+//! The format-neutral model: meshes with morph frames, clips, skins and (for skeletal formats)
+//! a skeleton.
+//!
+//! Coordinates stay in the source format's Z-up space; the glTF exporter converts axes in one
+//! place. Every mesh carries one morph target per model frame, so any pose can be sampled
+//! without going back to the file.
+
+mod clips;
+mod validate;
+
+pub use clips::clips_from_frame_names;
+
+use crate::image::Image;
+
+/// A complete model.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Model {
+    /// The meshes; each has one morph target per entry of `frames`.
+    pub meshes: Vec<Mesh>,
+    /// Poses in order, group members included.
+    pub frames: Vec<Frame>,
+    /// Named frame ranges with timing.
+    pub clips: Vec<Clip>,
+    /// Skins; a mesh refers to one by index.
+    pub skins: Vec<Skin>,
+    /// Joints of a skeletal model (empty for vertex-animated formats).
+    pub joints: Vec<Joint>,
+}
+
+/// A model converted from a file, and what the conversion noticed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Converted {
+    /// The model.
+    pub model: Model,
+    /// Non-fatal problems (bad group intervals, out-of-table normals, ...).
+    pub warnings: Vec<String>,
+}
+
+/// One pose of the whole model.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Frame {
+    /// The name as stored (`run3`).
+    pub name: String,
+    /// Axis-aligned bounds of the pose: minimum corner.
+    pub bounds_min: [f32; 3],
+    /// Axis-aligned bounds of the pose: maximum corner.
+    pub bounds_max: [f32; 3],
+}
+
+/// A triangle mesh.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Mesh {
+    /// Mesh name (empty when the format has none).
+    pub name: String,
+    /// Vertex positions of the first pose.
+    pub positions: Vec<[f32; 3]>,
+    /// Unit normals of the first pose.
+    pub normals: Vec<[f32; 3]>,
+    /// Texture coordinates, `[0, 1]` across the skin, `v` downwards.
+    pub uvs: Vec<[f32; 2]>,
+    /// Triangles as indices into the vertex arrays, in the source winding.
+    pub triangles: Vec<[u32; 3]>,
+    /// One morph target per model frame: absolute positions and normals of every vertex.
+    pub morph_targets: Vec<MorphTarget>,
+    /// For each vertex, the vertex index in the source file it came from. Formats that split
+    /// vertices (Quake's seam) have more mesh vertices than file vertices.
+    pub source_vertices: Vec<u32>,
+    /// Index into [`Model::skins`], if the mesh is textured.
+    pub skin: Option<usize>,
+}
+
+/// Vertex data of one pose.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MorphTarget {
+    /// Absolute positions, one per mesh vertex.
+    pub positions: Vec<[f32; 3]>,
+    /// Unit normals, one per mesh vertex.
+    pub normals: Vec<[f32; 3]>,
+}
+
+/// A named range of frames played as one animation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clip {
+    /// Name (`run`).
+    pub name: String,
+    /// Index of the first frame in [`Model::frames`].
+    pub first: usize,
+    /// Number of frames.
+    pub count: usize,
+    /// Playback rate in frames per second.
+    pub fps: f32,
+    /// Cumulative end time of each frame in seconds, when the file stores per-frame timing
+    /// (Quake frame groups); `None` means a uniform `1 / fps` step.
+    pub frame_times: Option<Vec<f32>>,
+}
+
+/// A skin: one picture, or an animated group of pictures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skin {
+    /// Name (empty when the format stores none).
+    pub name: String,
+    /// The pictures; more than one for an animated group.
+    pub pictures: Vec<Image>,
+    /// Cumulative end time of each picture in seconds, for groups.
+    pub picture_times: Option<Vec<f32>>,
+}
+
+/// A joint of a skeleton (bind pose, object space).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Joint {
+    /// Name.
+    pub name: String,
+    /// Index of the parent joint, which is always lower; `None` for a root.
+    pub parent: Option<usize>,
+    /// Position in object space.
+    pub translation: [f32; 3],
+    /// Orientation in object space as a unit quaternion `[x, y, z, w]`.
+    pub rotation: [f32; 4],
+}
+
+impl Model {
+    /// Total vertex count of one pose, summed over meshes.
+    pub fn vertex_count(&self) -> usize {
+        self.meshes.iter().map(|m| m.positions.len()).sum()
+    }
+
+    /// Total triangle count, summed over meshes.
+    pub fn triangle_count(&self) -> usize {
+        self.meshes.iter().map(|m| m.triangles.len()).sum()
+    }
+}

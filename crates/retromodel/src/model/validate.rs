@@ -1,0 +1,96 @@
+//! Invariants of a [`Model`], checked by every writer before it writes.
+
+use super::Model;
+use crate::error::{Error, ErrorKind, Location, Result};
+
+impl Model {
+    /// Checks the invariants: array lengths agree, indices are in range, clips lie inside the
+    /// frame list, skins have pictures of one size.
+    pub fn validate(&self) -> Result<()> {
+        let fail = |msg: String| {
+            Err(Error::new(
+                "model",
+                ErrorKind::InvalidModel,
+                msg,
+                Location::None,
+            ))
+        };
+        for (mi, m) in self.meshes.iter().enumerate() {
+            let n = m.positions.len();
+            if m.normals.len() != n || m.uvs.len() != n || m.source_vertices.len() != n {
+                return fail(format!(
+                    "mesh {mi}: {n} positions but {} normals, {} uvs, {} source vertices",
+                    m.normals.len(),
+                    m.uvs.len(),
+                    m.source_vertices.len()
+                ));
+            }
+            if let Some(t) = m
+                .triangles
+                .iter()
+                .position(|t| t.iter().any(|&i| i as usize >= n))
+            {
+                return fail(format!(
+                    "mesh {mi}: triangle {t}: vertex index out of range (vertices = {n})"
+                ));
+            }
+            if m.morph_targets.len() != self.frames.len() {
+                return fail(format!(
+                    "mesh {mi}: {} morph targets for {} frames",
+                    m.morph_targets.len(),
+                    self.frames.len()
+                ));
+            }
+            for (fi, t) in m.morph_targets.iter().enumerate() {
+                if t.positions.len() != n || t.normals.len() != n {
+                    return fail(format!(
+                        "mesh {mi}: frame {fi}: vertex count differs from {n}"
+                    ));
+                }
+            }
+            if let Some(s) = m.skin {
+                if s >= self.skins.len() {
+                    return fail(format!("mesh {mi}: skin {s} out of range"));
+                }
+            }
+        }
+        for c in &self.clips {
+            if c.count == 0 || c.first + c.count > self.frames.len() {
+                return fail(format!(
+                    "clip {:?}: frames {}..{} outside 0..{}",
+                    c.name,
+                    c.first,
+                    c.first + c.count,
+                    self.frames.len()
+                ));
+            }
+            if let Some(t) = &c.frame_times {
+                if t.len() != c.count {
+                    return fail(format!(
+                        "clip {:?}: {} times for {} frames",
+                        c.name,
+                        t.len(),
+                        c.count
+                    ));
+                }
+            }
+        }
+        for (si, s) in self.skins.iter().enumerate() {
+            if let Some(t) = &s.picture_times {
+                if t.len() != s.pictures.len() {
+                    return fail(format!(
+                        "skin {si}: {} times for {} pictures",
+                        t.len(),
+                        s.pictures.len()
+                    ));
+                }
+            }
+        }
+        for (ji, j) in self.joints.iter().enumerate() {
+            if matches!(j.parent, Some(p) if p >= ji) {
+                return fail(format!("joint {ji}: parent index not lower than its own"));
+            }
+        }
+        Ok(())
+    }
+}

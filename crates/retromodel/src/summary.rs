@@ -1,0 +1,49 @@
+//! A format-neutral summary of one file, the data behind `retromodel info`.
+
+use crate::model::Clip;
+
+/// A header field's value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// An integer.
+    Int(i64),
+    /// A float.
+    Float(f32),
+    /// A vector of floats.
+    Floats(Vec<f32>),
+    /// Text.
+    Text(String),
+}
+
+/// What `info` prints about a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// Short format name (`quake-mdl`).
+    pub format: &'static str,
+    /// Version number from the file.
+    pub version: i64,
+    /// The raw header fields under their spec names, in file order.
+    pub header: Vec<(&'static str, Value)>,
+    /// Vertices per pose, summed over meshes (file vertices, before any seam split).
+    pub vertices: usize,
+    /// Triangles, summed over meshes.
+    pub triangles: usize,
+    /// Every keyframe, group members included.
+    pub poses: usize,
+    /// Number of frame groups.
+    pub frame_groups: usize,
+    /// Skin entries (a group counts once).
+    pub skins: usize,
+    /// Skin pictures, group members included.
+    pub skin_pictures: usize,
+    /// Clips.
+    pub clips: Vec<Clip>,
+    /// Skeleton joints.
+    pub joints: usize,
+    /// Meshes.
+    pub meshes: usize,
+    /// Bytes after the parsed data.
+    pub trailing_bytes: usize,
+    /// Non-fatal problems found while reading.
+    pub warnings: Vec<String>,
+}
