@@ -1,5 +1,16 @@
 //! `retromodel`: inspect, validate, convert and extract classic game models.
 
+/// `println!` that ends the process quietly when stdout is closed (`retromodel info | head`)
+/// instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 mod commands;
 mod files;
 

@@ -62,7 +62,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let secs = start.elapsed().as_secs_f64();
     let total = args.rounds as f64;
-    println!(
+    outln!(
         "files={} bytes={} rounds={} seconds={:.3} MBps={:.1} files_per_s={:.0}",
         data.len(),
         bytes,

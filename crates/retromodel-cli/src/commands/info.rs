@@ -36,7 +36,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let result = summarise(path, palette.as_deref());
         let result = match (result, args.json) {
             (Ok(s), true) => {
-                println!("{}", to_json(path, &s));
+                outln!("{}", to_json(path, &s));
                 Ok(())
             }
             (Ok(s), false) => {
@@ -44,7 +44,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 Ok(())
             }
             (Err(e), true) => {
-                println!(
+                outln!(
                     "{}",
                     json!({"path": path.display().to_string(), "error": format!("{e:#}")})
                 );
@@ -114,18 +114,23 @@ fn to_json(path: &Path, s: &Summary) -> serde_json::Value {
 }
 
 fn print_text(path: &Path, s: &Summary) {
-    println!("{}: {} version {}", path.display(), s.format, s.version);
-    println!(
+    outln!("{}: {} version {}", path.display(), s.format, s.version);
+    outln!(
         "  {} meshes, {} vertices, {} triangles, {} poses ({} frame groups), {} joints",
-        s.meshes, s.vertices, s.triangles, s.poses, s.frame_groups, s.joints
+        s.meshes,
+        s.vertices,
+        s.triangles,
+        s.poses,
+        s.frame_groups,
+        s.joints
     );
-    println!("  {} skins ({} pictures)", s.skins, s.skin_pictures);
+    outln!("  {} skins ({} pictures)", s.skins, s.skin_pictures);
     let header: Vec<String> = s
         .header
         .iter()
         .map(|(k, v)| format!("{k}={}", value(v)))
         .collect();
-    println!("  header: {}", header.join(" "));
+    outln!("  header: {}", header.join(" "));
     if !s.clips.is_empty() {
         let clips: Vec<String> = s
             .clips
@@ -140,12 +145,12 @@ fn print_text(path: &Path, s: &Summary) {
                 )
             })
             .collect();
-        println!("  clips: {}", clips.join(", "));
+        outln!("  clips: {}", clips.join(", "));
     }
     if s.trailing_bytes > 0 {
-        println!("  trailing bytes: {}", s.trailing_bytes);
+        outln!("  trailing bytes: {}", s.trailing_bytes);
     }
     for w in &s.warnings {
-        println!("  warning: {w}");
+        outln!("  warning: {w}");
     }
 }

@@ -39,10 +39,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .filter(|d| d.severity == Severity::Error)
                 .count();
             if diags.is_empty() {
-                println!("{}: ok ({})", path.display(), args.engine);
+                outln!("{}: ok ({})", path.display(), args.engine);
             }
             for d in &diags {
-                println!("{}: {d}", path.display());
+                outln!("{}: {d}", path.display());
             }
             if errors > 0 {
                 Err(anyhow!("{errors} errors for {}", args.engine))

@@ -1,5 +1,7 @@
 //! Skin pictures: indexed (with palette, fullbright range and transparent index) or RGBA.
 
+use std::sync::Arc;
+
 mod palette;
 #[cfg(feature = "png")]
 pub mod png;
@@ -27,8 +29,8 @@ pub enum Pixels {
     Indexed {
         /// `width * height` indices.
         indices: Vec<u8>,
-        /// The palette the indices refer to.
-        palette: Palette,
+        /// The palette the indices refer to (shared by the pictures of a model).
+        palette: Arc<Palette>,
         /// Indices from this one to 255 are fullbright (Quake: 224), if any.
         fullbright_start: Option<u8>,
         /// Index drawn transparent (Quake with `MF_HOLEY`: 255), if any.
@@ -143,7 +145,7 @@ mod tests {
             height: 1,
             pixels: Pixels::Indexed {
                 indices: vec![10, 250],
-                palette: Palette::QUAKE,
+                palette: Arc::new(Palette::QUAKE),
                 fullbright_start: Some(QUAKE_FULLBRIGHT_START),
                 transparent_index: Some(255),
             },

@@ -7,6 +7,8 @@
 //! by a back-facing triangle, appended after the file's vertices, and
 //! [`Mesh::source_vertices`] maps every mesh vertex back to the file's.
 
+use std::sync::Arc;
+
 use super::raw::{self, File, Frame, PixelFormat, Skin as RawSkin, MF_HOLEY};
 use super::validate::interval_problem;
 use crate::formats::normals;
@@ -34,6 +36,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
             }),
             None => Palette::QUAKE,
         });
+    let palette = Arc::new(palette);
     let h = &file.header;
     let mesh = build_mesh(file, options.seam_rule, &mut warnings);
     let frames = file
@@ -197,7 +200,7 @@ fn build_skin(
     index: usize,
     skin: &RawSkin<'_>,
     h: &raw::Header,
-    palette: &Palette,
+    palette: &Arc<Palette>,
     transparent: Option<u8>,
     warnings: &mut Vec<String>,
 ) -> Skin {
@@ -207,7 +210,7 @@ fn build_skin(
         height,
         pixels: Pixels::Indexed {
             indices: pixels.to_vec(),
-            palette: *palette,
+            palette: palette.clone(),
             fullbright_start: Some(QUAKE_FULLBRIGHT_START),
             transparent_index: transparent,
         },

@@ -90,7 +90,7 @@ impl Engine {
 pub fn interval_problem(intervals: &[f32]) -> Option<String> {
     let mut prev = 0.0f32;
     for (i, &t) in intervals.iter().enumerate() {
-        if !(t > 0.0) || !t.is_finite() {
+        if !t.is_finite() || t <= 0.0 {
             return Some(format!("interval {i} is {t} (must be > 0)"));
         }
         if i > 0 && t <= prev {

@@ -1,0 +1,69 @@
+//! Helpers shared by the integration tests.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The corpus folder named by `RETROMODEL_CORPUS`: `None` (with a printed notice) when the
+/// variable is unset; a panic when it is set but the folder is missing.
+pub fn corpus_dir() -> Option<PathBuf> {
+    let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") else {
+        eprintln!("RETROMODEL_CORPUS is not set: corpus test skipped");
+        return None;
+    };
+    let dir = PathBuf::from(dir);
+    assert!(
+        dir.join("MANIFEST.tsv").is_file(),
+        "RETROMODEL_CORPUS={} has no MANIFEST.tsv",
+        dir.display()
+    );
+    Some(dir)
+}
+
+/// Every file under `dir` (recursively, sorted) whose first four bytes are `magic`.
+pub fn files_with_magic(dir: &Path, magic: &[u8; 4]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let mut head = [0u8; 4];
+                use std::io::Read;
+                let ok = std::fs::File::open(&p)
+                    .and_then(|mut f| f.read_exact(&mut head))
+                    .is_ok();
+                if ok && &head == magic {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A small deterministic xorshift generator for the sweeps.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Peak resident memory of this process in KiB (Linux `VmHWM`), if known.
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
