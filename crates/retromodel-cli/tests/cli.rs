@@ -1,0 +1,304 @@
+//! The `retromodel` binary, end to end, on generated models.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use retromodel::formats::quake_mdl::{fixtures, Frame};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_retromodel"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn sample(dir: &Path) -> PathBuf {
+    let p = dir.join("demo.mdl");
+    let out = run(&["sample", p.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    p
+}
+
+#[test]
+fn every_command_has_help_with_an_example() {
+    for cmd in [
+        &["info"][..],
+        &["validate"],
+        &["convert"],
+        &["skins", "export"],
+        &["bench"],
+        &["sample"],
+    ] {
+        let mut args = cmd.to_vec();
+        args.push("--help");
+        let out = run(&args);
+        assert!(out.status.success());
+        let help = text(&out.stdout);
+        assert!(help.contains("Example: `retromodel"), "{cmd:?}: {help}");
+        assert!(help.contains("Usage: retromodel"), "{cmd:?}");
+    }
+    let top = text(&run(&["--help"]).stdout);
+    for c in ["info", "validate", "convert", "skins", "bench", "sample"] {
+        assert!(top.contains(c), "{top}");
+    }
+}
+
+#[test]
+fn info_json_reports_every_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = sample(dir.path());
+    let out = run(&["info", "--json", p.to_str().unwrap()]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(v["format"], "quake-mdl");
+    assert_eq!(v["version"], 6);
+    assert_eq!(v["header"]["num_verts"], 6);
+    assert_eq!(v["header"]["flags"], 16384);
+    assert_eq!(v["header"]["scale"], serde_json::json!([0.25, 0.25, 0.25]));
+    assert_eq!(v["vertices"], 6);
+    assert_eq!(v["triangles"], 8);
+    assert_eq!(v["poses"], 8);
+    assert_eq!(v["frame_groups"], 1);
+    assert_eq!(v["skins"], 2);
+    assert_eq!(v["skin_pictures"], 4);
+    assert_eq!(v["joints"], 0);
+    assert_eq!(v["meshes"], 1);
+    assert_eq!(v["trailing_bytes"], 4);
+    assert_eq!(v["warnings"], serde_json::json!([]));
+    assert_eq!(
+        v["clips"],
+        serde_json::json!([
+            {"name": "stand", "first": 0, "count": 2, "fps": 10.0},
+            {"name": "run", "first": 2, "count": 3, "fps": 10.0},
+            {"name": "flame", "first": 5, "count": 3, "fps": 10.0}
+        ])
+    );
+    let human = text(&run(&["info", p.to_str().unwrap()]).stdout);
+    assert!(human.contains("quake-mdl version 6"), "{human}");
+    assert!(human.contains("8 poses (1 frame groups)"), "{human}");
+}
+
+#[test]
+fn a_bad_file_is_reported_and_the_rest_still_processed() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = sample(dir.path());
+    let bytes = std::fs::read(&good).unwrap();
+    std::fs::write(dir.path().join("broken.mdl"), &bytes[..100]).unwrap();
+    std::fs::write(dir.path().join("notes.txt"), b"not a model").unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    std::fs::write(sub.join("copy.MDL"), &bytes).unwrap();
+
+    let out = run(&["info", "--json", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "walks subfolders, skips .txt");
+    let broken = lines
+        .iter()
+        .find(|l| l["path"].as_str().unwrap().ends_with("broken.mdl"))
+        .unwrap();
+    assert_eq!(
+        broken["error"],
+        "quake-mdl: num_skins = 2 needs at least 4104 bytes but only 16 are left at offset 0x30"
+    );
+    assert_eq!(
+        lines.iter().filter(|l| l["format"] == "quake-mdl").count(),
+        2
+    );
+    assert!(
+        text(&out.stderr).contains("3 files, 2 ok, 1 failed"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let missing = run(&["info", dir.path().join("nope.mdl").to_str().unwrap()]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        text(&missing.stderr).contains("cannot read"),
+        "{}",
+        text(&missing.stderr)
+    );
+}
+
+#[test]
+fn convert_is_byte_exact_and_never_overwrites_by_accident() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = sample(dir.path());
+    let out_path = dir.path().join("copy.mdl");
+    let (i, o) = (p.to_str().unwrap(), out_path.to_str().unwrap());
+    let out = run(&["convert", i, o]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(&p).unwrap(),
+        std::fs::read(&out_path).unwrap()
+    );
+    assert!(text(&out.stderr).contains("byte-identical"));
+
+    let again = run(&["convert", i, o]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(text(&again.stderr).contains("exists; pass --force to replace it"));
+    let onto_input = run(&["convert", i, i]);
+    assert_eq!(onto_input.status.code(), Some(1));
+    assert!(run(&["convert", i, o, "--force"]).status.success());
+
+    let md2 = run(&["convert", i, dir.path().join("x.md2").to_str().unwrap()]);
+    assert!(text(&md2.stderr).contains("converting quake-mdl to md2 is not supported yet"));
+    let unknown = run(&["convert", i, dir.path().join("x.zzz").to_str().unwrap()]);
+    assert!(text(&unknown.stderr).contains("cannot tell the output format"));
+    // No temporary files are left behind.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
+}
+
+fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let dec = png::Decoder::new(std::fs::File::open(path).unwrap());
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+#[test]
+fn skins_export_writes_every_picture_and_the_fullbright_mask() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = sample(dir.path());
+    let out_dir = dir.path().join("skins");
+    let out = run(&[
+        "skins",
+        "export",
+        p.to_str().unwrap(),
+        out_dir.to_str().unwrap(),
+        "--fullbright-mask",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut names: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.contains(&"demo_skin0.png".to_string()), "{names:?}");
+    for j in 0..3 {
+        assert!(names.contains(&format!("demo_skin1_{j}.png")), "{names:?}");
+    }
+    assert!(
+        names.contains(&"demo_skin0_fullbright.png".to_string()),
+        "{names:?}"
+    );
+
+    // Pixels are the palette colours of the file's indices; MF_HOLEY makes 255 transparent.
+    let bytes = std::fs::read(&p).unwrap();
+    let file = retromodel::formats::quake_mdl::File::parse(&bytes, &Default::default()).unwrap();
+    let retromodel::formats::quake_mdl::Skin::Single { pixels, .. } = &file.skins[0] else {
+        panic!()
+    };
+    let (w, h, rgba) = decode_png(&out_dir.join("demo_skin0.png"));
+    assert_eq!((w, h), (64, 32));
+    let pal = retromodel::image::Palette::QUAKE;
+    for (k, &i) in pixels.iter().enumerate() {
+        let c = pal.rgb(i);
+        let a = if i == 255 { 0 } else { 255 };
+        assert_eq!(&rgba[k * 4..k * 4 + 4], &[c[0], c[1], c[2], a], "pixel {k}");
+    }
+    let (_, _, mask) = decode_png(&out_dir.join("demo_skin0_fullbright.png"));
+    for (k, &i) in pixels.iter().enumerate() {
+        let want = if i >= 224 { pal.rgb(i) } else { [0, 0, 0] };
+        assert_eq!(&mask[k * 4..k * 4 + 3], &want, "mask pixel {k}");
+    }
+
+    // A palette given on the command line replaces the built-in one.
+    let grey: Vec<u8> = (0..=255u8).flat_map(|i| [i, i, i]).collect();
+    let lmp = dir.path().join("palette.lmp");
+    std::fs::write(&lmp, grey).unwrap();
+    let out_dir2 = dir.path().join("grey");
+    let out = run(&[
+        "skins",
+        "export",
+        p.to_str().unwrap(),
+        out_dir2.to_str().unwrap(),
+        "--palette",
+        lmp.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (_, _, rgba) = decode_png(&out_dir2.join("demo_skin0.png"));
+    assert_eq!(&rgba[..3], &[pixels[0]; 3]);
+    let bad = run(&[
+        "info",
+        p.to_str().unwrap(),
+        "--palette",
+        p.to_str().unwrap(),
+    ]);
+    assert!(
+        text(&bad.stderr).contains("palette-lmp: expected 768 bytes"),
+        "{}",
+        text(&bad.stderr)
+    );
+}
+
+#[test]
+fn validate_fails_on_bad_group_intervals() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = sample(dir.path());
+    let ok = run(&["validate", good.to_str().unwrap()]);
+    assert!(ok.status.success(), "{}", text(&ok.stdout));
+    assert!(text(&ok.stdout).contains("ok (quakespasm)"));
+
+    let mut file = fixtures::build(&fixtures::Spec {
+        frame_group: true,
+        ..Default::default()
+    });
+    if let Some(Frame::Group { intervals, .. }) = file.frames.last_mut() {
+        intervals[1] = 0.0;
+    }
+    let bad = dir.path().join("bad.mdl");
+    std::fs::write(&bad, file.write()).unwrap();
+    let out = run(&["validate", bad.to_str().unwrap(), "--engine", "quake"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).contains("error: frame 2: group interval 1 is 0 (must be > 0)"),
+        "{}",
+        text(&out.stdout)
+    );
+    // info still reads it, with the warning.
+    let info = run(&["info", "--json", bad.to_str().unwrap()]);
+    assert!(info.status.success());
+    assert!(text(&info.stdout).contains("frame 2: group interval 1 is 0 (must be > 0)"));
+
+    let wrong = run(&["validate", good.to_str().unwrap(), "--engine", "doom"]);
+    assert_eq!(wrong.status.code(), Some(2), "clap rejects unknown engines");
+}
+
+#[test]
+fn bench_prints_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = sample(dir.path());
+    let out = run(&["bench", p.to_str().unwrap(), "--rounds", "3"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let line = text(&out.stdout);
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let keys: Vec<&str> = fields
+        .iter()
+        .map(|f| f.split('=').next().unwrap())
+        .collect();
+    assert_eq!(
+        keys,
+        ["files", "bytes", "rounds", "seconds", "MBps", "files_per_s"]
+    );
+    assert_eq!(fields[0], "files=1");
+    assert_eq!(
+        fields[1],
+        format!("bytes={}", std::fs::metadata(&p).unwrap().len())
+    );
+    assert_eq!(fields[2], "rounds=3");
+}
