@@ -42,6 +42,8 @@ pub struct Summary {
     pub joints: usize,
     /// Meshes.
     pub meshes: usize,
+    /// Axis-aligned bounds `[min, max]` of the first pose's decoded positions, if any.
+    pub bounds: Option<[[f32; 3]; 2]>,
     /// Bytes after the parsed data.
     pub trailing_bytes: usize,
     /// Non-fatal problems found while reading.

@@ -108,6 +108,10 @@ fn to_json(path: &Path, s: &Summary) -> serde_json::Value {
         "clips": clips,
         "joints": s.joints,
         "meshes": s.meshes,
+        "bounds": s.bounds.map(|[lo, hi]| json!({
+            "min": lo.iter().map(|&f| float(f)).collect::<Vec<_>>(),
+            "max": hi.iter().map(|&f| float(f)).collect::<Vec<_>>(),
+        })),
         "trailing_bytes": s.trailing_bytes,
         "warnings": s.warnings,
     })

@@ -124,6 +124,19 @@ impl Model {
         self.meshes.iter().map(|m| m.positions.len()).sum()
     }
 
+    /// Axis-aligned bounds `[min, max]` of the first pose over all meshes, or `None` for a
+    /// model without vertices.
+    pub fn bounds(&self) -> Option<[[f32; 3]; 2]> {
+        let mut it = self.meshes.iter().flat_map(|m| &m.positions);
+        let first = *it.next()?;
+        Some(it.fold([first, first], |[lo, hi], p| {
+            [
+                std::array::from_fn(|a| lo[a].min(p[a])),
+                std::array::from_fn(|a| hi[a].max(p[a])),
+            ]
+        }))
+    }
+
     /// Total triangle count, summed over meshes.
     pub fn triangle_count(&self) -> usize {
         self.meshes.iter().map(|m| m.triangles.len()).sum()

@@ -42,6 +42,7 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
         clips: converted.model.clips.clone(),
         joints: 0,
         meshes: converted.model.meshes.len(),
+        bounds: converted.model.bounds(),
         trailing_bytes: file.trailing.len(),
         warnings: converted.warnings.clone(),
     }
