@@ -26,6 +26,9 @@ pub struct Args {
     /// How many times to load the whole set.
     #[arg(long, default_value_t = 10)]
     rounds: u32,
+    /// Time parsing alone (bytes to the raw structures), without building the Model.
+    #[arg(long)]
+    parse_only: bool,
 }
 
 /// Runs the command.
@@ -57,7 +60,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for _ in 0..args.rounds {
         for b in &data {
             let doc = Document::parse(b, &limits)?;
-            black_box(doc.to_model(&options, &NoFiles));
+            if !args.parse_only {
+                black_box(doc.to_model(&options, &NoFiles));
+            }
+            black_box(doc);
         }
     }
     let secs = start.elapsed().as_secs_f64();
