@@ -100,6 +100,26 @@ fn absurd_counts_fail_before_allocating() {
 }
 
 #[test]
+fn decoded_size_is_bounded_by_limits() {
+    let bytes = fixtures::minimal();
+    // 3 poses (2 + 1 spare) * 6 vertices * 2 * 24 bytes + 1 picture * 16 * 8 * 4 bytes.
+    let need = 3 * 6 * 2 * 24 + 16 * 8 * 4;
+    let tight = Limits {
+        max_alloc_bytes: need - 1,
+        ..Limits::default()
+    };
+    assert_eq!(
+        File::parse(&bytes, &tight).unwrap_err().to_string(),
+        format!("quake-mdl: the decoded model would need up to {need} bytes, over the limit of {} at offset 0x0", need - 1)
+    );
+    let enough = Limits {
+        max_alloc_bytes: need,
+        ..Limits::default()
+    };
+    assert!(File::parse(&bytes, &enough).is_ok());
+}
+
+#[test]
 fn unknown_skin_type_and_empty_group() {
     let mut bytes = fixtures::minimal();
     set_i32(&mut bytes, 84, 7);

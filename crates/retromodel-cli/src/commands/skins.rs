@@ -11,6 +11,8 @@ use crate::files;
 use crate::PaletteArg;
 
 /// Work with skin pictures.
+///
+/// Example: `retromodel skins export progs/player.mdl skins/`
 #[derive(clap::Subcommand)]
 pub enum Command {
     Export(ExportArgs),

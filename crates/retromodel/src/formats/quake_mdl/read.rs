@@ -92,15 +92,39 @@ impl<'a> File<'a> {
         }
 
         let trailing = Cow::Borrowed(r.rest());
-        Ok(File {
+        let file = File {
             header,
             skins,
             texcoords,
             triangles,
             frames,
             trailing,
-        })
+        };
+        check_model_size(&file, &r, limits)?;
+        Ok(file)
     }
+}
+
+/// Refuses a file whose decoded [`crate::Model`] would exceed `limits.max_alloc_bytes`:
+/// each pose holds a position and a normal (24 bytes) per vertex, at most twice as many
+/// vertices as the file after the seam split, and each picture at most 4 bytes per texel.
+fn check_model_size(file: &File<'_>, r: &Reader<'_>, limits: &Limits) -> Result<()> {
+    let h = &file.header;
+    let texels = h.skinwidth as u64 * h.skinheight as u64;
+    let estimate = (file.pose_count() as u64 + 1)
+        .saturating_mul(file.texcoords.len() as u64 * 2 * 24)
+        .saturating_add((file.picture_count() as u64).saturating_mul(texels * 4));
+    if estimate > limits.max_alloc_bytes {
+        return Err(r.error_at(
+            0,
+            ErrorKind::LimitExceeded,
+            format!(
+                "the decoded model would need up to {estimate} bytes, over the limit of {}",
+                limits.max_alloc_bytes
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn read_header(r: &mut Reader<'_>) -> Result<Header> {
