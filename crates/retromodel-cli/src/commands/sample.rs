@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retromodel::formats::quake_mdl::{fixtures, MF_HOLEY};
+use retromodel::formats::quake_mdl::fixtures;
 
 use crate::files;
 
@@ -27,13 +27,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let spec = fixtures::Spec {
         skin_width: 64,
         skin_height: 32,
-        skin_group: true,
-        frame_group: true,
-        seam: true,
-        simple_frames: 5,
-        flags: MF_HOLEY,
-        trailing: b"QMEX".to_vec(),
-        ..Default::default()
+        ..fixtures::Spec::everything()
     };
     let bytes = fixtures::build(&spec).write();
     files::write_atomic(&args.output, &bytes, args.force)?;

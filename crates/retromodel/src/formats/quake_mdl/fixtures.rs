@@ -52,6 +52,22 @@ impl Default for Spec {
     }
 }
 
+impl Spec {
+    /// Every branch at once: skin group, frame group after 5 simple frames, seam vertices,
+    /// `MF_HOLEY`, and a `QMEX` trailer.
+    pub fn everything() -> Self {
+        Spec {
+            skin_group: true,
+            frame_group: true,
+            seam: true,
+            simple_frames: 5,
+            flags: MF_HOLEY,
+            trailing: b"QMEX".to_vec(),
+            ..Spec::default()
+        }
+    }
+}
+
 /// The diamond's vertex directions: four around the equator, top, bottom.
 const SHAPE: [[f32; 3]; 6] = [
     [1.0, 0.0, 0.0],
@@ -239,18 +255,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
                 ..s()
             },
         ),
-        (
-            "everything",
-            Spec {
-                skin_group: true,
-                frame_group: true,
-                seam: true,
-                simple_frames: 5,
-                flags: MF_HOLEY,
-                trailing: b"QMEX".to_vec(),
-                ..s()
-            },
-        ),
+        ("everything", Spec::everything()),
     ];
     specs
         .into_iter()

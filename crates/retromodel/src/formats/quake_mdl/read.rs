@@ -199,12 +199,16 @@ fn read_skin<'a>(r: &mut Reader<'a>, texels: usize, limits: &Limits) -> Result<S
     })
 }
 
-fn read_vertex(r: &mut Reader<'_>) -> Result<Vertex> {
-    let b = r.array::<4>()?;
-    Ok(Vertex {
+/// A packed vertex from its 4 bytes.
+fn vertex(b: &[u8]) -> Vertex {
+    Vertex {
         v: [b[0], b[1], b[2]],
         normal_index: b[3],
-    })
+    }
+}
+
+fn read_vertex(r: &mut Reader<'_>) -> Result<Vertex> {
+    Ok(vertex(&r.array::<VERTEX_SIZE>()?))
 }
 
 fn read_pose(r: &mut Reader<'_>, num_verts: usize) -> Result<SimpleFrame> {
@@ -214,13 +218,7 @@ fn read_pose(r: &mut Reader<'_>, num_verts: usize) -> Result<SimpleFrame> {
     // The frame's size was checked against the data left, so this reads no further than
     // the input; a truncated pose still fails in `read_vertex` with its offset.
     let bytes = r.bytes(num_verts * VERTEX_SIZE)?;
-    let verts = bytes
-        .chunks_exact(VERTEX_SIZE)
-        .map(|b| Vertex {
-            v: [b[0], b[1], b[2]],
-            normal_index: b[3],
-        })
-        .collect();
+    let verts = bytes.chunks_exact(VERTEX_SIZE).map(vertex).collect();
     Ok(SimpleFrame {
         bboxmin,
         bboxmax,
