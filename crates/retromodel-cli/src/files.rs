@@ -4,7 +4,7 @@ use std::fs;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use retromodel::image::Palette;
 use retromodel::Resolver;
 
@@ -59,12 +59,14 @@ pub fn read(path: &Path) -> Result<Vec<u8>> {
     fs::read(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder renamed into place,
+/// Writes `bytes` to `path` through a temporary file in the same folder moved into place,
 /// so a crash never leaves a half-written file. Refuses to replace an existing file (an
-/// input included) unless `force`.
+/// input included) unless `force`: without it the file is published with a hard link, which
+/// fails if the name was taken meanwhile. A replaced file keeps its permissions.
 pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
+    let exists = || anyhow::anyhow!("{} exists; pass --force to replace it", path.display());
     if path.exists() && !force {
-        bail!("{} exists; pass --force to replace it", path.display());
+        return Err(exists());
     }
     let dir = path
         .parent()
@@ -73,22 +75,62 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
     let name = path
         .file_name()
         .with_context(|| format!("{} is not a file path", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
+    let (tmp, mut file) = create_temp(dir, &name.to_string_lossy())
+        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    let published = (|| -> std::io::Result<bool> {
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        if force {
+            if let Ok(meta) = fs::metadata(path) {
+                fs::set_permissions(&tmp, meta.permissions())?;
+            }
+            fs::rename(&tmp, path)?;
+            return Ok(true);
+        }
+        match fs::hard_link(&tmp, path) {
+            Ok(()) => {
+                fs::remove_file(&tmp)?;
+                Ok(true)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            // A file system without hard links: check, then rename.
+            Err(_) if !path.exists() => fs::rename(&tmp, path).map(|()| true),
+            Err(_) => Ok(false),
+        }
     })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("cannot write {}", path.display()));
+    let _ = fs::remove_file(&tmp);
+    match published {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(exists()),
+        Err(e) => Err(e).with_context(|| format!("cannot write {}", path.display())),
     }
-    Ok(())
+}
+
+/// Creates a new temporary file beside the target, never reusing or following an existing
+/// name.
+fn create_temp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, fs::File)> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let mut last = None;
+    for attempt in 0..16u32 {
+        let tmp = dir.join(format!(
+            ".{name}.{}-{nanos:x}-{attempt}.tmp",
+            std::process::id()
+        ));
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
 }
 
 /// Finds side files for a model on disk: `gfx/palette.lmp` is looked up in the model's folder

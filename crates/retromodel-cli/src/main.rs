@@ -1,12 +1,17 @@
 //! `retromodel`: inspect, validate, convert and extract classic game models.
 
 /// `println!` that ends the process quietly when stdout is closed (`retromodel info | head`)
-/// instead of panicking.
+/// instead of panicking, and with status 1 on any other write error (a full disk must not
+/// look like success).
 macro_rules! outln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($arg)*).is_err() {
-            std::process::exit(0);
+        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("retromodel: cannot write to standard output: {e}");
+            std::process::exit(1);
         }
     }};
 }

@@ -214,8 +214,16 @@ fn skins_export_writes_every_picture_and_the_fullbright_mask() {
     }
     let (_, _, mask) = decode_png(&out_dir.join("demo_skin0_fullbright.png"));
     for (k, &i) in pixels.iter().enumerate() {
-        let want = if i >= 224 { pal.rgb(i) } else { [0, 0, 0] };
-        assert_eq!(&mask[k * 4..k * 4 + 3], &want, "mask pixel {k}");
+        // MF_HOLEY: 255 is a hole, transparent in the mask too.
+        let want = match i {
+            255 => [0, 0, 0, 0],
+            224.. => {
+                let c = pal.rgb(i);
+                [c[0], c[1], c[2], 255]
+            }
+            _ => [0, 0, 0, 255],
+        };
+        assert_eq!(&mask[k * 4..k * 4 + 4], &want, "mask pixel {k}");
     }
 
     // A palette given on the command line replaces the built-in one.

@@ -100,9 +100,6 @@ fn skip_bom_and_space(data: &[u8]) -> &[u8] {
 pub fn describe(magic: &[u8]) -> String {
     match detect(magic) {
         Some(f) if f.is_supported() => format!("this is {}", f.description()),
-        Some(Format::Md2) => {
-            "this is a Quake 2 MD2 file (supported by the next release)".to_string()
-        }
         Some(f) => format!("this is a {} file, which is not supported", f.description()),
         None => "not a known model format".to_string(),
     }

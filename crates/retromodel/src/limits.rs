@@ -7,8 +7,9 @@
 /// Allocation limits for parsing and conversion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Largest number of bytes one decoded model may occupy (pictures and vertex arrays
-    /// together, as estimated by the converters). Default 1 GiB.
+    /// Largest number of bytes one decoded model may occupy (pictures, vertex arrays and
+    /// their bookkeeping together, as charged by the parsers to a [`Budget`] before they
+    /// allocate). Default 1 GiB.
     pub max_alloc_bytes: u64,
     /// Largest image width or height in pixels. Default 16384.
     pub max_image_dimension: u32,
@@ -35,5 +36,39 @@ impl Limits {
             max_image_dimension: u32::MAX,
             max_count: u32::MAX,
         }
+    }
+}
+
+/// A running total of what a parse and its conversion will allocate, charged before each
+/// allocation and checked against [`Limits::max_alloc_bytes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    used: u64,
+    limit: u64,
+}
+
+impl Budget {
+    /// An empty budget for `limits`.
+    pub fn new(limits: &Limits) -> Self {
+        Budget {
+            used: 0,
+            limit: limits.max_alloc_bytes,
+        }
+    }
+
+    /// Adds `bytes`; fails with the limit when the total would exceed it.
+    pub fn charge(&mut self, bytes: u64) -> Result<(), u64> {
+        match self.used.checked_add(bytes) {
+            Some(total) if total <= self.limit => {
+                self.used = total;
+                Ok(())
+            }
+            _ => Err(self.limit),
+        }
+    }
+
+    /// Bytes charged so far.
+    pub fn used(&self) -> u64 {
+        self.used
     }
 }

@@ -109,6 +109,19 @@ fn seam_rule_software_quake_tests_bit_0x20_only() {
 }
 
 #[test]
+fn seam_offset_cannot_overflow() {
+    let mut file = fixtures::build(&fixtures::Spec {
+        seam: true,
+        ..Default::default()
+    });
+    file.texcoords[0].s = i32::MAX;
+    let model = quake_mdl::to_model(&file, &ConvertOptions::default(), &NoFiles).model;
+    let uv = model.meshes[0].uvs[7]; // the back-side copy of vertex 0
+    assert_eq!(model.meshes[0].source_vertices[7], 0);
+    assert_eq!(uv[0], (i32::MAX as f32 + 8.0 + 0.5) / 16.0);
+}
+
+#[test]
 fn skin_group_keeps_pictures_and_times() {
     let bytes = fixtures::build(&fixtures::Spec {
         skin_group: true,

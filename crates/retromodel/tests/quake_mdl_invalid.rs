@@ -99,33 +99,93 @@ fn absurd_counts_fail_before_allocating() {
     );
 }
 
+/// A group of `nb` zero-sized skin pictures (skinwidth 0): nothing to copy, yet each picture
+/// costs bookkeeping once decoded.
+fn empty_picture_group(nb: usize) -> Vec<u8> {
+    let mut file = fixtures::build(&fixtures::Spec {
+        skin_width: 0,
+        skin_height: 0,
+        ..Default::default()
+    });
+    file.skins = vec![Skin::Group {
+        skin_type: 1,
+        intervals: (1..=nb).map(|i| i as f32).collect(),
+        pictures: vec![Default::default(); nb],
+    }];
+    file.write()
+}
+
 #[test]
 fn decoded_size_is_bounded_by_limits() {
-    let bytes = fixtures::minimal();
-    // 3 poses (2 + 1 spare) * 6 vertices * 2 * 24 bytes + 1 picture * 16 * 8 * 4 bytes.
-    let need = 3 * 6 * 2 * 24 + 16 * 8 * 4;
     let tight = Limits {
-        max_alloc_bytes: need - 1,
+        max_alloc_bytes: 10_000,
         ..Limits::default()
     };
+    let bytes = empty_picture_group(100);
+    assert!(File::parse(&bytes, &Limits::default()).is_ok());
     assert_eq!(
         File::parse(&bytes, &tight).unwrap_err().to_string(),
-        format!("quake-mdl: the decoded model would need up to {need} bytes, over the limit of {} at offset 0x0", need - 1)
+        "quake-mdl: skin 0: decoded data would exceed the allocation limit of 10000 bytes at offset 0x58"
     );
-    let enough = Limits {
-        max_alloc_bytes: need,
-        ..Limits::default()
-    };
-    assert!(File::parse(&bytes, &enough).is_ok());
+    // Poses without vertices cost bookkeeping too.
+    let mut file = fixtures::build(&fixtures::Spec {
+        frame_group: true,
+        ..Default::default()
+    });
+    file.header.num_verts = 0;
+    file.texcoords.clear();
+    file.triangles.clear();
+    file.header.num_tris = 0;
+    for f in &mut file.frames {
+        match f {
+            Frame::Simple(p) => p.verts.clear(),
+            Frame::Group {
+                frames, intervals, ..
+            } => {
+                *frames = vec![frames[0].clone(); 100];
+                frames.iter_mut().for_each(|p| p.verts.clear());
+                *intervals = (1..=100).map(|i| i as f32).collect();
+            }
+        }
+    }
+    let bytes = file.write();
+    let e = File::parse(&bytes, &tight).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded);
+    assert_eq!(
+        e.to_string(),
+        "quake-mdl: frame 2: decoded data would exceed the allocation limit of 10000 bytes at offset 0x114"
+    );
+}
+
+#[test]
+fn unknown_skin_type_words_are_groups_as_in_quake() {
+    let mut file = fixtures::build(&fixtures::Spec {
+        skin_group: true,
+        ..Default::default()
+    });
+    if let Skin::Group { skin_type, .. } = &mut file.skins[1] {
+        *skin_type = 6;
+    }
+    let bytes = file.write();
+    let parsed = File::parse(&bytes, &Limits::default()).unwrap();
+    assert!(matches!(parsed.skins[1], Skin::Group { skin_type: 6, .. }));
+    assert_eq!(parsed.write(), bytes);
+    let c = quake_mdl::to_model(&parsed, &Default::default(), &NoFiles);
+    assert_eq!(
+        c.warnings,
+        ["skin 1: type word 6 read as a group, as Quake does"]
+    );
+    assert_eq!(c.model.skins[1].pictures.len(), 3);
 }
 
 #[test]
 fn unknown_skin_type_and_empty_group() {
     let mut bytes = fixtures::minimal();
+    // Type 7 is read as a group, whose count is then the first pixel bytes.
     set_i32(&mut bytes, 84, 7);
     assert_eq!(
         err(&bytes).to_string(),
-        "quake-mdl: skin 0: unknown skin type 7 at offset 0x54"
+        "quake-mdl: skin 0: negative count nb = -573124664 at offset 0x58"
     );
     set_i32(&mut bytes, 84, 1);
     set_i32(&mut bytes, 88, 0);
@@ -152,7 +212,7 @@ fn other_magics_are_named() {
     bytes[..4].copy_from_slice(b"IDP2");
     assert_eq!(
         err(&bytes).to_string(),
-        "quake-mdl: header: bad magic \"IDP2\": this is a Quake 2 MD2 file (supported by the next release) at offset 0x0"
+        "quake-mdl: header: bad magic \"IDP2\": this is a Quake 2 MD2 file, which is not supported at offset 0x0"
     );
     bytes[..4].copy_from_slice(&[0, 1, 2, 3]);
     assert_eq!(

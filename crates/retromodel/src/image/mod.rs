@@ -66,30 +66,34 @@ impl Image {
         }
     }
 
-    /// The fullbright mask as GL engines build it: fullbright pixels keep their colour, every
-    /// other pixel is black. `None` when the picture has no fullbright range or no fullbright
-    /// pixel.
+    /// The fullbright mask (RGBA8) as GL engines build it: fullbright pixels keep their
+    /// colour, every other pixel is black, and the transparent index stays transparent.
+    /// `None` when the picture has no fullbright range or no fullbright pixel.
     pub fn fullbright_mask(&self) -> Option<Vec<u8>> {
         let Pixels::Indexed {
             indices,
             palette,
             fullbright_start: Some(start),
-            ..
+            transparent_index,
         } = &self.pixels
         else {
             return None;
         };
-        if !indices.iter().any(|i| i >= start) {
+        let is_fullbright = |i: u8| i >= *start && Some(i) != *transparent_index;
+        if !indices.iter().any(|&i| is_fullbright(i)) {
             return None;
         }
         let mut out = Vec::with_capacity(indices.len() * 4);
         for &i in indices {
-            let [r, g, b] = if i >= *start {
-                palette.rgb(i)
+            let px = if Some(i) == *transparent_index {
+                [0, 0, 0, 0]
+            } else if is_fullbright(i) {
+                let [r, g, b] = palette.rgb(i);
+                [r, g, b, 255]
             } else {
-                [0, 0, 0]
+                [0, 0, 0, 255]
             };
-            out.extend_from_slice(&[r, g, b, 255]);
+            out.extend_from_slice(&px);
         }
         Some(out)
     }
@@ -154,6 +158,21 @@ mod tests {
         assert_eq!(&mask[..4], &[0, 0, 0, 255]);
         let c = Palette::QUAKE.rgb(250);
         assert_eq!(&mask[4..], &[c[0], c[1], c[2], 255]);
+        // Holes (index 255 with MF_HOLEY) are not fullbright: they stay transparent.
+        let holes = |indices: Vec<u8>| Image {
+            width: 2,
+            height: 1,
+            pixels: Pixels::Indexed {
+                indices,
+                palette: Arc::new(Palette::QUAKE),
+                fullbright_start: Some(QUAKE_FULLBRIGHT_START),
+                transparent_index: Some(255),
+            },
+        };
+        assert_eq!(holes(vec![255, 10]).fullbright_mask(), None);
+        let mask = holes(vec![255, 230]).fullbright_mask().unwrap();
+        assert_eq!(&mask[..4], &[0, 0, 0, 0]);
+        assert_eq!(mask[7], 255);
     }
 
     #[test]

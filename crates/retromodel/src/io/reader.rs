@@ -1,7 +1,7 @@
 //! The checked little-endian cursor.
 
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::limits::Limits;
+use crate::limits::{Budget, Limits};
 
 /// A bounds-checked little-endian cursor over a byte slice.
 ///
@@ -103,6 +103,17 @@ impl<'a> Reader<'a> {
     /// Reads three little-endian `f32`.
     pub fn vec3(&mut self) -> Result<[f32; 3]> {
         Ok([self.f32()?, self.f32()?, self.f32()?])
+    }
+
+    /// Charges `bytes` to an allocation budget; the error names the limit and `offset`.
+    pub fn charge(&self, budget: &mut Budget, bytes: u64, offset: usize) -> Result<()> {
+        budget.charge(bytes).map_err(|limit| {
+            self.error_at(
+                offset,
+                ErrorKind::LimitExceeded,
+                format!("decoded data would exceed the allocation limit of {limit} bytes"),
+            )
+        })
     }
 
     /// Checks a count read from the file before anything is allocated for it.

@@ -78,15 +78,20 @@ fn build_mesh(file: &File<'_>, seam_rule: SeamRule, warnings: &mut Vec<String>) 
     let h = &file.header;
     let n = file.texcoords.len();
     let (w, ht) = (h.skinwidth.max(1) as f32, h.skinheight.max(1) as f32);
-    let half = h.skinwidth / 2;
+    // Integer half width as the engines compute it; added in f32 so no `s` can overflow.
+    let half = (h.skinwidth / 2) as f32;
     let on_seam = |onseam: i32| match seam_rule {
         SeamRule::NonZero => onseam != 0,
         SeamRule::Bit0x20 => onseam & raw::ALIAS_ONSEAM != 0,
     };
-    let uv = |s: i32, t: i32| [(s as f32 + 0.5) / w, (t as f32 + 0.5) / ht];
+    let uv = |s: f32, t: i32| [(s + 0.5) / w, (t as f32 + 0.5) / ht];
 
     let mut source_vertices: Vec<u32> = (0..n as u32).collect();
-    let mut uvs: Vec<[f32; 2]> = file.texcoords.iter().map(|tc| uv(tc.s, tc.t)).collect();
+    let mut uvs: Vec<[f32; 2]> = file
+        .texcoords
+        .iter()
+        .map(|tc| uv(tc.s as f32, tc.t))
+        .collect();
     // Mesh index of the back-side copy of each file vertex, created on first use.
     let mut back_copy: Vec<Option<u32>> = vec![None; n];
     let mut triangles = Vec::with_capacity(file.triangles.len());
@@ -99,7 +104,7 @@ fn build_mesh(file: &File<'_>, seam_rule: SeamRule, warnings: &mut Vec<String>) 
             }
             *back_copy[v].get_or_insert_with(|| {
                 source_vertices.push(v as u32);
-                uvs.push(uv(tc.s + half, tc.t));
+                uvs.push(uv(tc.s as f32 + half, tc.t));
                 (source_vertices.len() - 1) as u32
             })
         });
@@ -243,9 +248,15 @@ fn build_skin(
             }
         }
         RawSkin::Group {
+            skin_type,
             intervals,
             pictures,
         } => {
+            if *skin_type != raw::SKIN_GROUP {
+                warnings.push(format!(
+                    "skin {index}: type word {skin_type} read as a group, as Quake does"
+                ));
+            }
             if let Some(problem) = interval_problem(intervals) {
                 warnings.push(format!("skin {index}: group {problem}"));
             }

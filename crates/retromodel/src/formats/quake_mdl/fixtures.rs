@@ -149,6 +149,7 @@ pub fn build(spec: &Spec) -> File<'static> {
     }];
     if spec.skin_group {
         skins.push(Skin::Group {
+            skin_type: SKIN_GROUP,
             intervals: spec.intervals.to_vec(),
             pictures: (0..3)
                 .map(|k| Cow::Owned(picture(w, h, 40 * k, 1)))

@@ -76,7 +76,8 @@ impl PixelFormat {
         }
     }
 
-    /// The format of a single-picture skin type word, if known (`1`, a group, is not one).
+    /// The format of a single-picture skin type word: 0 for Quake, 2..=5 for 3D GameStudio.
+    /// Every other word means a group.
     pub fn from_skin_type(t: i32) -> Option<Self> {
         match t {
             0 => Some(PixelFormat::Indexed8),
@@ -103,8 +104,11 @@ pub enum Skin<'a> {
         /// `skinwidth * skinheight * bytes_per_pixel` bytes.
         pixels: Cow<'a, [u8]>,
     },
-    /// An animated group of 8-bit pictures (type word 1).
+    /// An animated group of 8-bit pictures: type word 1, or any word that is neither 0 nor a
+    /// 3D GameStudio picture type (Quake reads every non-zero word as a group).
     Group {
+        /// The type word as stored (1 in every known file).
+        skin_type: i32,
         /// Cumulative end times in seconds, one per picture.
         intervals: Vec<f32>,
         /// `skinwidth * skinheight` bytes each.
@@ -244,9 +248,11 @@ impl File<'_> {
                         pixels: own(pixels),
                     },
                     Skin::Group {
+                        skin_type,
                         intervals,
                         pictures,
                     } => Skin::Group {
+                        skin_type,
                         intervals,
                         pictures: pictures.into_iter().map(own).collect(),
                     },

@@ -6,12 +6,23 @@ use super::raw::*;
 use super::FORMAT;
 use crate::error::{ErrorKind, Result, ResultExt};
 use crate::io::Reader;
-use crate::limits::Limits;
+use crate::limits::{Budget, Limits};
 
 /// Bytes of a packed vertex.
 const VERTEX_SIZE: usize = 4;
 /// Bytes of a simple frame before its vertices: bboxmin, bboxmax, name.
 const FRAME_HEAD: usize = 4 + 4 + 16;
+
+/// What one skin picture costs once decoded: its bookkeeping and up to 4 bytes a texel.
+fn picture_cost(texels: usize) -> u64 {
+    128 + 4 * texels as u64
+}
+
+/// What one pose costs once decoded: its bookkeeping, the raw vertices, and a position and
+/// normal (24 bytes) for up to twice as many mesh vertices (the seam split).
+fn pose_cost(num_verts: usize) -> u64 {
+    256 + (4 + 2 * 24) * num_verts as u64
+}
 
 impl<'a> File<'a> {
     /// Parses an MDL file. Pixel data and trailing bytes borrow from `data`.
@@ -44,12 +55,19 @@ impl<'a> File<'a> {
         }
         let texels = w as usize * hgt as usize;
         let num_skins = r.count(h.num_skins, "num_skins", 4 + texels, 48, limits)?;
+        let mut budget = Budget::new(limits);
+        r.charge(&mut budget, 64 * num_skins as u64, 48)?;
         let mut skins = Vec::with_capacity(num_skins);
         for i in 0..num_skins {
-            skins.push(read_skin(&mut r, texels, limits).context_with(|| format!("skin {i}"))?);
+            skins.push(
+                read_skin(&mut r, texels, limits, &mut budget)
+                    .context_with(|| format!("skin {i}"))?,
+            );
         }
 
         let num_verts = r.count(h.num_verts, "num_verts", 12, 60, limits)?;
+        // Raw texcoord plus, per mesh vertex (twice for the seam split), a UV and an index.
+        r.charge(&mut budget, (12 + 2 * 12) * num_verts as u64, 60)?;
         let mut texcoords = Vec::with_capacity(num_verts);
         for _ in 0..num_verts {
             texcoords.push(TexCoord {
@@ -60,6 +78,7 @@ impl<'a> File<'a> {
         }
 
         let num_tris = r.count(h.num_tris, "num_tris", 16, 64, limits)?;
+        r.charge(&mut budget, (16 + 12) * num_tris as u64, 64)?;
         let mut triangles = Vec::with_capacity(num_tris);
         for i in 0..num_tris {
             let facesfront = r.i32()?;
@@ -85,46 +104,25 @@ impl<'a> File<'a> {
 
         let pose_size = FRAME_HEAD + VERTEX_SIZE * num_verts;
         let num_frames = r.count(h.num_frames, "num_frames", 4 + pose_size, 68, limits)?;
+        r.charge(&mut budget, num_frames as u64 * pose_cost(num_verts), 68)?;
         let mut frames = Vec::with_capacity(num_frames);
         for i in 0..num_frames {
-            frames
-                .push(read_frame(&mut r, num_verts, limits).context_with(|| format!("frame {i}"))?);
+            frames.push(
+                read_frame(&mut r, num_verts, limits, &mut budget)
+                    .context_with(|| format!("frame {i}"))?,
+            );
         }
 
         let trailing = Cow::Borrowed(r.rest());
-        let file = File {
+        Ok(File {
             header,
             skins,
             texcoords,
             triangles,
             frames,
             trailing,
-        };
-        check_model_size(&file, &r, limits)?;
-        Ok(file)
+        })
     }
-}
-
-/// Refuses a file whose decoded [`crate::Model`] would exceed `limits.max_alloc_bytes`:
-/// each pose holds a position and a normal (24 bytes) per vertex, at most twice as many
-/// vertices as the file after the seam split, and each picture at most 4 bytes per texel.
-fn check_model_size(file: &File<'_>, r: &Reader<'_>, limits: &Limits) -> Result<()> {
-    let h = &file.header;
-    let texels = h.skinwidth as u64 * h.skinheight as u64;
-    let estimate = (file.pose_count() as u64 + 1)
-        .saturating_mul(file.texcoords.len() as u64 * 2 * 24)
-        .saturating_add((file.picture_count() as u64).saturating_mul(texels * 4));
-    if estimate > limits.max_alloc_bytes {
-        return Err(r.error_at(
-            0,
-            ErrorKind::LimitExceeded,
-            format!(
-                "the decoded model would need up to {estimate} bytes, over the limit of {}",
-                limits.max_alloc_bytes
-            ),
-        ));
-    }
-    Ok(())
 }
 
 fn read_header(r: &mut Reader<'_>) -> Result<Header> {
@@ -166,36 +164,37 @@ fn read_header(r: &mut Reader<'_>) -> Result<Header> {
     })
 }
 
-fn read_skin<'a>(r: &mut Reader<'a>, texels: usize, limits: &Limits) -> Result<Skin<'a>> {
-    let type_at = r.pos();
+fn read_skin<'a>(
+    r: &mut Reader<'a>,
+    texels: usize,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Skin<'a>> {
     let skin_type = r.i32()?;
-    if skin_type == SKIN_GROUP {
-        let nb_at = r.pos();
-        let nb = r.i32()?;
-        if nb == 0 {
-            return Err(r.error_at(nb_at, ErrorKind::BadCount, "skin group with 0 pictures"));
-        }
-        let nb = r.count(nb, "nb", 4 + texels, nb_at, limits)?;
-        let intervals = (0..nb).map(|_| r.f32()).collect::<Result<Vec<_>>>()?;
-        let pictures = (0..nb)
-            .map(|_| r.bytes(texels).map(Cow::Borrowed))
-            .collect::<Result<Vec<_>>>()?;
-        return Ok(Skin::Group {
-            intervals,
-            pictures,
+    if let Some(fmt) = PixelFormat::from_skin_type(skin_type) {
+        r.charge(budget, picture_cost(texels), r.pos())?;
+        let size = texels.saturating_mul(fmt.bytes_per_pixel());
+        return Ok(Skin::Single {
+            skin_type,
+            pixels: Cow::Borrowed(r.bytes(size)?),
         });
     }
-    let Some(fmt) = PixelFormat::from_skin_type(skin_type) else {
-        return Err(r.error_at(
-            type_at,
-            ErrorKind::InvalidValue,
-            format!("unknown skin type {skin_type}"),
-        ));
-    };
-    let size = texels.saturating_mul(fmt.bytes_per_pixel());
-    Ok(Skin::Single {
+    // Quake reads every other type word as a group (`ALIAS_SKIN_GROUP` is 1).
+    let nb_at = r.pos();
+    let nb = r.i32()?;
+    if nb == 0 {
+        return Err(r.error_at(nb_at, ErrorKind::BadCount, "skin group with 0 pictures"));
+    }
+    let nb = r.count(nb, "nb", 4 + texels, nb_at, limits)?;
+    r.charge(budget, nb as u64 * picture_cost(texels), nb_at)?;
+    let intervals = (0..nb).map(|_| r.f32()).collect::<Result<Vec<_>>>()?;
+    let pictures = (0..nb)
+        .map(|_| r.bytes(texels).map(Cow::Borrowed))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Skin::Group {
         skin_type,
-        pixels: Cow::Borrowed(r.bytes(size)?),
+        intervals,
+        pictures,
     })
 }
 
@@ -227,7 +226,12 @@ fn read_pose(r: &mut Reader<'_>, num_verts: usize) -> Result<SimpleFrame> {
     })
 }
 
-fn read_frame(r: &mut Reader<'_>, num_verts: usize, limits: &Limits) -> Result<Frame> {
+fn read_frame(
+    r: &mut Reader<'_>,
+    num_verts: usize,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Frame> {
     let frame_type = r.i32()?;
     let pose_size = FRAME_HEAD + VERTEX_SIZE * num_verts;
     if frame_type == 0 {
@@ -240,6 +244,7 @@ fn read_frame(r: &mut Reader<'_>, num_verts: usize, limits: &Limits) -> Result<F
     }
     // 8 bytes of group bbox, then per pose an interval and the pose itself.
     let nb = r.count(nb, "nb", 4 + pose_size, nb_at, limits)?;
+    r.charge(budget, nb as u64 * pose_cost(num_verts), nb_at)?;
     let bboxmin = read_vertex(r)?;
     let bboxmax = read_vertex(r)?;
     let intervals = (0..nb).map(|_| r.f32()).collect::<Result<Vec<_>>>()?;

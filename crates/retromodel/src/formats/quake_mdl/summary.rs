@@ -42,7 +42,10 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
         clips: converted.model.clips.clone(),
         joints: 0,
         meshes: converted.model.meshes.len(),
-        bounds: converted.model.bounds(),
+        // A file without poses has no geometry to bound (the mesh holds placeholders).
+        bounds: (file.pose_count() > 0)
+            .then(|| converted.model.bounds())
+            .flatten(),
         trailing_bytes: file.trailing.len(),
         warnings: converted.warnings.clone(),
     }

@@ -5,7 +5,7 @@
 //! `ENGINE-NOTES.md`. A check the engine makes with `Sys_Error`, or a limit it overflows a
 //! static array on, is an [`Severity::Error`]; everything else is a warning.
 
-use super::raw::{File, Frame, PixelFormat, Skin, ALIAS_ONSEAM};
+use super::raw::{File, Frame, PixelFormat, Skin, ALIAS_ONSEAM, SKIN_GROUP};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::formats::normals::NORMAL_COUNT;
 
@@ -189,9 +189,13 @@ pub fn validate(file: &File<'_>, engine: Engine) -> Vec<Diagnostic> {
                 sev(Severity::Error, format!("skin {i}: type {skin_type} ({fmt:?}) is not a Quake skin type; {e} reads it as a group"));
             }
             Skin::Group {
+                skin_type,
                 intervals,
                 pictures,
             } => {
+                if *skin_type != SKIN_GROUP {
+                    sev(Severity::Warning, format!("skin {i}: type word {skin_type} is read as a group (Quake's tools write 1)"));
+                }
                 if let Some(p) = interval_problem(intervals) {
                     sev(Severity::Error, format!("skin {i}: group {p}"));
                 }

@@ -37,10 +37,11 @@ impl File<'_> {
                     w.bytes(pixels);
                 }
                 Skin::Group {
+                    skin_type,
                     intervals,
                     pictures,
                 } => {
-                    w.i32(SKIN_GROUP);
+                    w.i32(*skin_type);
                     w.i32(pictures.len() as i32);
                     intervals.iter().for_each(|&t| w.f32(t));
                     pictures.iter().for_each(|p| w.bytes(p));
