@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use retromodel::summary::Value;
-use retromodel::{ConvertOptions, Document, Limits, Summary};
+use retromodel::Summary;
 use serde_json::{json, Map};
 
-use crate::files::{self, FsResolver, Tally};
+use super::load;
+use crate::files::{self, Tally};
 use crate::PaletteArg;
 
 /// Print a summary of each model: format, header fields, counts, clips, warnings.
@@ -33,7 +34,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let inputs = files::collect_inputs(&args.paths);
     let mut tally = Tally::new(inputs.len());
     for path in &inputs {
-        let result = summarise(path, palette.as_deref());
+        let result = load(path, palette.as_deref(), |doc, c| doc.summary(&c));
         let result = match (result, args.json) {
             (Ok(s), true) => {
                 outln!("{}", to_json(path, &s));
@@ -55,13 +56,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         tally.record(path, result);
     }
     Ok(tally.finish())
-}
-
-fn summarise(path: &Path, palette: Option<&[u8]>) -> Result<Summary> {
-    let bytes = files::read(path)?;
-    let doc = Document::parse(&bytes, &Limits::default())?;
-    let converted = doc.to_model(&ConvertOptions::default(), &FsResolver::new(path, palette));
-    Ok(doc.summary(&converted))
 }
 
 /// An f32 as the shortest JSON number that reads back to it (0.1, not 0.10000000149).

@@ -14,10 +14,15 @@ use retromodel::{ConvertOptions, Converted, Document, Limits};
 
 use crate::files::{self, FsResolver};
 
-/// Reads and parses one file, then converts it with side files resolved next to it.
-pub fn load(path: &Path, palette: Option<&[u8]>) -> Result<(Vec<u8>, Converted)> {
+/// Reads, parses and converts one file (side files resolved next to it), and hands the
+/// parsed document and the converted model to `f`.
+pub fn load<T>(
+    path: &Path,
+    palette: Option<&[u8]>,
+    f: impl FnOnce(&Document<'_>, Converted) -> T,
+) -> Result<T> {
     let bytes = files::read(path)?;
     let doc = Document::parse(&bytes, &Limits::default())?;
     let converted = doc.to_model(&ConvertOptions::default(), &FsResolver::new(path, palette));
-    Ok((bytes, converted))
+    Ok(f(&doc, converted))
 }

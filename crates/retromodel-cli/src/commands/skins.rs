@@ -43,7 +43,7 @@ pub struct ExportArgs {
 pub fn run(cmd: Command) -> Result<ExitCode> {
     let Command::Export(args) = cmd;
     let palette = files::load_palette(args.palette.palette.as_deref())?;
-    let (_, converted) = load(&args.input, palette.as_deref())?;
+    let converted = load(&args.input, palette.as_deref(), |_, c| c)?;
     fs::create_dir_all(&args.dir)
         .with_context(|| format!("cannot create {}", args.dir.display()))?;
     let stem = args

@@ -38,7 +38,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
         });
     let palette = Arc::new(palette);
     let h = &file.header;
-    let mesh = build_mesh(file, options.seam_rule, &mut warnings);
+    let mut mesh = build_mesh(file, options.seam_rule, &mut warnings);
     let frames = file
         .poses()
         .map(|p| ModelFrame {
@@ -55,7 +55,6 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
         .enumerate()
         .map(|(i, s)| build_skin(i, s, h, &palette, transparent, &mut warnings))
         .collect::<Vec<_>>();
-    let mut mesh = mesh;
     mesh.skin = (!skins.is_empty()).then_some(0);
     Converted {
         model: Model {
@@ -127,11 +126,7 @@ fn build_mesh(file: &File<'_>, seam_rule: SeamRule, warnings: &mut Vec<String>) 
                 .collect(),
         })
         .collect();
-    let bad_normals = file
-        .poses()
-        .flat_map(|p| &p.verts)
-        .filter(|v| normals::normal(v.normal_index).is_none())
-        .count();
+    let bad_normals = file.bad_normal_count();
     if bad_normals > 0 {
         warnings.push(format!(
             "{bad_normals} vertex normals index past the 162-entry table; (0, 0, 1) used"

@@ -229,6 +229,14 @@ impl File<'_> {
         self.frames.iter().map(Frame::pose_count).sum()
     }
 
+    /// Number of pose vertices whose normal index lies past the 162-entry table.
+    pub fn bad_normal_count(&self) -> usize {
+        self.poses()
+            .flat_map(|p| &p.verts)
+            .filter(|v| v.normal_index as usize >= crate::formats::normals::NORMAL_COUNT)
+            .count()
+    }
+
     /// Number of skin pictures, group members included.
     pub fn picture_count(&self) -> usize {
         self.skins.iter().map(Skin::picture_count).sum()

@@ -7,7 +7,6 @@
 
 use super::raw::{File, Frame, PixelFormat, Skin, ALIAS_ONSEAM, SKIN_GROUP};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::formats::normals::NORMAL_COUNT;
 
 /// The engine whose limits [`validate`] applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -232,11 +231,7 @@ pub fn validate(file: &File<'_>, engine: Engine) -> Vec<Diagnostic> {
             }
         }
     }
-    let bad_normals = file
-        .poses()
-        .flat_map(|p| &p.verts)
-        .filter(|v| v.normal_index as usize >= NORMAL_COUNT)
-        .count();
+    let bad_normals = file.bad_normal_count();
     if bad_normals > 0 {
         sev(
             Severity::Warning,
