@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 mod palette;
+pub mod pcx;
 #[cfg(feature = "png")]
 pub mod png;
 
@@ -41,6 +42,71 @@ pub enum Pixels {
 }
 
 impl Image {
+    /// The picture as indices into `palette`, using only indices `0..=last`: kept as they are
+    /// when the picture already uses that palette, mapped per palette entry when it uses
+    /// another, and matched per colour for RGBA pictures (alpha ignored).
+    pub fn to_indexed(&self, palette: &Palette, last: u8) -> Vec<u8> {
+        match &self.pixels {
+            Pixels::Indexed {
+                indices,
+                palette: own,
+                ..
+            } => {
+                if **own == *palette && indices.iter().all(|&i| i <= last) {
+                    return indices.clone();
+                }
+                let map: Vec<u8> = (0..=255u8)
+                    .map(|i| palette.nearest(own.rgb(i), last))
+                    .collect();
+                indices.iter().map(|&i| map[i as usize]).collect()
+            }
+            Pixels::Rgba8(rgba) => {
+                let mut cache = std::collections::HashMap::new();
+                rgba.chunks_exact(4)
+                    .map(|p| {
+                        let c = [p[0], p[1], p[2]];
+                        *cache.entry(c).or_insert_with(|| palette.nearest(c, last))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// The picture scaled to `width` x `height` by nearest-neighbour sampling.
+    pub fn resized(&self, width: u32, height: u32) -> Image {
+        let pick = |data: &[u8], bpp: usize| -> Vec<u8> {
+            let mut out = Vec::with_capacity(width as usize * height as usize * bpp);
+            for y in 0..height as u64 {
+                let sy = (y * self.height as u64 / height.max(1) as u64) as usize;
+                for x in 0..width as u64 {
+                    let sx = (x * self.width as u64 / width.max(1) as u64) as usize;
+                    let at = (sy * self.width as usize + sx) * bpp;
+                    out.extend_from_slice(data.get(at..at + bpp).unwrap_or(&[0; 4][..bpp]));
+                }
+            }
+            out
+        };
+        let pixels = match &self.pixels {
+            Pixels::Indexed {
+                indices,
+                palette,
+                fullbright_start,
+                transparent_index,
+            } => Pixels::Indexed {
+                indices: pick(indices, 1),
+                palette: palette.clone(),
+                fullbright_start: *fullbright_start,
+                transparent_index: *transparent_index,
+            },
+            Pixels::Rgba8(p) => Pixels::Rgba8(pick(p, 4)),
+        };
+        Image {
+            width,
+            height,
+            pixels,
+        }
+    }
+
     /// The picture as RGBA8, palette applied; the transparent index gets alpha 0.
     pub fn to_rgba8(&self) -> Vec<u8> {
         match &self.pixels {

@@ -32,6 +32,19 @@ impl Palette {
     pub fn rgb(&self, index: u8) -> [u8; 3] {
         self.0[index as usize]
     }
+
+    /// The index in `0..=last` whose colour is nearest to `rgb` (squared RGB distance; the
+    /// lowest index wins a tie).
+    pub fn nearest(&self, rgb: [u8; 3], last: u8) -> u8 {
+        let d = |c: &[u8; 3]| -> u32 {
+            (0..3)
+                .map(|k| (c[k] as i32 - rgb[k] as i32).pow(2) as u32)
+                .sum()
+        };
+        (0..=last)
+            .min_by_key(|&i| d(&self.0[i as usize]))
+            .unwrap_or(0)
+    }
 }
 
 impl Default for Palette {
