@@ -133,21 +133,43 @@ fn create_temp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, fs::File)> {
     Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
 }
 
-/// Finds side files for a model on disk: `gfx/palette.lmp` is looked up in the model's folder
-/// and up to four parents (Quake's `progs/x.mdl` beside `gfx/palette.lmp`), unless an explicit
-/// palette was given.
+/// Finds side files for a model on disk.
+///
+/// - `gfx/palette.lmp`: the `--palette` file if given, else looked up in the model's folder and
+///   up to four parents (Quake's `progs/x.mdl` beside `gfx/palette.lmp`).
+/// - Any other game path (an MD2 skin `models/tank/skin.pcx`): under `--game-dir`, then under
+///   the model's folder and up to four parents, then by its file name beside the model (a
+///   leading `.` dropped, for UFO:AI's `.body`). Names are always taken as relative.
 pub struct FsResolver {
     dir: PathBuf,
     palette: Option<Vec<u8>>,
+    game_dir: Option<PathBuf>,
 }
 
 impl FsResolver {
-    /// A resolver for the model at `model_path`, with an optional forced palette file.
-    pub fn new(model_path: &Path, palette: Option<&[u8]>) -> Self {
+    /// A resolver for the model at `model_path`, with an optional forced palette file and
+    /// game folder.
+    pub fn new(model_path: &Path, palette: Option<&[u8]>, game_dir: Option<&Path>) -> Self {
         FsResolver {
             dir: model_path.parent().unwrap_or(Path::new(".")).to_path_buf(),
             palette: palette.map(<[u8]>::to_vec),
+            game_dir: game_dir.map(Path::to_path_buf),
         }
+    }
+
+    /// The places a game path is looked for, in order.
+    fn candidates(&self, name: &str) -> Vec<PathBuf> {
+        let rel = name.replace('\\', "/");
+        let rel = rel.trim_start_matches('/');
+        let mut out: Vec<PathBuf> = self.game_dir.iter().map(|d| d.join(rel)).collect();
+        out.extend(self.dir.ancestors().take(5).map(|d| d.join(rel)));
+        if let Some(file) = rel.rsplit('/').next() {
+            let file = file.trim_start_matches('.');
+            if !file.is_empty() {
+                out.push(self.dir.join(file));
+            }
+        }
+        out
     }
 }
 
@@ -158,10 +180,8 @@ impl Resolver for FsResolver {
                 return Some(p.clone());
             }
         }
-        self.dir
-            .ancestors()
-            .take(5)
-            .map(|d| d.join(name))
+        self.candidates(name)
+            .into_iter()
             .find(|p| p.is_file())
             .and_then(|p| fs::read(p).ok())
     }

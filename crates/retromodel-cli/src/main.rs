@@ -24,7 +24,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Read, validate and convert classic game models (Quake MDL today; MD2, MD5 and 3D
+/// Read, validate and convert classic game models: Quake MDL and Quake 2 MD2 (MD5 and 3D
 /// GameStudio formats are detected and reported as not supported yet).
 ///
 /// Paths may be files or directories; directories are searched recursively for model files
@@ -48,13 +48,35 @@ enum Command {
     Sample(commands::sample::Args),
 }
 
-/// Options every command that decodes skins accepts.
+/// Where side files (palettes, MD2 skins) come from; every command that decodes skins
+/// accepts these.
 #[derive(clap::Args, Clone, Default)]
-pub struct PaletteArg {
+pub struct SideFileArgs {
     /// A 768-byte palette.lmp to use for 8-bit skins instead of the one found beside the
     /// model (gfx/palette.lmp in a parent folder) or the built-in Quake palette.
     #[arg(long, value_name = "FILE")]
     palette: Option<PathBuf>,
+    /// The game's data folder (baseq2) under which MD2 skin paths such as
+    /// models/monsters/tank/skin.pcx are looked for first; skins are also looked for under
+    /// the model's parent folders and by file name beside the model.
+    #[arg(long, value_name = "DIR")]
+    game_dir: Option<PathBuf>,
+}
+
+/// [`SideFileArgs`] with the palette file read and checked.
+pub struct SideFiles {
+    palette: Option<Vec<u8>>,
+    game_dir: Option<PathBuf>,
+}
+
+impl SideFileArgs {
+    /// Reads and checks the palette file, if any.
+    pub fn load(&self) -> anyhow::Result<SideFiles> {
+        Ok(SideFiles {
+            palette: files::load_palette(self.palette.as_deref())?,
+            game_dir: self.game_dir.clone(),
+        })
+    }
 }
 
 fn main() -> ExitCode {

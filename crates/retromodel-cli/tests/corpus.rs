@@ -116,3 +116,114 @@ fn convert_writes_every_idpo_file_back_byte_for_byte() {
     assert!(n >= 160, "{n} IDPO files");
     eprintln!("{n} IDPO files converted byte for byte");
 }
+
+/// `info --json` on the corpus's md2 folder, as JSON values by relative path.
+fn md2_info(dir: &std::path::Path) -> HashMap<String, serde_json::Value> {
+    let out = bin()
+        .args(["info", "--json"])
+        .arg(dir.join("md2"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| {
+            let p = PathBuf::from(v["path"].as_str().unwrap());
+            let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            (rel, v)
+        })
+        .collect()
+}
+
+#[test]
+fn md2_info_json_agrees_with_headers_jsonl() {
+    let Some(dir) = corpus() else { return };
+    let got = md2_info(&dir);
+    let mut seen = 0;
+    for line in std::fs::read_to_string(dir.join("HEADERS.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let h: serde_json::Value = serde_json::from_str(line).unwrap();
+        let rel = h["path"].as_str().unwrap();
+        if h["format"] != "md2" || !rel.starts_with("md2/") {
+            continue;
+        }
+        let g = &got[rel];
+        assert_eq!(g["format"], "md2", "{rel}");
+        assert_eq!(g["vertices"], h["num_verts"], "{rel}");
+        assert_eq!(g["triangles"], h["num_tris"], "{rel}");
+        assert_eq!(g["poses"], h["num_frames"], "{rel}");
+        assert_eq!(g["skins"], h["num_skins"], "{rel}");
+        assert_eq!(g["skin_names"], h["skin_names"], "{rel}");
+        assert_eq!(g["header"]["num_glcmds"], h["num_glcmds"], "{rel}");
+        assert_eq!(g["header"]["ofs_end"], h["ofs_end"], "{rel}");
+        seen += 1;
+    }
+    assert_eq!(seen, 80);
+    assert_eq!(got.len(), 80);
+}
+
+#[test]
+fn convert_between_mdl_and_md2_and_back_keeps_counts() {
+    let Some(dir) = corpus() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let info = |p: &std::path::Path| -> serde_json::Value {
+        let out = bin().args(["info", "--json"]).arg(p).output().unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let mut n = 0;
+    for (sub, ext, other) in [("quake_mdl", "mdl", "md2"), ("md2", "md2", "mdl")] {
+        let mut stack = vec![dir.join(sub)];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                    continue;
+                }
+                if p.extension().and_then(|e| e.to_str()) != Some(ext) {
+                    continue;
+                }
+                let there = tmp.path().join(format!("{n}.{other}"));
+                let back = tmp.path().join(format!("{n}.back.{ext}"));
+                for (from, to) in [(&p, &there), (&there, &back)] {
+                    let out = bin().arg("convert").arg(from).arg(to).output().unwrap();
+                    assert!(
+                        out.status.success(),
+                        "{} -> {}: {}",
+                        from.display(),
+                        to.display(),
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                }
+                let (a, b, c) = (info(&p), info(&there), info(&back));
+                for key in ["triangles", "poses"] {
+                    assert_eq!(a[key], b[key], "{}: {key}", p.display());
+                    assert_eq!(a[key], c[key], "{}: {key}", p.display());
+                }
+                if other == "md2" {
+                    assert_eq!(
+                        b["header"]["gl_triangles"],
+                        a["triangles"],
+                        "{}",
+                        p.display()
+                    );
+                    // Each skin's first picture went out as PCX beside the MD2 and came back
+                    // into the MDL.
+                    assert_eq!(b["skin_pictures"], a["skins"], "{}", p.display());
+                    assert_eq!(c["skin_pictures"], a["skins"], "{}", p.display());
+                }
+                n += 1;
+            }
+        }
+    }
+    assert!(n >= 200, "{n} files converted");
+    eprintln!("{n} files converted to the other format and back");
+}

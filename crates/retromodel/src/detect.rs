@@ -60,7 +60,7 @@ impl Format {
 
     /// Whether this release reads the format.
     pub fn is_supported(self) -> bool {
-        matches!(self, Format::QuakeMdl)
+        matches!(self, Format::QuakeMdl | Format::Md2)
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::detect::{detect, Format};
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::quake_mdl;
+use crate::formats::{md2, quake_mdl};
 use crate::limits::Limits;
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
@@ -17,6 +17,8 @@ use crate::model::Converted;
 pub enum Document<'a> {
     /// A Quake MDL file.
     QuakeMdl(quake_mdl::File<'a>),
+    /// A Quake 2 MD2 file.
+    Md2(md2::File<'a>),
 }
 
 impl<'a> Document<'a> {
@@ -24,6 +26,7 @@ impl<'a> Document<'a> {
     pub fn parse(data: &'a [u8], limits: &Limits) -> Result<Document<'a>> {
         match detect(data) {
             Some(Format::QuakeMdl) => quake_mdl::File::parse(data, limits).map(Document::QuakeMdl),
+            Some(Format::Md2) => md2::File::parse(data, limits).map(Document::Md2),
             Some(f) => Err(Error::new(
                 f.name(),
                 ErrorKind::Unsupported,
@@ -49,6 +52,7 @@ impl<'a> Document<'a> {
     pub fn format(&self) -> Format {
         match self {
             Document::QuakeMdl(_) => Format::QuakeMdl,
+            Document::Md2(_) => Format::Md2,
         }
     }
 
@@ -56,6 +60,7 @@ impl<'a> Document<'a> {
     pub fn write(&self) -> Vec<u8> {
         match self {
             Document::QuakeMdl(f) => f.write(),
+            Document::Md2(f) => f.write(),
         }
     }
 
@@ -63,6 +68,7 @@ impl<'a> Document<'a> {
     pub fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
         match self {
             Document::QuakeMdl(f) => quake_mdl::to_model(f, options, resolver),
+            Document::Md2(f) => md2::to_model(f, options, resolver),
         }
     }
 
@@ -70,11 +76,13 @@ impl<'a> Document<'a> {
     pub fn summary(&self, converted: &Converted) -> Summary {
         match self {
             Document::QuakeMdl(f) => quake_mdl::summary(f, converted),
+            Document::Md2(f) => md2::summary(f, converted),
         }
     }
 
     /// Checks the file against an engine's limits. `engine` is the engine's name
-    /// (`quake`, `glquake`, `quakespasm`); `None` picks the format's default engine.
+    /// (`quake`, `glquake`, `quakespasm` for MDL; `quake2`, `quake2-soft` for MD2); `None`
+    /// picks the format's default engine.
     pub fn validate(&self, engine: Option<&str>) -> Result<Vec<Diagnostic>, String> {
         match self {
             Document::QuakeMdl(f) => {
@@ -89,6 +97,18 @@ impl<'a> Document<'a> {
                     }
                 };
                 Ok(quake_mdl::validate(f, e))
+            }
+            Document::Md2(f) => {
+                let e = match engine {
+                    None | Some("quake2") => md2::Engine::Quake2,
+                    Some("quake2-soft") => md2::Engine::Quake2Software,
+                    Some(other) => {
+                        return Err(format!(
+                            "unknown engine {other:?} for MD2 (quake2, quake2-soft)"
+                        ))
+                    }
+                };
+                Ok(md2::validate(f, e))
             }
         }
     }

@@ -47,7 +47,7 @@ pub use document::Document;
 pub use error::{Error, ErrorKind, Location, Result};
 pub use limits::Limits;
 pub use model::{Converted, Model};
-pub use options::{ConvertOptions, SeamRule};
+pub use options::{ConvertOptions, SeamRule, WriteOptions, Written};
 pub use resolve::{MemoryFiles, NoFiles, Resolver};
 pub use summary::Summary;
 

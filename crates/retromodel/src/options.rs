@@ -33,3 +33,28 @@ impl Default for ConvertOptions {
         }
     }
 }
+
+/// Options for writing a [`crate::Model`] in a file format.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WriteOptions {
+    /// Exceeding an engine limit is an error instead of a warning.
+    pub strict: bool,
+    /// Skin paths to store (MD2), replacing the model's skin names in order.
+    pub skin_paths: Vec<String>,
+    /// Palette that 8-bit skins are converted to (MDL); `None` is the built-in Quake palette.
+    pub palette: Option<Palette>,
+    /// Let converted skins use the fullbright indices 224..=255 (MDL). Off by default: a
+    /// colour that only a fullbright index matches would glow in the dark.
+    pub fullbrights: bool,
+}
+
+/// A file built from a [`crate::Model`], and what the writer noticed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written<T> {
+    /// The file, ready for `write()`.
+    pub file: T,
+    /// Lossy or risky steps (quantisation error, engine limits, skins left out).
+    pub warnings: Vec<String>,
+    /// Largest position error of each written frame after quantisation, in model units.
+    pub frame_errors: Vec<f32>,
+}

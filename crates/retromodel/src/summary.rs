@@ -34,7 +34,9 @@ pub struct Summary {
     pub frame_groups: usize,
     /// Skin entries (a group counts once).
     pub skins: usize,
-    /// Skin pictures, group members included.
+    /// Skin names or game paths as stored (MD2); empty for formats that store none.
+    pub skin_names: Vec<String>,
+    /// Skin pictures, group members included (for MD2: those found and decoded).
     pub skin_pictures: usize,
     /// Clips.
     pub clips: Vec<Clip>,

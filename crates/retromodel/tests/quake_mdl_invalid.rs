@@ -212,7 +212,7 @@ fn other_magics_are_named() {
     bytes[..4].copy_from_slice(b"IDP2");
     assert_eq!(
         err(&bytes).to_string(),
-        "quake-mdl: header: bad magic \"IDP2\": this is a Quake 2 MD2 file, which is not supported at offset 0x0"
+        "quake-mdl: header: bad magic \"IDP2\": this is Quake 2 MD2 at offset 0x0"
     );
     bytes[..4].copy_from_slice(&[0, 1, 2, 3]);
     assert_eq!(

@@ -10,7 +10,7 @@ use serde_json::{json, Map};
 
 use super::load;
 use crate::files::{self, Tally};
-use crate::PaletteArg;
+use crate::SideFileArgs;
 
 /// Print a summary of each model: format, header fields, counts, clips, warnings.
 ///
@@ -25,16 +25,16 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    palette: PaletteArg,
+    side: SideFileArgs,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let palette = files::load_palette(args.palette.palette.as_deref())?;
+    let side = args.side.load()?;
     let inputs = files::collect_inputs(&args.paths);
     let mut tally = Tally::new(inputs.len());
     for path in &inputs {
-        let result = load(path, palette.as_deref(), |doc, c| doc.summary(&c));
+        let result = load(path, &side, |doc, c| doc.summary(&c));
         let result = match (result, args.json) {
             (Ok(s), true) => {
                 outln!("{}", to_json(path, &s));
@@ -98,6 +98,7 @@ fn to_json(path: &Path, s: &Summary) -> serde_json::Value {
         "poses": s.poses,
         "frame_groups": s.frame_groups,
         "skins": s.skins,
+        "skin_names": s.skin_names,
         "skin_pictures": s.skin_pictures,
         "clips": clips,
         "joints": s.joints,
@@ -123,6 +124,9 @@ fn print_text(path: &Path, s: &Summary) {
         s.joints
     );
     outln!("  {} skins ({} pictures)", s.skins, s.skin_pictures);
+    for (i, name) in s.skin_names.iter().enumerate() {
+        outln!("  skin {i}: {name:?}");
+    }
     let header: Vec<String> = s
         .header
         .iter()
@@ -146,7 +150,7 @@ fn print_text(path: &Path, s: &Summary) {
         outln!("  clips: {}", clips.join(", "));
     }
     if s.trailing_bytes > 0 {
-        outln!("  trailing bytes: {}", s.trailing_bytes);
+        outln!("  bytes outside the model data: {}", s.trailing_bytes);
     }
     for w in &s.warnings {
         outln!("  warning: {w}");

@@ -13,16 +13,22 @@ use anyhow::Result;
 use retromodel::{ConvertOptions, Converted, Document, Limits};
 
 use crate::files::{self, FsResolver};
+use crate::SideFiles;
+
+/// The resolver for side files of the model at `path`.
+pub fn resolver(path: &Path, side: &SideFiles) -> FsResolver {
+    FsResolver::new(path, side.palette.as_deref(), side.game_dir.as_deref())
+}
 
 /// Reads, parses and converts one file (side files resolved next to it), and hands the
 /// parsed document and the converted model to `f`.
 pub fn load<T>(
     path: &Path,
-    palette: Option<&[u8]>,
+    side: &SideFiles,
     f: impl FnOnce(&Document<'_>, Converted) -> T,
 ) -> Result<T> {
     let bytes = files::read(path)?;
     let doc = Document::parse(&bytes, &Limits::default())?;
-    let converted = doc.to_model(&ConvertOptions::default(), &FsResolver::new(path, palette));
+    let converted = doc.to_model(&ConvertOptions::default(), &resolver(path, side));
     Ok(f(&doc, converted))
 }

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 
 use super::load;
 use crate::files;
-use crate::PaletteArg;
+use crate::SideFileArgs;
 
 /// Work with skin pictures.
 ///
@@ -30,7 +30,7 @@ pub struct ExportArgs {
     /// Folder for the PNG files (created if missing).
     dir: PathBuf,
     #[command(flatten)]
-    palette: PaletteArg,
+    side: SideFileArgs,
     /// Also write the fullbright mask of each 8-bit picture.
     #[arg(long)]
     fullbright_mask: bool,
@@ -42,8 +42,8 @@ pub struct ExportArgs {
 /// Runs the command.
 pub fn run(cmd: Command) -> Result<ExitCode> {
     let Command::Export(args) = cmd;
-    let palette = files::load_palette(args.palette.palette.as_deref())?;
-    let converted = load(&args.input, palette.as_deref(), |_, c| c)?;
+    let side = args.side.load()?;
+    let converted = load(&args.input, &side, |_, c| c)?;
     fs::create_dir_all(&args.dir)
         .with_context(|| format!("cannot create {}", args.dir.display()))?;
     let stem = args

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
-use retromodel::{Document, Limits, Severity};
+use retromodel::{Document, Format, Limits, Severity};
 
 use crate::files::{self, Tally};
 
@@ -20,9 +20,10 @@ pub struct Args {
     /// Model files or directories.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Engine whose limits apply (quake = software WinQuake).
-    #[arg(long, value_parser = ["quake", "glquake", "quakespasm"], default_value = "quakespasm")]
-    engine: String,
+    /// Engine whose limits apply. MDL: quake (software WinQuake), glquake, quakespasm (the
+    /// default). MD2: quake2 (GL renderer, the default), quake2-soft (software renderer).
+    #[arg(long, value_parser = ["quake", "glquake", "quakespasm", "quake2", "quake2-soft"])]
+    engine: Option<String>,
 }
 
 /// Runs the command.
@@ -33,19 +34,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let result = (|| -> Result<()> {
             let bytes = files::read(path)?;
             let doc = Document::parse(&bytes, &Limits::default())?;
-            let diags = doc.validate(Some(&args.engine)).map_err(|e| anyhow!(e))?;
+            let engine = args.engine.as_deref().unwrap_or(match doc.format() {
+                Format::Md2 => "quake2",
+                _ => "quakespasm",
+            });
+            let diags = doc.validate(Some(engine)).map_err(|e| anyhow!(e))?;
             let errors = diags
                 .iter()
                 .filter(|d| d.severity == Severity::Error)
                 .count();
             if diags.is_empty() {
-                outln!("{}: ok ({})", path.display(), args.engine);
+                outln!("{}: ok ({engine})", path.display());
             }
             for d in &diags {
                 outln!("{}: {d}", path.display());
             }
             if errors > 0 {
-                Err(anyhow!("{errors} errors for {}", args.engine))
+                Err(anyhow!("{errors} errors for {engine}"))
             } else {
                 Ok(())
             }

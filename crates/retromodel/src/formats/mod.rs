@@ -1,5 +1,7 @@
 //! One module per format: `raw` structs 1:1 with the disk, a parser, a writer, and a
-//! converter to the format-neutral [`crate::Model`].
+//! converter to the format-neutral [`crate::Model`] and (for writable formats) back.
 
+pub(crate) mod from_model;
+pub mod md2;
 pub mod normals;
 pub mod quake_mdl;

@@ -29,6 +29,22 @@ impl<'a> Reader<'a> {
         self.pos
     }
 
+    /// Moves the cursor to `pos`, which may be the end of the data but not past it.
+    pub fn seek(&mut self, pos: usize) -> Result<()> {
+        if pos > self.data.len() {
+            return Err(self.error_at(
+                pos,
+                ErrorKind::Truncated,
+                format!(
+                    "offset past the end of the data ({} bytes)",
+                    self.data.len()
+                ),
+            ));
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
     /// Bytes left after the current position.
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos

@@ -67,6 +67,10 @@ pub struct Mesh {
     pub source_vertices: Vec<u32>,
     /// Index into [`Model::skins`], if the mesh is textured.
     pub skin: Option<usize>,
+    /// Width and height in texels that the texture coordinates were made for (the file's
+    /// skin size), when known; writers of texel-based formats use it when the skin has no
+    /// picture to measure.
+    pub skin_size: Option<[u32; 2]>,
 }
 
 /// Vertex data of one pose.

@@ -146,6 +146,7 @@ fn build_mesh(file: &File<'_>, seam_rule: SeamRule, warnings: &mut Vec<String>) 
         morph_targets,
         source_vertices,
         skin: None,
+        skin_size: Some([h.skinwidth.max(0) as u32, h.skinheight.max(0) as u32]),
     }
 }
 

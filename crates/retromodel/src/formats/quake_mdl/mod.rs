@@ -28,6 +28,7 @@
 
 mod convert;
 pub mod fixtures;
+mod from_model;
 mod raw;
 mod read;
 mod summary;
@@ -35,6 +36,7 @@ mod validate;
 mod write;
 
 pub use convert::{decode_position, to_model, PALETTE_PATH};
+pub use from_model::from_model;
 pub use raw::*;
 pub use summary::summary;
 pub use validate::{interval_problem, validate, Engine, EngineLimits};

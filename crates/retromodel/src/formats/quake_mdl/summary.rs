@@ -38,6 +38,7 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
             .filter(|f| matches!(f, Frame::Group { .. }))
             .count(),
         skins: file.skins.len(),
+        skin_names: Vec::new(),
         skin_pictures: file.picture_count(),
         clips: converted.model.clips.clone(),
         joints: 0,

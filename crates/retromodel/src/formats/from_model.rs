@@ -1,0 +1,235 @@
+//! What the writers of vertex-animated formats share when they build a file from any
+//! [`Model`]: one flat mesh, texel coordinates, byte quantisation and engine-limit checks.
+
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::model::Model;
+
+/// Every mesh of a model merged into one, with per-frame vertex data.
+pub(crate) struct Flat {
+    /// Positions of every vertex, per frame (one frame at least).
+    pub positions: Vec<Vec<[f32; 3]>>,
+    /// Unit normals of every vertex, per frame.
+    pub normals: Vec<Vec<[f32; 3]>>,
+    /// Texture coordinates.
+    pub uvs: Vec<[f32; 2]>,
+    /// Triangles.
+    pub triangles: Vec<[u32; 3]>,
+    /// Per vertex, the group of vertices that are one point of the source (same source vertex
+    /// of the same mesh, same position in every frame): the file writes one vertex per group
+    /// where the format allows it.
+    pub groups: Vec<u32>,
+    /// Number of groups.
+    pub group_count: usize,
+    /// Frame names (one at least).
+    pub frame_names: Vec<String>,
+    /// Skin of the first textured mesh.
+    pub skin: Option<usize>,
+    /// Texel size of the first mesh that knows it.
+    pub skin_size: Option<[u32; 2]>,
+}
+
+/// Merges the meshes of a valid model. A model without frames gets one frame, `base`, from
+/// the meshes' positions.
+pub(crate) fn flatten(
+    model: &Model,
+    format: &'static str,
+    warnings: &mut Vec<String>,
+) -> Result<Flat> {
+    model
+        .validate()
+        .map_err(|e| Error::new(format, e.kind, e.message, Location::None))?;
+    let frames = model.frames.len().max(1);
+    let mut flat = Flat {
+        positions: vec![Vec::new(); frames],
+        normals: vec![Vec::new(); frames],
+        uvs: Vec::new(),
+        triangles: Vec::new(),
+        groups: Vec::new(),
+        group_count: 0,
+        frame_names: if model.frames.is_empty() {
+            vec!["base".to_string()]
+        } else {
+            model.frames.iter().map(|f| f.name.clone()).collect()
+        },
+        skin: model.meshes.iter().find_map(|m| m.skin),
+        skin_size: model.meshes.iter().find_map(|m| m.skin_size),
+    };
+    let skins: Vec<_> = model.meshes.iter().map(|m| m.skin).collect();
+    if skins.windows(2).any(|w| w[0] != w[1]) {
+        warnings.push(format!(
+            "{} meshes with different skins merged into one mesh using skin {:?}",
+            model.meshes.len(),
+            flat.skin
+        ));
+    }
+    let mut keys: Vec<(u32, u32)> = Vec::new();
+    for (mi, m) in model.meshes.iter().enumerate() {
+        let base = flat.uvs.len() as u32;
+        for f in 0..frames {
+            let (p, n) = match m.morph_targets.get(f) {
+                Some(t) => (&t.positions, &t.normals),
+                None => (&m.positions, &m.normals),
+            };
+            flat.positions[f].extend_from_slice(p);
+            flat.normals[f].extend_from_slice(n);
+        }
+        flat.uvs.extend_from_slice(&m.uvs);
+        flat.triangles
+            .extend(m.triangles.iter().map(|t| t.map(|i| i + base)));
+        // Group by source vertex; a member that moves apart from its group's first vertex in
+        // any frame gets a group of its own.
+        let mut first_of: std::collections::HashMap<u32, (u32, u32)> = Default::default();
+        for (i, &sv) in m.source_vertices.iter().enumerate() {
+            let v = base + i as u32;
+            let g = match first_of.get(&sv) {
+                Some(&(rep, g))
+                    if flat
+                        .positions
+                        .iter()
+                        .all(|p| p[rep as usize] == p[v as usize]) =>
+                {
+                    g
+                }
+                Some(_) => {
+                    flat.group_count += 1;
+                    flat.group_count as u32 - 1
+                }
+                None => {
+                    flat.group_count += 1;
+                    let g = flat.group_count as u32 - 1;
+                    first_of.insert(sv, (v, g));
+                    g
+                }
+            };
+            flat.groups.push(g);
+        }
+        keys.extend(m.source_vertices.iter().map(|&sv| (mi as u32, sv)));
+    }
+    // Number the groups in source order (mesh, source vertex), so a file converted and
+    // converted back keeps its vertex numbering.
+    let mut key_of = vec![(u32::MAX, u32::MAX); flat.group_count];
+    for (v, &g) in flat.groups.iter().enumerate() {
+        let k = &mut key_of[g as usize];
+        *k = (*k).min(keys[v]);
+    }
+    let mut order: Vec<u32> = (0..flat.group_count as u32).collect();
+    order.sort_by_key(|&g| (key_of[g as usize], g));
+    let mut rank = vec![0u32; flat.group_count];
+    for (r, &g) in order.iter().enumerate() {
+        rank[g as usize] = r as u32;
+    }
+    flat.groups.iter_mut().for_each(|g| *g = rank[*g as usize]);
+    Ok(flat)
+}
+
+/// The texel holding texture coordinate `u` on a `size`-texel axis. A coordinate on a texel
+/// edge (MD2's `s / w`) and one at a texel centre (MDL's `(s + 0.5) / w`) both give `s`.
+pub(crate) fn texel(u: f32, size: u32) -> i32 {
+    let x = (u as f64 * size as f64 + 1.0 / 256.0).floor();
+    x.clamp(i32::MIN as f64, i32::MAX as f64) as i32
+}
+
+/// Byte quantisation of positions inside a box: `v = round((p - translate) / scale)`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Quantizer {
+    pub scale: [f32; 3],
+    pub translate: [f32; 3],
+}
+
+impl Quantizer {
+    /// The quantiser spanning `[lo, hi]` with 256 steps per axis.
+    pub fn new(lo: [f32; 3], hi: [f32; 3]) -> Self {
+        Quantizer {
+            scale: std::array::from_fn(|k| (hi[k] - lo[k]) / 255.0),
+            translate: lo,
+        }
+    }
+
+    /// The packed position.
+    pub fn pack(&self, p: [f32; 3]) -> [u8; 3] {
+        std::array::from_fn(|k| {
+            if self.scale[k] > 0.0 {
+                ((p[k] - self.translate[k]) / self.scale[k])
+                    .round()
+                    .clamp(0.0, 255.0) as u8
+            } else {
+                0
+            }
+        })
+    }
+
+    /// The position a packed one decodes to.
+    pub fn unpack(&self, v: [u8; 3]) -> [f32; 3] {
+        std::array::from_fn(|k| self.scale[k] * v[k] as f32 + self.translate[k])
+    }
+
+    /// Largest per-axis distance between `p` and its decoded packed value.
+    pub fn error(&self, p: [f32; 3]) -> f32 {
+        let q = self.unpack(self.pack(p));
+        (0..3).map(|k| (q[k] - p[k]).abs()).fold(0.0, f32::max)
+    }
+}
+
+/// Bounds `[min, max]` of points (zero box when empty).
+pub(crate) fn bounds<'a>(points: impl IntoIterator<Item = &'a [f32; 3]>) -> [[f32; 3]; 2] {
+    let mut it = points.into_iter();
+    let Some(first) = it.next() else {
+        return [[0.0; 3]; 2];
+    };
+    it.fold([*first, *first], |[lo, hi], p| {
+        [
+            std::array::from_fn(|a| lo[a].min(p[a])),
+            std::array::from_fn(|a| hi[a].max(p[a])),
+        ]
+    })
+}
+
+/// Checks an engine limit: a warning, or with `strict` an error.
+pub(crate) fn check_limit(
+    format: &'static str,
+    strict: bool,
+    what: &str,
+    n: usize,
+    max: usize,
+    engine: &str,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
+    if n <= max {
+        return Ok(());
+    }
+    let msg = format!("{n} {what} exceed {engine}'s limit of {max}");
+    if strict {
+        return Err(Error::new(
+            format,
+            ErrorKind::LimitExceeded,
+            msg,
+            Location::None,
+        ));
+    }
+    warnings.push(msg);
+    Ok(())
+}
+
+/// The quantisation warning: the largest error over all frames and where.
+pub(crate) fn error_warning(errors: &[f32], names: &[String]) -> Option<String> {
+    let (worst, e) = errors
+        .iter()
+        .copied()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let least = errors.iter().copied().fold(f32::INFINITY, f32::min);
+    Some(format!(
+        "position quantisation: largest error per frame {least:.4}..{e:.4} units \
+         (worst: frame {worst} {:?})",
+        names.get(worst).map(String::as_str).unwrap_or("")
+    ))
+}
+
+/// The fixed-size name field of a frame, with a warning when the name is cut.
+pub(crate) fn frame_name(index: usize, name: &str, warnings: &mut Vec<String>) -> [u8; 16] {
+    let (field, cut) = crate::formats::md2::name_field::<16>(name);
+    if cut {
+        warnings.push(format!("frame {index}: name {name:?} cut to 15 bytes"));
+    }
+    field
+}
