@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Cross-tool check: Assimp (`assimp info`) and `retromodel info --json` must agree on every
-corpus IDPO file that Assimp loads (raw import, no post-processing): triangle count, and the bounds of the first pose (Assimp
+corpus IDPO and IDP2 file that Assimp loads (raw import, no post-processing): triangle count, and the bounds of the first pose (Assimp
 converts Z-up to Y-up, so its (x, y, z) is our (x, z, -y)).
 
 Usage: cross_assimp.py RETROMODEL_BINARY CORPUS_DIR
@@ -17,7 +17,7 @@ for root, _, names in os.walk(corpus):
     for n in names:
         p = os.path.join(root, n)
         with open(p, "rb") as f:
-            if f.read(4) == b"IDPO":
+            if f.read(4) in (b"IDPO", b"IDP2"):
                 files.append(p)
 files.sort()
 
@@ -57,6 +57,11 @@ for p in files:
         agree += 1
 
 print(f"assimp cross-check: {agree} agree, {len(failures)} disagree, {len(skipped)} not loaded by assimp")
+loaded_by_us = {p for p, d in ours.items() if "error" not in d}
+for magic in ("IDPO", "IDP2"):
+    of = [p for p in files if open(p, "rb").read(4).decode() == magic]
+    them = [p for p in of if p in skipped and p in loaded_by_us]
+    print(f"  {magic}: {len(of)} files; {len(them)} that retromodel reads and assimp does not")
 for s in skipped:
     print(f"  assimp could not load: {s}")
 for f in failures:

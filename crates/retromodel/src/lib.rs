@@ -1,17 +1,20 @@
 //! # retromodel
 //!
 //! Reads, writes and converts the classic game model formats. This release reads and writes
-//! Quake MDL (`IDPO` v6) completely; Quake 2 MD2, Doom 3 MD5 and 3D GameStudio formats are
-//! detected by magic and reported as not supported yet.
+//! Quake MDL (`IDPO` v6) and Quake 2 MD2 (`IDP2` v8) completely, byte for byte, and writes
+//! either from any [`Model`]; Doom 3 MD5 and 3D GameStudio formats are detected by magic and
+//! reported as not supported yet.
 //!
 //! ## Layers
 //!
-//! `bytes -> raw::File (one format, 1:1 with the disk) -> Model (format-neutral)`
+//! `bytes -> raw::File (one format, 1:1 with the disk) -> Model (format-neutral) -> raw::File`
 //!
 //! - **raw** ([`formats::quake_mdl::File`]): every field as stored; `parse` validates every
 //!   count, offset and index once, `write` reproduces an unmodified file byte for byte.
 //! - **Model** ([`Model`]): meshes with one morph target per pose, clips, skins as images.
 //! - **convert** (`formats::<f>::to_model`): raw to Model, with warnings for anything odd.
+//! - **write** (`formats::<f>::from_model`): any Model to raw, with warnings for anything
+//!   lossy (quantisation error per frame, engine limits).
 //!
 //! Side files (palettes) arrive through a [`Resolver`]; parsers take bytes, never paths.
 //! Allocation is bounded by [`Limits`]: a header claiming 2^31 frames fails at once.

@@ -39,7 +39,8 @@ impl Default for ConvertOptions {
 pub struct WriteOptions {
     /// Exceeding an engine limit is an error instead of a warning.
     pub strict: bool,
-    /// Skin paths to store (MD2), replacing the model's skin names in order.
+    /// Skin paths to store (MD2); when not empty, exactly these instead of the model's skin
+    /// names.
     pub skin_paths: Vec<String>,
     /// Palette that 8-bit skins are converted to (MDL); `None` is the built-in Quake palette.
     pub palette: Option<Palette>,

@@ -7,7 +7,7 @@
 //! - Texture coordinates are the texels holding each UV, deduplicated.
 //! - Normals are the nearest of the 162 table normals.
 //! - GL commands are generated ([`super::glcmds::generate`]) so GL renderers draw the model.
-//! - Skin paths come from [`WriteOptions::skin_paths`], else from the model's skin names.
+//! - Skin paths are [`WriteOptions::skin_paths`] when given, else the model's skin names.
 
 use std::collections::HashMap;
 
@@ -211,15 +211,15 @@ fn skin_names(
     options: &WriteOptions,
     warnings: &mut Vec<String>,
 ) -> Vec<[u8; SKIN_NAME_SIZE]> {
-    let n = options.skin_paths.len().max(model.skins.len());
-    (0..n)
-        .map(|i| {
-            let name = options
-                .skin_paths
-                .get(i)
-                .or_else(|| model.skins.get(i).map(|s| &s.name))
-                .cloned()
-                .unwrap_or_default();
+    let names: Vec<String> = if options.skin_paths.is_empty() {
+        model.skins.iter().map(|s| s.name.clone()).collect()
+    } else {
+        options.skin_paths.clone()
+    };
+    names
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| {
             if name.is_empty() {
                 warnings.push(format!("skin {i} has no path (give one with --skin-path)"));
             }

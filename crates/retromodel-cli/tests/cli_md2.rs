@@ -1,0 +1,191 @@
+//! The `retromodel` binary on MD2: sample, info, validate --engine quake2, skins found
+//! through --game-dir and beside the model, and convert MDL <-> MD2.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use retromodel::formats::md2;
+use retromodel::image::{pcx, Palette};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_retromodel"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn sample_md2_info_and_validate() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("demo.md2");
+    assert!(run(&["sample", s(&p)]).status.success());
+    let bytes = std::fs::read(&p).unwrap();
+    assert_eq!(
+        bytes,
+        md2::fixtures::build(&md2::fixtures::Spec::everything()).write()
+    );
+    let info = json(&run(&["info", "--json", s(&p)]));
+    assert_eq!(info["format"], "md2");
+    assert_eq!(info["vertices"], 10);
+    assert_eq!(info["triangles"], 16);
+    assert_eq!(info["poses"], 6);
+    assert_eq!(info["skins"], 3);
+    assert_eq!(info["skin_names"][2], "x".repeat(64));
+    assert_eq!(info["header"]["gl_strips"], 1);
+    assert_eq!(info["header"]["gl_fans"], 2);
+    assert_eq!(info["trailing_bytes"], 8, "the gap and the trailing bytes");
+    let clips: Vec<&str> = info["clips"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(clips, ["stand", "run"]);
+
+    let v = run(&["validate", s(&p)]);
+    assert!(v.status.success(), "{}", text(&v.stdout));
+    assert!(text(&v.stdout).contains("ok (quake2)"));
+    let wrong = run(&["validate", s(&p), "--engine", "glquake"]);
+    assert_eq!(wrong.status.code(), Some(1));
+    assert!(text(&wrong.stderr).contains("unknown engine \"glquake\" for MD2"));
+}
+
+#[test]
+fn validate_flags_a_file_without_gl_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("nogl.md2");
+    let spec = md2::fixtures::Spec {
+        glcmds: false,
+        ..Default::default()
+    };
+    std::fs::write(&p, md2::fixtures::build(&spec).write()).unwrap();
+    let v = run(&["validate", s(&p)]);
+    assert_eq!(v.status.code(), Some(1));
+    assert!(text(&v.stdout).contains("error: no GL commands"));
+    assert!(run(&["validate", s(&p), "--engine", "quake2-soft"])
+        .status
+        .success());
+    // Converting MD2 to MD2 keeps the bytes; going through MDL gives GL commands back.
+    let mdl = dir.path().join("x.mdl");
+    let back = dir.path().join("back.md2");
+    assert!(run(&["convert", s(&p), s(&mdl)]).status.success());
+    assert!(run(&["convert", s(&mdl), s(&back)]).status.success());
+    assert!(run(&["validate", s(&back)]).status.success());
+}
+
+#[test]
+fn md2_skins_resolve_under_game_dir_and_beside_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("baseq2");
+    let skin_dir = game.join("models/fixture");
+    std::fs::create_dir_all(&skin_dir).unwrap();
+    let indices: Vec<u8> = (0..32 * 16).map(|i| (i * 7 % 256) as u8).collect();
+    let pcx_bytes = pcx::encode_indexed(32, 16, &indices, &Palette::QUAKE);
+    std::fs::write(skin_dir.join("skin.pcx"), &pcx_bytes).unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let p = elsewhere.join("m.md2");
+    std::fs::write(&p, md2::fixtures::minimal()).unwrap();
+
+    let without = json(&run(&["info", "--json", s(&p)]));
+    assert_eq!(without["skin_pictures"], 0);
+    assert_eq!(
+        without["warnings"][0],
+        "skin 0: \"models/fixture/skin.pcx\" not found"
+    );
+    let with = json(&run(&["info", "--json", s(&p), "--game-dir", s(&game)]));
+    assert_eq!(with["skin_pictures"], 1);
+    assert_eq!(with["warnings"].as_array().unwrap().len(), 0);
+
+    // skins export writes the PCX picture as PNG.
+    let out = dir.path().join("png");
+    let e = run(&["skins", "export", s(&p), s(&out), "--game-dir", s(&game)]);
+    assert!(e.status.success(), "{}", text(&e.stderr));
+    assert!(out.join("m_skin0.png").is_file());
+
+    // Beside the model by file name, without --game-dir.
+    std::fs::write(elsewhere.join("skin.pcx"), &pcx_bytes).unwrap();
+    let beside = json(&run(&["info", "--json", s(&p)]));
+    assert_eq!(beside["skin_pictures"], 1);
+}
+
+#[test]
+fn convert_mdl_to_md2_writes_skins_and_gl_commands_and_comes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mdl = dir.path().join("demo.mdl");
+    assert!(run(&["sample", s(&mdl)]).status.success());
+    let md2_path = dir.path().join("demo.md2");
+    let out = run(&["convert", s(&mdl), s(&md2_path), "-v"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("position quantisation"), "{err}");
+    assert!(
+        err.contains("frame 0 \"stand1\": largest position error"),
+        "{err}"
+    );
+    assert!(
+        err.contains("skin 1 is a group of 3 pictures; MD2 keeps the first"),
+        "{err}"
+    );
+    assert!(dir.path().join("demo_skin0.pcx").is_file());
+    assert!(dir.path().join("demo_skin1.pcx").is_file());
+
+    let info = json(&run(&["info", "--json", s(&md2_path)]));
+    let src = json(&run(&["info", "--json", s(&mdl)]));
+    assert_eq!(info["triangles"], src["triangles"]);
+    assert_eq!(info["poses"], src["poses"]);
+    assert_eq!(info["header"]["gl_triangles"], src["triangles"]);
+    assert_eq!(info["skin_names"][0], "demo_skin0.pcx");
+    assert_eq!(info["skin_pictures"], 2);
+    assert!(run(&["validate", s(&md2_path)]).status.success());
+
+    // A second run refuses to overwrite the skins; --skin-path writes none.
+    let again = run(&[
+        "convert",
+        s(&mdl),
+        s(&dir.path().join("other.md2")),
+        "--skin-path",
+        "models/demo/skin.pcx",
+    ]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(!dir.path().join("other_skin0.pcx").exists());
+    let info = json(&run(&["info", "--json", s(&dir.path().join("other.md2"))]));
+    assert_eq!(
+        info["skin_names"],
+        serde_json::json!(["models/demo/skin.pcx"])
+    );
+    let clobber = run(&["convert", s(&mdl), s(&md2_path)]);
+    assert_eq!(clobber.status.code(), Some(1));
+
+    // And back to MDL: one skin picture per MD2 skin, on-seam vertices restored.
+    let back = dir.path().join("back.mdl");
+    let b = run(&["convert", s(&md2_path), s(&back)]);
+    assert!(b.status.success(), "{}", text(&b.stderr));
+    let info = json(&run(&["info", "--json", s(&back)]));
+    assert_eq!(info["vertices"], src["vertices"]);
+    assert_eq!(info["triangles"], src["triangles"]);
+    assert_eq!(info["skin_pictures"], 2);
+
+    let strict = run(&[
+        "convert",
+        s(&mdl),
+        s(&dir.path().join("s.md2")),
+        "--strict",
+        "--skin-path",
+        "a.pcx",
+    ]);
+    assert!(strict.status.success(), "{}", text(&strict.stderr));
+}
