@@ -42,9 +42,10 @@ pub enum Pixels {
 }
 
 impl Image {
-    /// The picture as indices into `palette`, using only indices `0..=last`: kept as they are
-    /// when the picture already uses that palette, mapped per palette entry when it uses
-    /// another, and matched per colour for RGBA pictures (alpha ignored).
+    /// The picture as indices into `palette`: kept as they are when the picture already uses
+    /// that palette (its fullbright pixels are meant), otherwise matched to the nearest colour
+    /// among indices `0..=last` (per palette entry for another palette, per colour for RGBA;
+    /// alpha ignored).
     pub fn to_indexed(&self, palette: &Palette, last: u8) -> Vec<u8> {
         match &self.pixels {
             Pixels::Indexed {
@@ -52,7 +53,7 @@ impl Image {
                 palette: own,
                 ..
             } => {
-                if **own == *palette && indices.iter().all(|&i| i <= last) {
+                if **own == *palette {
                     return indices.clone();
                 }
                 let map: Vec<u8> = (0..=255u8)
