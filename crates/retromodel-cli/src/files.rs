@@ -157,12 +157,18 @@ impl FsResolver {
         }
     }
 
-    /// The places a game path is looked for, in order.
+    /// The places a game path is looked for, in order. A path with a `..` component or a
+    /// drive prefix is only looked for by its file name beside the model: a model must not
+    /// reach files outside the folders it is given.
     fn candidates(&self, name: &str) -> Vec<PathBuf> {
         let rel = name.replace('\\', "/");
         let rel = rel.trim_start_matches('/');
-        let mut out: Vec<PathBuf> = self.game_dir.iter().map(|d| d.join(rel)).collect();
-        out.extend(self.dir.ancestors().take(5).map(|d| d.join(rel)));
+        let confined = !rel.split('/').any(|c| c == ".." || c.contains(':'));
+        let mut out: Vec<PathBuf> = Vec::new();
+        if confined {
+            out.extend(self.game_dir.iter().map(|d| d.join(rel)));
+            out.extend(self.dir.ancestors().take(5).map(|d| d.join(rel)));
+        }
         if let Some(file) = rel.rsplit('/').next() {
             let file = file.trim_start_matches('.');
             if !file.is_empty() {

@@ -189,3 +189,48 @@ fn convert_mdl_to_md2_writes_skins_and_gl_commands_and_comes_back() {
     ]);
     assert!(strict.status.success(), "{}", text(&strict.stderr));
 }
+
+#[test]
+fn a_refused_convert_leaves_no_skin_files_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let mdl = dir.path().join("demo.mdl");
+    assert!(run(&["sample", s(&mdl)]).status.success());
+    let out = dir.path().join("out.md2");
+    std::fs::write(&out, b"keep").unwrap();
+    let r = run(&["convert", s(&mdl), s(&out)]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(text(&r.stderr).contains("exists; pass --force to replace it"));
+    assert!(!dir.path().join("out_skin0.pcx").exists());
+    assert_eq!(std::fs::read(&out).unwrap(), b"keep");
+    // A skin file in the way: refused before anything is written.
+    let out2 = dir.path().join("two.md2");
+    std::fs::write(dir.path().join("two_skin1.pcx"), b"mine").unwrap();
+    let r = run(&["convert", s(&mdl), s(&out2)]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(!out2.exists() && !dir.path().join("two_skin0.pcx").exists());
+}
+
+#[test]
+fn skin_paths_cannot_climb_out_of_the_game_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret.pcx");
+    std::fs::write(
+        &secret,
+        pcx::encode_indexed(32, 16, &[1; 512], &Palette::QUAKE),
+    )
+    .unwrap();
+    let models = dir.path().join("a/b");
+    std::fs::create_dir_all(&models).unwrap();
+    let p = models.join("m.md2");
+    let spec = md2::fixtures::Spec {
+        skins: vec![b"../../secret.pcx".to_vec()],
+        ..Default::default()
+    };
+    std::fs::write(&p, md2::fixtures::build(&spec).write()).unwrap();
+    let info = json(&run(&["info", "--json", s(&p), "--game-dir", s(&models)]));
+    assert_eq!(info["skin_pictures"], 0);
+    // The same file name beside the model is fine.
+    std::fs::copy(&secret, models.join("secret.pcx")).unwrap();
+    let info = json(&run(&["info", "--json", s(&p)]));
+    assert_eq!(info["skin_pictures"], 1);
+}

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use retromodel::formats::{md2, quake_mdl};
-use retromodel::image::{pcx, Palette, Pixels, QUAKE_FULLBRIGHT_START};
+use retromodel::image::{pcx, Palette, Pixels};
 use retromodel::{ConvertOptions, Document, Format, Limits, Model, WriteOptions};
 
 use super::resolver;
@@ -46,9 +46,15 @@ pub struct Args {
     /// Skin path to store in an MD2 (repeat for several skins); no PCX files are written.
     #[arg(long, value_name = "PATH")]
     skin_path: Vec<String>,
-    /// Let skins converted to the Quake palette use the fullbright indices 224..255.
+    /// Let skins converted to the Quake palette (MDL output) use the fullbright indices
+    /// 224..255.
     #[arg(long)]
     fullbrights: bool,
+    /// A 768-byte palette (palette.lmp layout) that written 8-bit skins use: the MDL's skins,
+    /// or the PCX skins written beside an MD2 (Quake 2's palette, for Quake 2). Default: the
+    /// built-in Quake palette for MDL; the model's own palette for PCX.
+    #[arg(long, value_name = "FILE")]
+    target_palette: Option<PathBuf>,
     /// Print the position error of every frame.
     #[arg(short, long)]
     verbose: bool,
@@ -84,6 +90,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.output.display()
         );
     };
+    if !args.force && args.output.exists() {
+        bail!(
+            "{} exists; pass --force to replace it",
+            args.output.display()
+        );
+    }
+    let mut skin_files = Vec::new();
     let out = if target == doc.format() {
         doc.write()
     } else {
@@ -92,8 +105,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         for w in &converted.warnings {
             eprintln!("{}: warning: {w}", args.input.display());
         }
-        let palette = match &side.palette {
-            Some(p) => Some(Palette::from_lmp(p)?),
+        let palette = match files::load_palette(args.target_palette.as_deref())? {
+            Some(p) => Some(Palette::from_lmp(&p)?),
             None => None,
         };
         let mut options = WriteOptions {
@@ -105,7 +118,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let written = match target {
             Format::Md2 => {
                 if options.skin_paths.is_empty() {
-                    options.skin_paths = write_skin_files(&args, &converted.model, &options)?;
+                    skin_files = skin_files_for(&args, &converted.model, &options);
+                    options.skin_paths = skin_files.iter().map(|s| s.name.clone()).collect();
                 }
                 let w = md2::from_model(&converted.model, &options)?;
                 (w.file.write(), w.warnings, w.frame_errors)
@@ -131,6 +145,25 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         out
     };
+    // Skin files only once the model is built, and none if one of them is in the way.
+    for f in &skin_files {
+        if let (Some(path), false) = (&f.path, args.force) {
+            if path.exists() {
+                bail!("{} exists; pass --force to replace it", path.display());
+            }
+        }
+    }
+    for (i, f) in skin_files.iter().enumerate() {
+        if let (Some(path), Some(bytes)) = (&f.path, &f.bytes) {
+            files::write_atomic(path, bytes, args.force)
+                .with_context(|| format!("cannot write skin {i}"))?;
+            eprintln!(
+                "{}: skin {i} written as {}",
+                args.output.display(),
+                path.display()
+            );
+        }
+    }
     files::write_atomic(&args.output, &out, args.force)?;
     eprintln!(
         "{} -> {} ({} bytes, {})",
@@ -148,19 +181,34 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the first picture of each skin as an 8-bit PCX beside `args.output` and returns
-/// the file names to store as skin paths (the model's own name for a skin without picture).
-fn write_skin_files(args: &Args, model: &Model, options: &WriteOptions) -> Result<Vec<String>> {
+/// A skin path to store in an MD2, and the PCX file to write for it (none for a skin
+/// without picture, which keeps the model's name).
+struct SkinFile {
+    name: String,
+    path: Option<PathBuf>,
+    bytes: Option<Vec<u8>>,
+}
+
+/// The first picture of each skin as an 8-bit PCX beside `args.output`, named
+/// `OUTPUT_STEM_skinN.pcx`. Quake 2 draws 8-bit skins with its own palette
+/// (`pics/colormap.pcx`), not the one in the PCX: with `--target-palette` the pictures are matched to
+/// that palette, otherwise they keep theirs and a warning says so.
+fn skin_files_for(args: &Args, model: &Model, options: &WriteOptions) -> Vec<SkinFile> {
     let dir = args.output.parent().unwrap_or(Path::new(""));
     let stem = args
         .output
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "model".into());
-    let mut paths = Vec::new();
+    let mut out = Vec::new();
+    let mut kept_palette = false;
     for (i, skin) in model.skins.iter().enumerate() {
         let Some(picture) = skin.pictures.first() else {
-            paths.push(skin.name.clone());
+            out.push(SkinFile {
+                name: skin.name.clone(),
+                path: None,
+                bytes: None,
+            });
             continue;
         };
         if skin.pictures.len() > 1 {
@@ -170,30 +218,31 @@ fn write_skin_files(args: &Args, model: &Model, options: &WriteOptions) -> Resul
                 skin.pictures.len()
             );
         }
-        let pcx_bytes = match &picture.pixels {
-            Pixels::Indexed { .. } => pcx::encode(picture),
-            Pixels::Rgba8(_) => None,
+        let bytes = match (&picture.pixels, options.palette) {
+            (Pixels::Indexed { .. }, None) => {
+                kept_palette = true;
+                pcx::encode(picture)
+            }
+            _ => None,
         }
         .unwrap_or_else(|| {
             let palette = options.palette.unwrap_or(Palette::QUAKE);
-            let last = if options.fullbrights {
-                255
-            } else {
-                QUAKE_FULLBRIGHT_START - 1
-            };
-            let indices = picture.to_indexed(&palette, last);
+            let indices = picture.to_indexed(&palette, 255);
             pcx::encode_indexed(picture.width, picture.height, &indices, &palette)
         });
         let name = format!("{stem}_skin{i}.pcx");
-        let path = dir.join(&name);
-        files::write_atomic(&path, &pcx_bytes, args.force)
-            .with_context(|| format!("cannot write skin {i}"))?;
-        eprintln!(
-            "{}: skin {i} written as {}",
-            args.output.display(),
-            path.display()
-        );
-        paths.push(name);
+        out.push(SkinFile {
+            path: Some(dir.join(&name)),
+            name,
+            bytes: Some(bytes),
+        });
     }
-    Ok(paths)
+    if kept_palette {
+        eprintln!(
+            "{}: warning: skins keep the model's palette; Quake 2 draws 8-bit skins with its \
+             own (pics/colormap.pcx): pass --target-palette with it to match the pictures to it",
+            args.output.display()
+        );
+    }
+    out
 }

@@ -119,7 +119,48 @@ pub(crate) fn flatten(
         rank[g as usize] = r as u32;
     }
     flat.groups.iter_mut().for_each(|g| *g = rank[*g as usize]);
+    check_finite(&flat, format)?;
+    if flat.triangles.is_empty() {
+        warnings.push("the model has no triangles: the engines refuse such a file".into());
+    }
     Ok(flat)
+}
+
+/// A warning when a skin size has a zero side (every texture coordinate collapses to 0).
+pub(crate) fn zero_skin_warning(size: [u32; 2], warnings: &mut Vec<String>) {
+    if size[0] == 0 || size[1] == 0 {
+        warnings.push(format!(
+            "skin size {}x{} has a zero side: texture coordinates collapse to 0",
+            size[0], size[1]
+        ));
+    }
+}
+
+/// Largest coordinate magnitude the writers accept: byte quantisation of anything larger
+/// overflows `f32` when decoded.
+pub(crate) const MAX_COORDINATE: f32 = 1e30;
+
+/// Refuses NaN, infinite or absurdly large positions and UVs: quantising them would lose
+/// them silently.
+fn check_finite(flat: &Flat, format: &'static str) -> Result<()> {
+    let bad = |what: String| {
+        Err(Error::new(
+            format,
+            ErrorKind::InvalidModel,
+            format!("{what} is not a finite value within ±{MAX_COORDINATE:e}"),
+            Location::None,
+        ))
+    };
+    let ok = |c: f32| c.is_finite() && c.abs() <= MAX_COORDINATE;
+    for (f, frame) in flat.positions.iter().enumerate() {
+        if let Some(v) = frame.iter().position(|p| !p.iter().all(|&c| ok(c))) {
+            return bad(format!("frame {f}: vertex {v}: position {:?}", frame[v]));
+        }
+    }
+    if let Some(v) = flat.uvs.iter().position(|uv| !uv.iter().all(|&c| ok(c))) {
+        return bad(format!("vertex {v}: texture coordinate {:?}", flat.uvs[v]));
+    }
+    Ok(())
 }
 
 /// The texel holding texture coordinate `u` on a `size`-texel axis. A coordinate on a texel

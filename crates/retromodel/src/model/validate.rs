@@ -2,10 +2,11 @@
 
 use super::Model;
 use crate::error::{Error, ErrorKind, Location, Result};
+use crate::image::Pixels;
 
 impl Model {
     /// Checks the invariants: array lengths agree, indices are in range, clips lie inside the
-    /// frame list, skins have pictures of one size.
+    /// frame list, every picture's pixel buffer matches its size.
     pub fn validate(&self) -> Result<()> {
         let fail = |msg: String| {
             Err(Error::new(
@@ -76,6 +77,19 @@ impl Model {
             }
         }
         for (si, s) in self.skins.iter().enumerate() {
+            for (pi, p) in s.pictures.iter().enumerate() {
+                let texels = p.width as u64 * p.height as u64;
+                let (len, want) = match &p.pixels {
+                    Pixels::Indexed { indices, .. } => (indices.len() as u64, texels),
+                    Pixels::Rgba8(rgba) => (rgba.len() as u64, 4 * texels),
+                };
+                if len != want {
+                    return fail(format!(
+                        "skin {si}: picture {pi}: {len} bytes of pixels for {}x{} (needs {want})",
+                        p.width, p.height
+                    ));
+                }
+            }
             if let Some(t) = &s.picture_times {
                 if t.len() != s.pictures.len() {
                     return fail(format!(

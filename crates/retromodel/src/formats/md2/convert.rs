@@ -16,7 +16,7 @@ use super::glcmds;
 use super::raw::{self, File, GlLayout};
 use crate::formats::normals;
 use crate::image::{pcx, Image};
-use crate::limits::Limits;
+use crate::limits::{Budget, Limits};
 use crate::model::{
     clips_from_frame_names, Converted, Frame as ModelFrame, Mesh, Model, MorphTarget, Skin,
 };
@@ -70,10 +70,15 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
         frames.iter().enumerate().map(|(i, f)| (i, f.name.as_str())),
         options.fps,
     );
+    let mut loader = SkinLoader {
+        resolver,
+        decoded: HashMap::new(),
+        budget: Budget::new(&Limits::default()),
+    };
     let skins: Vec<Skin> = file
         .skin_names()
         .enumerate()
-        .map(|(i, name)| load_skin(i, name, resolver, &mut warnings))
+        .map(|(i, name)| loader.load(i, name, &mut warnings))
         .collect();
     mesh.skin = (!skins.is_empty()).then_some(0);
     Converted {
@@ -99,31 +104,52 @@ pub fn skin_candidates(name: &str) -> Vec<String> {
     out
 }
 
-fn load_skin(
-    index: usize,
-    name: String,
-    resolver: &dyn Resolver,
-    warnings: &mut Vec<String>,
-) -> Skin {
-    let mut pictures = Vec::new();
-    if name.is_empty() {
-        warnings.push(format!("skin {index}: empty name"));
-    } else {
-        match skin_candidates(&name)
-            .iter()
-            .find_map(|n| resolver.load(n).map(|b| (n.clone(), b)))
-        {
-            None => warnings.push(format!("skin {index}: {name:?} not found")),
-            Some((found, bytes)) => match decode_skin(&bytes) {
-                Ok(img) => pictures.push(img),
-                Err(e) => warnings.push(format!("skin {index}: {found}: {e}")),
-            },
+/// Resolves and decodes skins, each path once, all pictures charged to one budget (a file
+/// naming one big picture a thousand times must not decode or copy it a thousand times).
+struct SkinLoader<'r> {
+    resolver: &'r dyn Resolver,
+    decoded: HashMap<String, Result<(String, Image), String>>,
+    budget: Budget,
+}
+
+impl SkinLoader<'_> {
+    fn load(&mut self, index: usize, name: String, warnings: &mut Vec<String>) -> Skin {
+        let mut pictures = Vec::new();
+        if name.is_empty() {
+            warnings.push(format!("skin {index}: empty name"));
+        } else {
+            let resolver = self.resolver;
+            let found =
+                self.decoded.entry(name.clone()).or_insert_with(|| {
+                    match skin_candidates(&name)
+                        .iter()
+                        .find_map(|n| resolver.load(n).map(|b| (n.clone(), b)))
+                    {
+                        None => Err(format!("{name:?} not found")),
+                        Some((found, bytes)) => decode_skin(&bytes)
+                            .map(|img| (found.clone(), img))
+                            .map_err(|e| format!("{found}: {e}")),
+                    }
+                });
+            match found {
+                Err(e) => warnings.push(format!("skin {index}: {e}")),
+                Ok((found, img)) => {
+                    let bytes = 64 + 4 * img.width as u64 * img.height as u64;
+                    match self.budget.charge(bytes) {
+                        Ok(()) => pictures.push(img.clone()),
+                        Err(limit) => warnings.push(format!(
+                            "skin {index}: {found}: left out, skin pictures would exceed the \
+                             allocation limit of {limit} bytes"
+                        )),
+                    }
+                }
+            }
         }
-    }
-    Skin {
-        name,
-        pictures,
-        picture_times: None,
+        Skin {
+            name,
+            pictures,
+            picture_times: None,
+        }
     }
 }
 
@@ -148,9 +174,10 @@ fn build_mesh(file: &File<'_>) -> Mesh {
     let h = &file.header;
     let num_xyz = h.num_xyz.max(0) as usize;
     let (w, ht) = (h.skinwidth.max(1) as f32, h.skinheight.max(1) as f32);
-    let mut index: HashMap<(i16, i16), u32> = HashMap::with_capacity(num_xyz * 2);
-    let mut source_vertices: Vec<u32> = Vec::with_capacity(num_xyz * 2);
-    let mut uvs: Vec<[f32; 2]> = Vec::with_capacity(num_xyz * 2);
+    let guess = num_xyz.max(file.triangles.len().min(3 * num_xyz));
+    let mut index: HashMap<(i16, i16), u32> = HashMap::with_capacity(guess);
+    let mut source_vertices: Vec<u32> = Vec::with_capacity(guess);
+    let mut uvs: Vec<[f32; 2]> = Vec::with_capacity(guess);
     let mut used = vec![false; num_xyz];
     let triangles = file
         .triangles

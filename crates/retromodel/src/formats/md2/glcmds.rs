@@ -11,7 +11,9 @@
 //! and a fan starting on each of its three edges, keep the longest. Two triangles join only
 //! where they share both vertex and texture coordinate indices of an edge, so the texture
 //! coordinates of every triangle survive exactly. Neighbours are found in a sorted edge table
-//! (no quadratic scans): ~O(n log n) in the number of triangles.
+//! with a cursor per edge that skips triangles already drawn (and, within one candidate,
+//! triangles it already took), so many triangles on one edge (degenerate or duplicated
+//! ones) cost no rescans: O(n log n) in the number of triangles.
 
 use super::raw::{GlCommand, GlCommands, GlKind, GlLayout, GlVertex, TexCoord, Triangle};
 use crate::error::{Error, ErrorKind, Location, Result};
@@ -282,6 +284,8 @@ pub fn generate(
         used: vec![false; corners.len()],
         stamp: vec![0; corners.len()],
         generation: 0,
+        cursor: vec![(0, 0); edges.len()],
+        first_free: vec![0; edges.len()],
     };
     let (w, h) = (skinwidth.max(1) as f32, skinheight.max(1) as f32);
     let mut out = Vec::new();
@@ -340,25 +344,51 @@ struct Generator<'a> {
     /// `stamp[t] == generation` while `t` is part of the candidate being walked.
     stamp: Vec<u32>,
     generation: u32,
+    /// At the first entry of each edge's run: (generation, offset of the first entry not yet
+    /// known to be used or stamped in that generation). Entries before it stay skippable:
+    /// `used` only grows, and stamps only grow within a generation.
+    cursor: Vec<(u32, u32)>,
+    /// At the first entry of each edge's run: the offset of its first entry whose triangle is
+    /// not drawn yet (for every generation).
+    first_free: Vec<u32>,
 }
 
 impl Generator<'_> {
     /// A free triangle holding the directed edge `a -> b`, and its third corner.
-    fn next(&self, a: u32, b: u32) -> Option<(u32, u32)> {
+    fn next(&mut self, a: u32, b: u32) -> Option<(u32, u32)> {
         let key = edge(a, b);
         let from = self.edges.partition_point(|e| e.0 < key);
-        self.edges[from..]
-            .iter()
-            .take_while(|e| e.0 == key)
-            .map(|e| e.1)
-            .find(|&t| !self.used[t as usize] && self.stamp[t as usize] != self.generation)
-            .map(|t| {
-                let c = &self.corners[t as usize];
-                let k = (0..3)
-                    .find(|&k| c[k] == a && c[(k + 1) % 3] == b)
-                    .unwrap_or(0);
-                (t, c[(k + 2) % 3])
-            })
+        let (generation, offset) = self.cursor.get(from).copied()?;
+        let free = self.first_free[from] as usize;
+        let mut at = from
+            + if generation == self.generation {
+                (offset as usize).max(free)
+            } else {
+                free
+            };
+        let found = loop {
+            match self.edges.get(at) {
+                Some(&(k, t)) if k == key => {
+                    let t = t as usize;
+                    if self.used[t] {
+                        if at - from == self.first_free[from] as usize {
+                            self.first_free[from] += 1;
+                        }
+                    } else if self.stamp[t] != self.generation {
+                        break Some(t);
+                    }
+                    at += 1;
+                }
+                _ => break None,
+            }
+        };
+        self.cursor[from] = (self.generation, (at - from) as u32);
+        let t = found?;
+        let c = &self.corners[t];
+        let k = (0..3)
+            .find(|&k| c[k] == a && c[(k + 1) % 3] == b)
+            .unwrap_or(0);
+        Some((t as u32, c[(k + 2) % 3]))
     }
 
     /// Walks the longest strip or fan from triangle `start` entered at corner `rot`.
@@ -373,6 +403,7 @@ impl Generator<'_> {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.fill(0);
+            self.cursor.fill((0, 0));
             self.generation = 1;
         }
         out.clear();

@@ -276,12 +276,16 @@ pub fn name_str(name: &[u8]) -> String {
     crate::formats::quake_mdl::name_str(name)
 }
 
-/// A fixed-size, NUL-padded name field from `name` (cut to `N - 1` bytes so a NUL always
-/// ends it). Returns the field and whether the name was cut.
+/// A fixed-size, NUL-padded name field from `name` (cut to at most `N - 1` bytes, at a
+/// character boundary, so a NUL always ends it). Returns the field and whether the name was
+/// cut.
 pub fn name_field<const N: usize>(name: &str) -> ([u8; N], bool) {
     let mut out = [0u8; N];
     let b = name.as_bytes();
-    let n = b.len().min(N - 1);
+    let mut n = b.len().min(N - 1);
+    while !name.is_char_boundary(n) {
+        n -= 1;
+    }
     out[..n].copy_from_slice(&b[..n]);
     (out, n < b.len())
 }

@@ -44,6 +44,17 @@ impl<'a> File<'a> {
                 format!("negative skin size {}x{}", h.skinwidth, h.skinheight),
             ));
         }
+        let max_side = limits.max_image_dimension;
+        if h.skinwidth as u32 > max_side || h.skinheight as u32 > max_side {
+            return Err(err(
+                8,
+                ErrorKind::LimitExceeded,
+                format!(
+                    "skin size {}x{} exceeds the limit of {max_side} pixels a side",
+                    h.skinwidth, h.skinheight
+                ),
+            ));
+        }
         let counts = [
             ("num_skins", h.num_skins, 20),
             ("num_xyz", h.num_xyz, 24),
@@ -152,8 +163,13 @@ impl<'a> File<'a> {
             h.num_frames as usize,
         );
         // Decoded sizes are bounded by the section checks above (every element occupies
-        // bytes of the file), and the frames by the budget.
-        r.charge(&mut budget, num_frames as u64 * frame_cost(num_xyz), 40)?;
+        // bytes of the file), and the frames by the budget. A file without frames still
+        // gets one pose of `num_xyz` vertices in its Model, so it pays for one.
+        r.charge(
+            &mut budget,
+            num_frames.max(1) as u64 * frame_cost(num_xyz),
+            40,
+        )?;
         r.charge(&mut budget, 16 * num_st as u64 + 64 * num_tris as u64, 28)?;
 
         r.seek(start(&sections[0]))?;

@@ -31,7 +31,8 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
     let mut warnings = Vec::new();
     let flat = from_model::flatten(model, FORMAT, &mut warnings)?;
     let palette = options.palette.unwrap_or(Palette::QUAKE);
-    let (skins, [w, h]) = build_skins(model, &flat, &palette, options.fullbrights, &mut warnings);
+    let (skins, [w, h]) = build_skins(model, &flat, &palette, options.fullbrights, &mut warnings)?;
+    from_model::zero_skin_warning([w, h], &mut warnings);
     let layout = seam_layout(&flat, w, h);
 
     let all = flat.positions.iter().flatten();
@@ -194,7 +195,7 @@ struct SeamLayout {
 /// group has exactly a front texel and its `+ skinwidth / 2` copy and every triangle using
 /// the copy can be back-facing.
 fn seam_layout(flat: &Flat, w: u32, h: u32) -> SeamLayout {
-    let half = (w / 2) as i32;
+    let half = (w / 2) as i64;
     let texel = |v: usize| {
         let uv = flat.uvs[v];
         [from_model::texel(uv[0], w), from_model::texel(uv[1], h)]
@@ -214,8 +215,8 @@ fn seam_layout(flat: &Flat, w: u32, h: u32) -> SeamLayout {
     let mut seam_base: Vec<Option<[i32; 2]>> = variants
         .iter()
         .map(|l| match l.as_slice() {
-            [a, b] if a[1] == b[1] && b[0] == a[0] + half && half > 0 => Some(*a),
-            [a, b] if a[1] == b[1] && a[0] == b[0] + half && half > 0 => Some(*b),
+            [a, b] if a[1] == b[1] && b[0] as i64 == a[0] as i64 + half && half > 0 => Some(*a),
+            [a, b] if a[1] == b[1] && a[0] as i64 == b[0] as i64 + half && half > 0 => Some(*b),
             _ => None,
         })
         .collect();
@@ -291,7 +292,7 @@ fn build_skins(
     palette: &Palette,
     fullbrights: bool,
     warnings: &mut Vec<String>,
-) -> (Vec<Skin<'static>>, [u32; 2]) {
+) -> Result<(Vec<Skin<'static>>, [u32; 2])> {
     let first = model.skins.iter().flat_map(|s| &s.pictures).next();
     let size = first
         .map(|p| [p.width, p.height])
@@ -300,6 +301,18 @@ fn build_skins(
             warnings.push("no skin size known; texture coordinates laid out on 256x256".into());
             [256, 256]
         });
+    let max_side = crate::Limits::default().max_image_dimension;
+    if size[0] > max_side || size[1] > max_side {
+        return Err(crate::Error::new(
+            FORMAT,
+            crate::ErrorKind::LimitExceeded,
+            format!(
+                "skin size {}x{} exceeds the limit of {max_side} pixels a side",
+                size[0], size[1]
+            ),
+            crate::Location::None,
+        ));
+    }
     let last = if fullbrights {
         255
     } else {
@@ -346,7 +359,7 @@ fn build_skins(
             pixels: vec![0u8; size[0] as usize * size[1] as usize].into(),
         });
     }
-    (skins, size)
+    Ok((skins, size))
 }
 
 /// Simple frames, with the frames of each clip that has per-frame timing as one group.
