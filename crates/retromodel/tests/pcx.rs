@@ -11,21 +11,6 @@ use retromodel::image::pcx;
 use retromodel::image::{Image, Palette, Pixels};
 use retromodel::{ErrorKind, Limits};
 
-/// The corpus: `RETROMODEL_CORPUS` if set, else `shared/corpus` beside the checkout if it
-/// exists, else `None` with a printed skip note.
-fn corpus_dir() -> Option<PathBuf> {
-    if std::env::var_os("RETROMODEL_CORPUS").is_some() {
-        return common::corpus_dir();
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if dir.join("MANIFEST.tsv").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("RETROMODEL_CORPUS is not set and no shared/corpus: corpus test skipped");
-        None
-    }
-}
-
 /// Every `*.pcx` under `dir` (any case), recursively, sorted.
 fn pcx_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -373,7 +358,7 @@ fn header_rows(dir: &Path) -> BTreeMap<String, serde_json::Value> {
 
 #[test]
 fn corpus() {
-    let Some(dir) = corpus_dir() else {
+    let Some(dir) = common::corpus_dir() else {
         return;
     };
     let rows = header_rows(&dir);

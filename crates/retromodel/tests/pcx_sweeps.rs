@@ -9,21 +9,6 @@ use retromodel::image::pcx;
 use retromodel::image::{Palette, Pixels};
 use retromodel::Limits;
 
-/// The corpus: `RETROMODEL_CORPUS` if set, else `shared/corpus` beside the checkout if it
-/// exists, else `None` with a printed skip note.
-fn corpus_dir() -> Option<PathBuf> {
-    if std::env::var_os("RETROMODEL_CORPUS").is_some() {
-        return common::corpus_dir();
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if dir.join("MANIFEST.tsv").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("RETROMODEL_CORPUS is not set and no shared/corpus: corpus sweep skipped");
-        None
-    }
-}
-
 /// Every `*.pcx` under `dir` (any case), recursively, sorted.
 fn pcx_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -168,7 +153,7 @@ fn truncation_and_bit_flip_sweeps() {
     cases += sweep(&rgb, "generated rgb", &mut rng);
 
     // The smallest corpus PCX of each kind (8-bit paletted, 24-bit RGB), if there is a corpus.
-    if let Some(dir) = corpus_dir() {
+    if let Some(dir) = common::corpus_dir() {
         let mut smallest: [Option<(u64, PathBuf)>; 2] = [None, None];
         for path in pcx_files(&dir) {
             let bytes = std::fs::read(&path).unwrap();

@@ -211,6 +211,29 @@ impl Quantizer {
     }
 }
 
+/// One pose packed with `q`: per written vertex (`rep`: the flat vertex it takes its data
+/// from) the packed position and nearest table normal, and the largest position error.
+pub(crate) fn pack_pose(
+    q: &Quantizer,
+    positions: &[[f32; 3]],
+    normals: &[[f32; 3]],
+    rep: &[u32],
+) -> (Vec<crate::formats::quake_mdl::Vertex>, f32) {
+    let mut err = 0f32;
+    let verts = rep
+        .iter()
+        .map(|&v| {
+            let p = positions[v as usize];
+            err = err.max(q.error(p));
+            crate::formats::quake_mdl::Vertex {
+                v: q.pack(p),
+                normal_index: crate::formats::normals::nearest_index(normals[v as usize]),
+            }
+        })
+        .collect();
+    (verts, err)
+}
+
 /// Bounds `[min, max]` of points (zero box when empty).
 pub(crate) fn bounds<'a>(points: impl IntoIterator<Item = &'a [f32; 3]>) -> [[f32; 3]; 2] {
     let mut it = points.into_iter();
@@ -225,29 +248,30 @@ pub(crate) fn bounds<'a>(points: impl IntoIterator<Item = &'a [f32; 3]>) -> [[f3
     })
 }
 
-/// Checks an engine limit: a warning, or with `strict` an error.
-pub(crate) fn check_limit(
+/// Checks engine limits `(what, count, limit)`: each one exceeded is a warning, or with
+/// `strict` an error (the first one).
+pub(crate) fn check_limits(
     format: &'static str,
     strict: bool,
-    what: &str,
-    n: usize,
-    max: usize,
     engine: &str,
+    limits: &[(&str, usize, usize)],
     warnings: &mut Vec<String>,
 ) -> Result<()> {
-    if n <= max {
-        return Ok(());
+    for &(what, n, max) in limits {
+        if n <= max {
+            continue;
+        }
+        let msg = format!("{n} {what} exceed {engine}'s limit of {max}");
+        if strict {
+            return Err(Error::new(
+                format,
+                ErrorKind::LimitExceeded,
+                msg,
+                Location::None,
+            ));
+        }
+        warnings.push(msg);
     }
-    let msg = format!("{n} {what} exceed {engine}'s limit of {max}");
-    if strict {
-        return Err(Error::new(
-            format,
-            ErrorKind::LimitExceeded,
-            msg,
-            Location::None,
-        ));
-    }
-    warnings.push(msg);
     Ok(())
 }
 

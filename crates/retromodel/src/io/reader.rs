@@ -121,6 +121,32 @@ impl<'a> Reader<'a> {
         Ok([self.f32()?, self.f32()?, self.f32()?])
     }
 
+    /// Reads the 4-byte magic and the `i32` version after it, failing unless they are
+    /// `ident` and `version` (the error names what the magic really is).
+    pub fn magic_and_version(&mut self, ident: [u8; 4], version: i32) -> Result<i32> {
+        let magic = self.array::<4>()?;
+        if magic != ident {
+            return Err(self.error_at(
+                0,
+                ErrorKind::BadMagic,
+                format!(
+                    "bad magic {}: {}",
+                    crate::detect::show_magic(&magic),
+                    crate::detect::describe(&magic)
+                ),
+            ));
+        }
+        let found = self.i32()?;
+        if found != version {
+            return Err(self.error_at(
+                4,
+                ErrorKind::UnsupportedVersion,
+                format!("unsupported version {found} (expected {version})"),
+            ));
+        }
+        Ok(found)
+    }
+
     /// Charges `bytes` to an allocation budget; the error names the limit and `offset`.
     pub fn charge(&self, budget: &mut Budget, bytes: u64, offset: usize) -> Result<()> {
         budget.charge(bytes).map_err(|limit| {

@@ -122,6 +122,17 @@ pub struct Joint {
     pub rotation: [f32; 4],
 }
 
+impl MorphTarget {
+    /// The first pose's positions and normals, the defaults of a mesh: a copy of the first
+    /// target, or `n` vertices at the origin facing up when there is none.
+    pub fn first_pose(targets: &[MorphTarget], n: usize) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
+        match targets.first() {
+            Some(t) => (t.positions.clone(), t.normals.clone()),
+            None => (vec![[0.0; 3]; n], vec![[0.0, 0.0, 1.0]; n]),
+        }
+    }
+}
+
 impl Model {
     /// Total vertex count of one pose, summed over meshes.
     pub fn vertex_count(&self) -> usize {

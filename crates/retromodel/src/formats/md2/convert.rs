@@ -217,15 +217,11 @@ fn build_mesh(file: &File<'_>) -> Mesh {
                 .collect(),
         })
         .collect();
-    let first = morph_targets.first();
+    let (positions, normals) = MorphTarget::first_pose(&morph_targets, source_vertices.len());
     Mesh {
         name: String::new(),
-        positions: first
-            .map(|m| m.positions.clone())
-            .unwrap_or_else(|| vec![[0.0; 3]; source_vertices.len()]),
-        normals: first
-            .map(|m| m.normals.clone())
-            .unwrap_or_else(|| vec![UP; source_vertices.len()]),
+        positions,
+        normals,
         uvs,
         triangles,
         morph_targets,

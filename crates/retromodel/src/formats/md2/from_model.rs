@@ -16,8 +16,7 @@ use super::raw::*;
 use super::validate::{MAX_FRAMES, MAX_SKINS, MAX_SKIN_HEIGHT, MAX_TRIANGLES, MAX_VERTS};
 use super::FORMAT;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::from_model::{self, check_limit, Quantizer};
-use crate::formats::normals;
+use crate::formats::from_model::{self, Quantizer};
 use crate::model::Model;
 use crate::options::{WriteOptions, Written};
 
@@ -92,18 +91,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
     for (fi, (pos, nrm)) in flat.positions.iter().zip(&flat.normals).enumerate() {
         let [lo, hi] = from_model::bounds(rep.iter().map(|&v| &pos[v as usize]));
         let q = Quantizer::new(lo, hi);
-        let mut err = 0f32;
-        let verts = rep
-            .iter()
-            .map(|&v| {
-                let p = pos[v as usize];
-                err = err.max(q.error(p));
-                Vertex {
-                    v: q.pack(p),
-                    normal_index: normals::nearest_index(nrm[v as usize]),
-                }
-            })
-            .collect();
+        let (verts, err) = from_model::pack_pose(&q, pos, nrm, &rep);
         frame_errors.push(err);
         frames.push(Frame {
             scale: q.scale,
@@ -116,51 +104,21 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
     warnings.extend(from_model::error_warning(&frame_errors, &flat.frame_names));
 
     let skins = skin_names(model, options, &mut warnings);
-    let strict = options.strict;
-    let engine = "Quake 2";
-    check_limit(
+    from_model::check_limits(
         FORMAT,
-        strict,
-        "vertices",
-        rep.len(),
-        MAX_VERTS,
-        engine,
-        &mut warnings,
-    )?;
-    check_limit(
-        FORMAT,
-        strict,
-        "triangles",
-        triangles.len(),
-        MAX_TRIANGLES,
-        engine,
-        &mut warnings,
-    )?;
-    check_limit(
-        FORMAT,
-        strict,
-        "frames",
-        frames.len(),
-        MAX_FRAMES,
-        engine,
-        &mut warnings,
-    )?;
-    check_limit(
-        FORMAT,
-        strict,
-        "skins",
-        skins.len(),
-        MAX_SKINS,
-        engine,
-        &mut warnings,
-    )?;
-    check_limit(
-        FORMAT,
-        strict,
-        "texels of skin height",
-        h as usize,
-        MAX_SKIN_HEIGHT as usize,
-        engine,
+        options.strict,
+        "Quake 2",
+        &[
+            ("vertices", rep.len(), MAX_VERTS),
+            ("triangles", triangles.len(), MAX_TRIANGLES),
+            ("frames", frames.len(), MAX_FRAMES),
+            ("skins", skins.len(), MAX_SKINS),
+            (
+                "texels of skin height",
+                h as usize,
+                MAX_SKIN_HEIGHT as usize,
+            ),
+        ],
         &mut warnings,
     )?;
 

@@ -221,26 +221,7 @@ impl<'a> File<'a> {
 }
 
 fn read_header(r: &mut Reader<'_>) -> Result<Header> {
-    let ident = r.array::<4>()?;
-    if ident != IDENT {
-        return Err(r.error_at(
-            0,
-            ErrorKind::BadMagic,
-            format!(
-                "bad magic {}: {}",
-                crate::detect::show_magic(&ident),
-                crate::detect::describe(&ident)
-            ),
-        ));
-    }
-    let version = r.i32()?;
-    if version != VERSION {
-        return Err(r.error_at(
-            4,
-            ErrorKind::UnsupportedVersion,
-            format!("unsupported version {version} (expected 8)"),
-        ));
-    }
+    let version = r.magic_and_version(IDENT, VERSION)?;
     let mut f = [0i32; 15];
     for v in &mut f {
         *v = r.i32()?;

@@ -18,8 +18,7 @@ use std::collections::HashMap;
 use super::raw::*;
 use super::validate::Engine;
 use super::FORMAT;
-use crate::formats::from_model::{self, check_limit, Flat, Quantizer};
-use crate::formats::normals;
+use crate::formats::from_model::{self, Flat, Quantizer};
 use crate::image::{Image, Palette, QUAKE_FULLBRIGHT_START};
 use crate::model::Model;
 use crate::options::{WriteOptions, Written};
@@ -48,19 +47,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
     let mut frame_errors = Vec::with_capacity(flat.positions.len());
     let mut poses = Vec::with_capacity(flat.positions.len());
     for (fi, (pos, nrm)) in flat.positions.iter().zip(&flat.normals).enumerate() {
-        let mut err = 0f32;
-        let verts: Vec<Vertex> = layout
-            .rep
-            .iter()
-            .map(|&v| {
-                let p = pos[v as usize];
-                err = err.max(q.error(p));
-                Vertex {
-                    v: q.pack(p),
-                    normal_index: normals::nearest_index(nrm[v as usize]),
-                }
-            })
-            .collect();
+        let (verts, err) = from_model::pack_pose(&q, pos, nrm, &layout.rep);
         frame_errors.push(err);
         let bbox = |pick: fn(u8, u8) -> u8| Vertex {
             v: std::array::from_fn(|k| verts.iter().map(|x| x.v[k]).reduce(pick).unwrap_or(0)),
@@ -77,58 +64,38 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
     let frames = group_frames(model, poses);
 
     let limits = Engine::QuakeSpasm.limits();
-    let strict = options.strict;
-    let engine = "QuakeSpasm";
-    let pose_count = flat.positions.len();
-    check_limit(
+    let unlimited = usize::MAX;
+    from_model::check_limits(
         FORMAT,
-        strict,
-        "vertices",
-        layout.texcoords.len(),
-        limits.max_verts as usize,
-        engine,
-        &mut warnings,
-    )?;
-    if let Some(max) = limits.max_tris {
-        check_limit(
-            FORMAT,
-            strict,
-            "triangles",
-            layout.triangles.len(),
-            max as usize,
-            engine,
-            &mut warnings,
-        )?;
-    }
-    if let Some(max) = limits.max_poses {
-        check_limit(
-            FORMAT,
-            strict,
-            "poses",
-            pose_count,
-            max,
-            engine,
-            &mut warnings,
-        )?;
-    }
-    if let Some(max) = limits.max_skins {
-        check_limit(
-            FORMAT,
-            strict,
-            "skins",
-            skins.len(),
-            max as usize,
-            engine,
-            &mut warnings,
-        )?;
-    }
-    check_limit(
-        FORMAT,
-        strict,
-        "texels of skin height",
-        h as usize,
-        limits.max_skin_height.0 as usize,
-        engine,
+        options.strict,
+        "QuakeSpasm",
+        &[
+            (
+                "vertices",
+                layout.texcoords.len(),
+                limits.max_verts as usize,
+            ),
+            (
+                "triangles",
+                layout.triangles.len(),
+                limits.max_tris.map_or(unlimited, |m| m as usize),
+            ),
+            (
+                "poses",
+                flat.positions.len(),
+                limits.max_poses.unwrap_or(unlimited),
+            ),
+            (
+                "skins",
+                skins.len(),
+                limits.max_skins.map_or(unlimited, |m| m as usize),
+            ),
+            (
+                "texels of skin height",
+                h as usize,
+                limits.max_skin_height.0 as usize,
+            ),
+        ],
         &mut warnings,
     )?;
 

@@ -126,26 +126,7 @@ impl<'a> File<'a> {
 }
 
 fn read_header(r: &mut Reader<'_>) -> Result<Header> {
-    let ident = r.array::<4>()?;
-    if ident != IDENT {
-        return Err(r.error_at(
-            0,
-            ErrorKind::BadMagic,
-            format!(
-                "bad magic {}: {}",
-                crate::detect::show_magic(&ident),
-                crate::detect::describe(&ident)
-            ),
-        ));
-    }
-    let version = r.i32()?;
-    if version != VERSION {
-        return Err(r.error_at(
-            4,
-            ErrorKind::UnsupportedVersion,
-            format!("unsupported version {version} (expected 6)"),
-        ));
-    }
+    let version = r.magic_and_version(IDENT, VERSION)?;
     Ok(Header {
         version,
         scale: r.vec3()?,
