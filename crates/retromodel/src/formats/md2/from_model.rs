@@ -103,6 +103,12 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
     }
     warnings.extend(from_model::error_warning(&frame_errors, &flat.frame_names));
 
+    for c in model.clips.iter().filter(|c| c.frame_times.is_some()) {
+        warnings.push(format!(
+            "clip {:?}: its per-frame timing (a frame group) is not kept: MD2 frames play at 10 Hz",
+            c.name
+        ));
+    }
     let skins = skin_names(model, options, &mut warnings);
     from_model::check_limits(
         FORMAT,
