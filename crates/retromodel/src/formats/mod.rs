@@ -3,5 +3,6 @@
 
 pub(crate) mod from_model;
 pub mod md2;
+pub mod md5;
 pub mod normals;
 pub mod quake_mdl;

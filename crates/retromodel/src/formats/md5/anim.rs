@@ -1,0 +1,1 @@
+//! Skeletal animation: poses, skinning, the compressing md5anim builder (being written).

@@ -1,0 +1,1 @@
+//! Generated MD5 files for tests (being written).

@@ -1,0 +1,1 @@
+//! The MD5 tokenizer (being written).

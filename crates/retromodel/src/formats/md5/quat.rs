@@ -1,0 +1,1 @@
+//! Quaternion maths with the MD5 sign convention (being written).

@@ -1,0 +1,1 @@
+//! Writing the three MD5 text files (being written).
