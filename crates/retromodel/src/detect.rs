@@ -20,8 +20,12 @@ pub enum Format {
     Hmp(u8),
     /// 3D GameStudio binary level (`WMPB`).
     WmpBinary,
-    /// Doom 3 text formats (`MD5Version`): mesh, anim or camera.
-    Md5,
+    /// Doom 3 `.md5mesh` (text: skeleton and weighted meshes).
+    Md5Mesh,
+    /// Doom 3 `.md5anim` (text: skeletal animation).
+    Md5Anim,
+    /// Doom 3 `.md5camera` (text: camera path).
+    Md5Camera,
 }
 
 impl Format {
@@ -40,7 +44,9 @@ impl Format {
             Format::GameStudioMdl(_) => "gs-mdl7",
             Format::Hmp(_) => "hmp",
             Format::WmpBinary => "wmp",
-            Format::Md5 => "md5",
+            Format::Md5Mesh => "md5mesh",
+            Format::Md5Anim => "md5anim",
+            Format::Md5Camera => "md5camera",
         }
     }
 
@@ -54,7 +60,9 @@ impl Format {
             Format::GameStudioMdl(_) => "3D GameStudio MDL",
             Format::Hmp(_) => "3D GameStudio HMP terrain",
             Format::WmpBinary => "3D GameStudio binary WMP level",
-            Format::Md5 => "Doom 3 MD5",
+            Format::Md5Mesh => "Doom 3 md5mesh",
+            Format::Md5Anim => "Doom 3 md5anim",
+            Format::Md5Camera => "Doom 3 md5camera",
         }
     }
 
@@ -75,16 +83,39 @@ pub fn detect(data: &[u8]) -> Option<Format> {
         b"WMPB" => Format::WmpBinary,
         [b'M', b'D', b'L', d @ b'2'..=b'7'] => Format::GameStudioMdl(d - b'0'),
         [b'H', b'M', b'P', d @ (b'4' | b'5' | b'7')] => Format::Hmp(d - b'0'),
-        _ => {
-            let text = skip_bom_and_space(data);
-            if text.starts_with(b"MD5Version") {
-                Format::Md5
-            } else {
-                return None;
-            }
-        }
+        _ => return detect_md5(data),
     };
     Some(f)
+}
+
+/// Doom 3 text files: they start (after a BOM, blanks and `//` comments) with `MD5Version`,
+/// or with `commandline` or a count keyword when the version line is missing; which of the
+/// three it is shows in the keywords of its first 64 KiB.
+fn detect_md5(data: &[u8]) -> Option<Format> {
+    let mut text = skip_bom_and_space(data);
+    while text.starts_with(b"//") {
+        let end = text.iter().position(|&b| b == b'\n').unwrap_or(text.len());
+        text = skip_bom_and_space(&text[end..]);
+    }
+    let starts = [
+        &b"MD5Version"[..],
+        b"commandline",
+        b"numJoints",
+        b"numFrames",
+        b"numMeshes",
+    ];
+    if !starts.iter().any(|s| text.starts_with(s)) {
+        return None;
+    }
+    let head = &text[..text.len().min(64 * 1024)];
+    let has = |word: &[u8]| head.windows(word.len()).any(|w| w == word);
+    if has(b"numAnimatedComponents") || has(b"hierarchy") {
+        Some(Format::Md5Anim)
+    } else if has(b"numCuts") || has(b"camera") {
+        Some(Format::Md5Camera)
+    } else {
+        Some(Format::Md5Mesh)
+    }
 }
 
 fn skip_bom_and_space(data: &[u8]) -> &[u8] {
@@ -125,7 +156,18 @@ mod tests {
         assert_eq!(detect(b"IDP3"), Some(Format::Md3));
         assert_eq!(detect(b"MDL5...."), Some(Format::GameStudioMdl(5)));
         assert_eq!(detect(b"MDL9"), None);
-        assert_eq!(detect(b"\xEF\xBB\xBF\r\nMD5Version 10"), Some(Format::Md5));
+        assert_eq!(
+            detect(b"\xEF\xBB\xBF\r\nMD5Version 10\nnumJoints 1\nnumMeshes 1"),
+            Some(Format::Md5Mesh)
+        );
+        assert_eq!(
+            detect(b"// exported\ncommandline \"\"\nnumFrames 2\nhierarchy {"),
+            Some(Format::Md5Anim)
+        );
+        assert_eq!(
+            detect(b"MD5Version 10\nnumFrames 1\nnumCuts 0"),
+            Some(Format::Md5Camera)
+        );
         assert_eq!(detect(b"ID"), None);
     }
 }

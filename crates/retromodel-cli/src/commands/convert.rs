@@ -12,7 +12,8 @@ use super::resolver;
 use crate::files;
 use crate::SideFileArgs;
 
-/// Convert a model file: Quake MDL <-> Quake 2 MD2 (the output's extension picks the format).
+/// Convert a model file: Quake MDL <-> Quake 2 MD2, any model to OBJ (the output's
+/// extension picks the format).
 ///
 /// With the same format the output is the input byte for byte. Otherwise the model goes
 /// through the format-neutral Model: every frame is requantised (the largest position error
@@ -25,8 +26,12 @@ use crate::SideFileArgs;
 /// as PCX beside the output (OUTPUT_STEM_skinN.pcx) and its file name stored, unless
 /// --skin-path gives the paths to store.
 ///
+/// OBJ output (.obj) writes one pose (--frame N) turned to Y-up, a .mtl beside it and each
+/// skin's first picture as OUTPUT_STEM_skinN.png.
+///
 /// Examples:
 ///   retromodel convert progs/player.mdl player.md2
+///   retromodel convert progs/player.mdl player.obj --frame 12
 ///   retromodel convert tank.md2 tank.mdl --game-dir baseq2
 ///   retromodel convert player.mdl models/player/tris.md2 --skin-path models/player/skin.pcx
 #[derive(clap::Args)]
@@ -55,6 +60,9 @@ pub struct Args {
     /// built-in Quake palette for MDL; the model's own palette for PCX.
     #[arg(long, value_name = "FILE")]
     target_palette: Option<PathBuf>,
+    /// OBJ output: the frame to write (default 0; the bind pose for skeletal models).
+    #[arg(long, default_value_t = 0)]
+    frame: usize,
     /// Print the position error of every frame.
     #[arg(short, long)]
     verbose: bool,
@@ -71,6 +79,9 @@ fn target_format(ext: &str, input: Format) -> Option<Format> {
             _ => Some(Format::QuakeMdl),
         },
         "md2" => Some(Format::Md2),
+        "md5mesh" => Some(Format::Md5Mesh),
+        "md5anim" => Some(Format::Md5Anim),
+        "md5camera" => Some(Format::Md5Camera),
         _ => None,
     }
 }
@@ -84,9 +95,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .extension()
         .and_then(|e| e.to_str())
         .unwrap_or_default();
+    if ext.eq_ignore_ascii_case("obj") {
+        return write_obj(&args, &doc);
+    }
     let Some(target) = target_format(ext, doc.format()) else {
         bail!(
-            "{}: cannot tell the output format from the extension {ext:?} (use .mdl or .md2)",
+            "{}: cannot tell the output format from the extension {ext:?} (use .mdl, .md2 or .obj)",
             args.output.display()
         );
     };
@@ -245,4 +259,46 @@ fn skin_files_for(args: &Args, model: &Model, options: &WriteOptions) -> Vec<Ski
         );
     }
     out
+}
+
+/// Writes one pose as OBJ with its MTL and PNG skins beside it.
+fn write_obj(args: &Args, doc: &Document<'_>) -> Result<ExitCode> {
+    if !args.force && args.output.exists() {
+        bail!("{} exists; pass --force to replace it", args.output.display());
+    }
+    let side = args.side.load()?;
+    let converted = doc.to_model(&ConvertOptions::default(), &resolver(&args.input, &side));
+    for w in &converted.warnings {
+        eprintln!("{}: warning: {w}", args.input.display());
+    }
+    let model = &converted.model;
+    let dir = args.output.parent().unwrap_or(Path::new(""));
+    let stem = args
+        .output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "model".into());
+    let mut pictures = Vec::new();
+    for (i, skin) in model.skins.iter().enumerate() {
+        if let Some(p) = skin.pictures.first() {
+            let name = format!("{stem}_skin{i}.png");
+            pictures.push((name, p.to_png().context("PNG encoding failed")?));
+        }
+    }
+    let names: Vec<String> = pictures.iter().map(|(n, _)| n.clone()).collect();
+    let mtl_name = format!("{stem}.mtl");
+    let obj = retromodel::formats::obj::to_obj(model, args.frame, &mtl_name, &names)?;
+    for (name, png) in &pictures {
+        files::write_atomic(&dir.join(name), png, args.force)?;
+    }
+    files::write_atomic(&dir.join(&mtl_name), obj.mtl.as_bytes(), args.force)?;
+    files::write_atomic(&args.output, obj.obj.as_bytes(), args.force)?;
+    eprintln!(
+        "{} -> {} (frame {}, {} skins)",
+        args.input.display(),
+        args.output.display(),
+        args.frame,
+        pictures.len()
+    );
+    Ok(ExitCode::SUCCESS)
 }

@@ -6,9 +6,11 @@
 //! without going back to the file.
 
 mod clips;
+mod skeletal;
 mod validate;
 
 pub use clips::clips_from_frame_names;
+pub use skeletal::{CameraKey, CameraPath, JointTransform, SkeletalAnimation};
 
 use crate::image::Image;
 
@@ -25,6 +27,10 @@ pub struct Model {
     pub skins: Vec<Skin>,
     /// Joints of a skeletal model (empty for vertex-animated formats).
     pub joints: Vec<Joint>,
+    /// Skeletal animations over [`Model::joints`].
+    pub animations: Vec<SkeletalAnimation>,
+    /// A camera path (Doom 3 md5camera), if the file is one.
+    pub camera: Option<CameraPath>,
 }
 
 /// A model converted from a file, and what the conversion noticed.
@@ -67,6 +73,9 @@ pub struct Mesh {
     pub source_vertices: Vec<u32>,
     /// Index into [`Model::skins`], if the mesh is textured.
     pub skin: Option<usize>,
+    /// Joint influences of each vertex, `(index into Model::joints, weight)` with weights
+    /// summing to 1; empty for vertex-animated meshes.
+    pub joint_weights: Vec<Vec<(u32, f32)>>,
     /// Width and height in texels that the texture coordinates were made for (the file's
     /// skin size), when known; writers of texel-based formats use it when the skin has no
     /// picture to measure.
@@ -120,6 +129,13 @@ pub struct Joint {
     pub translation: [f32; 3],
     /// Orientation in object space as a unit quaternion `[x, y, z, w]`.
     pub rotation: [f32; 4],
+}
+
+/// The one axis conversion of every exporter: the model's Z-up space (Quake, Doom 3) to the
+/// Y-up space of glTF and OBJ, `(x, y, z) -> (x, z, -y)`. A rotation, so winding and
+/// handedness are kept.
+pub fn to_y_up(p: [f32; 3]) -> [f32; 3] {
+    [p[0], p[2], -p[1] + 0.0]
 }
 
 impl MorphTarget {

@@ -49,6 +49,22 @@ impl Model {
                     ));
                 }
             }
+            if !m.joint_weights.is_empty() && m.joint_weights.len() != n {
+                return fail(format!(
+                    "mesh {mi}: {} joint weight lists for {n} vertices",
+                    m.joint_weights.len()
+                ));
+            }
+            let joints = self.joints.len();
+            if let Some(v) = m
+                .joint_weights
+                .iter()
+                .position(|w| w.iter().any(|&(j, _)| j as usize >= joints))
+            {
+                return fail(format!(
+                    "mesh {mi}: vertex {v}: joint index out of range (joints = {joints})"
+                ));
+            }
             if let Some(s) = m.skin {
                 if s >= self.skins.len() {
                     return fail(format!("mesh {mi}: skin {s} out of range"));
@@ -98,6 +114,16 @@ impl Model {
                         s.pictures.len()
                     ));
                 }
+            }
+        }
+        for a in &self.animations {
+            if let Some(f) = a.frames.iter().position(|f| f.len() != self.joints.len()) {
+                return fail(format!(
+                    "animation {:?}: frame {f}: {} joint transforms for {} joints",
+                    a.name,
+                    a.frames[f].len(),
+                    self.joints.len()
+                ));
             }
         }
         for (ji, j) in self.joints.iter().enumerate() {

@@ -87,7 +87,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
             frames,
             clips,
             skins,
-            joints: Vec::new(),
+            ..Model::default()
         },
         warnings,
     }
@@ -227,6 +227,7 @@ fn build_mesh(file: &File<'_>) -> Mesh {
         morph_targets,
         source_vertices,
         skin: None,
+        joint_weights: Vec::new(),
         skin_size: Some([h.skinwidth.max(0) as u32, h.skinheight.max(0) as u32]),
     }
 }

@@ -20,10 +20,14 @@ mod lexer;
 pub mod quat;
 mod raw;
 mod read;
+mod summary;
+mod validate;
 mod write;
 
 pub use raw::*;
 pub use read::{parse_anim, parse_camera, parse_mesh, Parsed};
+pub use summary::{anim_summary, camera_summary, duration, mesh_summary};
+pub use validate::{validate_anim, validate_camera, validate_mesh, GPU_WEIGHTS};
 
 /// Format name of `.md5mesh` files in errors and `info`.
 pub const MESH_FORMAT: &str = "md5mesh";

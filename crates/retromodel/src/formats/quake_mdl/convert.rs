@@ -62,7 +62,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
             frames,
             clips,
             skins,
-            joints: Vec::new(),
+            ..Model::default()
         },
         warnings,
     }
@@ -142,6 +142,7 @@ fn build_mesh(file: &File<'_>, seam_rule: SeamRule, warnings: &mut Vec<String>) 
         morph_targets,
         source_vertices,
         skin: None,
+        joint_weights: Vec::new(),
         skin_size: Some([h.skinwidth.max(0) as u32, h.skinheight.max(0) as u32]),
     }
 }
