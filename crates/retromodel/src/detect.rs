@@ -68,7 +68,10 @@ impl Format {
 
     /// Whether this release reads the format.
     pub fn is_supported(self) -> bool {
-        matches!(self, Format::QuakeMdl | Format::Md2)
+        matches!(
+            self,
+            Format::QuakeMdl | Format::Md2 | Format::Md5Mesh | Format::Md5Anim | Format::Md5Camera
+        )
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::detect::{detect, Format};
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::{md2, quake_mdl};
+use crate::formats::{md2, md5, quake_mdl};
 use crate::limits::Limits;
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
@@ -19,6 +19,12 @@ pub enum Document<'a> {
     QuakeMdl(quake_mdl::File<'a>),
     /// A Quake 2 MD2 file.
     Md2(md2::File<'a>),
+    /// A Doom 3 md5mesh, with the warnings of its lenient reading.
+    Md5Mesh(md5::Parsed<md5::MeshFile>),
+    /// A Doom 3 md5anim.
+    Md5Anim(md5::Parsed<md5::AnimFile>),
+    /// A Doom 3 md5camera.
+    Md5Camera(md5::Parsed<md5::CameraFile>),
 }
 
 impl<'a> Document<'a> {
@@ -27,6 +33,9 @@ impl<'a> Document<'a> {
         match detect(data) {
             Some(Format::QuakeMdl) => quake_mdl::File::parse(data, limits).map(Document::QuakeMdl),
             Some(Format::Md2) => md2::File::parse(data, limits).map(Document::Md2),
+            Some(Format::Md5Mesh) => md5::parse_mesh(data, limits).map(Document::Md5Mesh),
+            Some(Format::Md5Anim) => md5::parse_anim(data, limits).map(Document::Md5Anim),
+            Some(Format::Md5Camera) => md5::parse_camera(data, limits).map(Document::Md5Camera),
             Some(f) => Err(Error::new(
                 f.name(),
                 ErrorKind::Unsupported,
@@ -53,14 +62,21 @@ impl<'a> Document<'a> {
         match self {
             Document::QuakeMdl(_) => Format::QuakeMdl,
             Document::Md2(_) => Format::Md2,
+            Document::Md5Mesh(_) => Format::Md5Mesh,
+            Document::Md5Anim(_) => Format::Md5Anim,
+            Document::Md5Camera(_) => Format::Md5Camera,
         }
     }
 
-    /// The file's bytes; an unmodified document comes back byte for byte.
+    /// The file's bytes. Binary formats come back byte for byte; MD5 text comes back value for
+    /// value in id's layout (comments and spacing are not kept).
     pub fn write(&self) -> Vec<u8> {
         match self {
             Document::QuakeMdl(f) => f.write(),
             Document::Md2(f) => f.write(),
+            Document::Md5Mesh(p) => md5::write_mesh(&p.file).into_bytes(),
+            Document::Md5Anim(p) => md5::write_anim(&p.file).into_bytes(),
+            Document::Md5Camera(p) => md5::write_camera(&p.file).into_bytes(),
         }
     }
 
@@ -69,6 +85,9 @@ impl<'a> Document<'a> {
         match self {
             Document::QuakeMdl(f) => quake_mdl::to_model(f, options, resolver),
             Document::Md2(f) => md2::to_model(f, options, resolver),
+            Document::Md5Mesh(p) => md5::mesh_to_model(&p.file, &p.warnings),
+            Document::Md5Anim(p) => md5::anim_to_model(&p.file, "anim", &p.warnings),
+            Document::Md5Camera(p) => md5::camera_to_model(&p.file, &p.warnings),
         }
     }
 
@@ -77,11 +96,15 @@ impl<'a> Document<'a> {
         match self {
             Document::QuakeMdl(f) => quake_mdl::summary(f, converted),
             Document::Md2(f) => md2::summary(f, converted),
+            Document::Md5Mesh(p) => md5::mesh_summary(&p.file, converted),
+            Document::Md5Anim(p) => md5::anim_summary(&p.file, "anim", converted),
+            Document::Md5Camera(p) => md5::camera_summary(&p.file, "camera", converted),
         }
     }
 
     /// Checks the file against an engine's limits. `engine` is the engine's name
-    /// (`quake`, `glquake`, `quakespasm` for MDL; `quake2`, `quake2-soft` for MD2); `None`
+    /// (`quake`, `glquake`, `quakespasm` for MDL; `quake2`, `quake2-soft` for MD2; `doom3`
+    /// for MD5); `None`
     /// picks the format's default engine.
     pub fn validate(&self, engine: Option<&str>) -> Result<Vec<Diagnostic>, String> {
         match self {
@@ -109,6 +132,20 @@ impl<'a> Document<'a> {
                     }
                 };
                 Ok(md2::validate(f, e))
+            }
+            Document::Md5Mesh(_) | Document::Md5Anim(_) | Document::Md5Camera(_) => {
+                if !matches!(engine, None | Some("doom3")) {
+                    return Err(format!(
+                        "unknown engine {:?} for MD5 (doom3)",
+                        engine.unwrap_or_default()
+                    ));
+                }
+                Ok(match self {
+                    Document::Md5Mesh(p) => md5::validate_mesh(&p.file),
+                    Document::Md5Anim(p) => md5::validate_anim(&p.file),
+                    Document::Md5Camera(p) => md5::validate_camera(&p.file),
+                    _ => Vec::new(),
+                })
             }
         }
     }

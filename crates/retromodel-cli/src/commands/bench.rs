@@ -37,6 +37,11 @@ pub struct Args {
     /// Time GL command generation for MD2 instead of loading.
     #[arg(long, conflicts_with = "parse_only")]
     gl_commands: bool,
+    /// Time MD5 skinning instead of loading: each md5mesh is posed with the longest
+    /// .md5anim beside it that fits its skeleton, at 1000 evenly spaced times per round
+    /// (positions and weight normals, one core).
+    #[arg(long, conflicts_with_all = ["parse_only", "gl_commands"])]
+    skinning: bool,
 }
 
 /// Runs the command.
@@ -65,6 +70,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     if args.gl_commands {
         return bench_gl_commands(&data, args.rounds, skipped);
+    }
+    if args.skinning {
+        return bench_skinning(&args.paths, args.rounds);
     }
     let bytes: usize = data.iter().map(Vec::len).sum();
     let start = Instant::now();
@@ -134,5 +142,90 @@ fn bench_gl_commands(data: &[Vec<u8>], rounds: u32, skipped: usize) -> Result<Ex
     if skipped > 0 {
         eprintln!("{skipped} files left out");
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Times MD5 skinning: positions and normals of every mesh at 1000 times per round.
+fn bench_skinning(paths: &[PathBuf], rounds: u32) -> Result<ExitCode> {
+    use retromodel::formats::md5::{self, anim};
+    let limits = Limits::default();
+    let mut vertices = 0u64;
+    let mut elapsed = 0f64;
+    let mut used = Vec::new();
+    for path in files::collect_inputs(paths) {
+        let bytes = files::read(&path)?;
+        let Ok(Document::Md5Mesh(mesh)) = Document::parse(&bytes, &limits) else {
+            continue;
+        };
+        let mesh = mesh.file;
+        let dir = path.parent().unwrap_or(std::path::Path::new("."));
+        let mut best: Option<(String, md5::AnimFile)> = None;
+        for p in files::collect_inputs(&[dir.to_path_buf()]) {
+            if p.parent() != Some(dir) || p.extension().is_none_or(|e| e != "md5anim") {
+                continue;
+            }
+            let Ok(b) = files::read(&p) else { continue };
+            let Ok(a) = md5::parse_anim(&b, &limits) else {
+                continue;
+            };
+            if anim::match_joints(&mesh.joints, &a.file).is_ok()
+                && best
+                    .as_ref()
+                    .is_none_or(|(_, b)| a.file.frames.len() > b.frames.len())
+            {
+                best = Some((p.display().to_string(), a.file));
+            }
+        }
+        let Some((anim_path, anim_file)) = best else {
+            eprintln!("{}: no .md5anim beside it fits (left out)", path.display());
+            continue;
+        };
+        let animation = anim::Animation::new(&anim_file).map_err(anyhow::Error::msg)?;
+        let mapping = anim::match_joints(&mesh.joints, &anim_file).map_err(anyhow::Error::msg)?;
+        let normals: Vec<anim::WeightNormals> = mesh
+            .meshes
+            .iter()
+            .map(|m| anim::WeightNormals::new(m, &mesh.joints))
+            .collect();
+        let mut local = vec![anim::JointPose::IDENTITY; animation.joint_count()];
+        let mut global = local.clone();
+        let mut pose = vec![anim::JointPose::IDENTITY; mesh.joints.len()];
+        let n: usize = mesh.meshes.iter().map(|m| m.verts.len()).max().unwrap_or(0);
+        let (mut pos, mut nrm) = (vec![[0f32; 3]; n], vec![[0f32; 3]; n]);
+        let duration = animation.duration().max(1e-3);
+        let start = Instant::now();
+        for _ in 0..rounds {
+            for k in 0..1000 {
+                let t = duration * k as f32 / 1000.0;
+                animation.sample_local(t, anim::Playback::Loop, anim::RootMotion::Keep, &mut local);
+                anim::to_global(&animation.skeleton().parents, &local, &mut global);
+                anim::gather(&global, &mapping, &mut pose);
+                for (m, wn) in mesh.meshes.iter().zip(&normals) {
+                    let v = m.verts.len();
+                    anim::skin_positions(m, &pose, &mut pos[..v]);
+                    anim::skin_normals(m, wn, &pose, &mut nrm[..v]);
+                    black_box((&pos, &nrm));
+                }
+            }
+        }
+        elapsed += start.elapsed().as_secs_f64();
+        let per_round: u64 = mesh.meshes.iter().map(|m| m.verts.len() as u64).sum();
+        vertices += per_round * 1000 * rounds as u64;
+        used.push(format!("{} with {anim_path}", path.display()));
+    }
+    if used.is_empty() {
+        bail!("no md5mesh with a fitting md5anim beside it");
+    }
+    for u in &used {
+        eprintln!("skinned {u}");
+    }
+    outln!(
+        "meshes={} rounds={} vertices={} seconds={:.3} vertices_per_s={:.0}",
+        used.len(),
+        rounds,
+        vertices,
+        elapsed,
+        vertices as f64 / elapsed
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -264,7 +264,10 @@ fn skin_files_for(args: &Args, model: &Model, options: &WriteOptions) -> Vec<Ski
 /// Writes one pose as OBJ with its MTL and PNG skins beside it.
 fn write_obj(args: &Args, doc: &Document<'_>) -> Result<ExitCode> {
     if !args.force && args.output.exists() {
-        bail!("{} exists; pass --force to replace it", args.output.display());
+        bail!(
+            "{} exists; pass --force to replace it",
+            args.output.display()
+        );
     }
     let side = args.side.load()?;
     let converted = doc.to_model(&ConvertOptions::default(), &resolver(&args.input, &side));

@@ -22,7 +22,8 @@ pub struct Args {
     paths: Vec<PathBuf>,
     /// Engine whose limits apply. MDL: quake (software WinQuake), glquake, quakespasm (the
     /// default). MD2: quake2 (GL renderer, the default), quake2-soft (software renderer).
-    #[arg(long, value_parser = ["quake", "glquake", "quakespasm", "quake2", "quake2-soft"])]
+    /// MD5: doom3.
+    #[arg(long, value_parser = ["quake", "glquake", "quakespasm", "quake2", "quake2-soft", "doom3"])]
     engine: Option<String>,
 }
 
@@ -36,6 +37,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let doc = Document::parse(&bytes, &Limits::default())?;
             let engine = args.engine.as_deref().unwrap_or(match doc.format() {
                 Format::Md2 => "quake2",
+                Format::Md5Mesh | Format::Md5Anim | Format::Md5Camera => "doom3",
                 _ => "quakespasm",
             });
             let diags = doc.validate(Some(engine)).map_err(|e| anyhow!(e))?;

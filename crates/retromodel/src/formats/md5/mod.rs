@@ -15,7 +15,9 @@
 //! - A cycle lasts `numFrames - 1` frames when looping (the last frame repeats the first).
 
 pub mod anim;
+mod convert;
 pub mod fixtures;
+mod from_model;
 mod lexer;
 pub mod quat;
 mod raw;
@@ -24,10 +26,13 @@ mod summary;
 mod validate;
 mod write;
 
+pub use convert::{anim_to_model, attach_animation, camera_to_model, mesh_to_model};
+pub use from_model::{anim_from_model, camera_from_model, mesh_from_model, COMPRESS_TOLERANCE};
 pub use raw::*;
 pub use read::{parse_anim, parse_camera, parse_mesh, Parsed};
 pub use summary::{anim_summary, camera_summary, duration, mesh_summary};
 pub use validate::{validate_anim, validate_camera, validate_mesh, GPU_WEIGHTS};
+pub use write::{write_anim, write_camera, write_mesh};
 
 /// Format name of `.md5mesh` files in errors and `info`.
 pub const MESH_FORMAT: &str = "md5mesh";

@@ -1,7 +1,32 @@
-//! Parsing the three MD5 text files (being written).
+//! Parsing the three MD5 text files: tokens to [`MeshFile`], [`AnimFile`] and [`CameraFile`],
+//! every count, index and order checked once, here.
+//!
+//! The layouts are fixed as Doom 3 reads them (`MD5Version`, `commandline`, the counts, then
+//! the blocks in order); tokens may be spread over lines at will. What is read leniently,
+//! with a warning in [`Parsed::warnings`]:
+//!
+//! - no `MD5Version` line (`version` is `None`), no `commandline` line (empty), no
+//!   `frameRate` line in an md5anim (24, Doom 3's default);
+//! - a `numMeshes` that differs from the `mesh` blocks present (`stated_meshes` keeps it);
+//! - more md5anim `bounds` lines than frames (all kept; fewer is an error);
+//! - a mesh without a `shader` line (empty shader);
+//! - a string that is not UTF-8 (read as Latin-1, as the exporters that wrote it meant).
+//!
+//! Everything else that is off is an error with line and column: an unknown or misplaced
+//! keyword, a token of the wrong type, a version other than 10, a parent index not lower than
+//! its joint's, an index out of range, `vert`/`tri`/`weight`/`frame` numbers out of order, a
+//! count that disagrees with the entries of its block, md5anim flags outside `0..=63`,
+//! animated components past `numAnimatedComponents`, camera cuts outside `1..numFrames`.
+//! Every count is checked against the bytes left in the input and `Limits::max_count`, and
+//! charged to a [`Budget`], before anything is allocated for it.
 
-use super::raw::{AnimFile, CameraFile, MeshFile};
-use crate::Result;
+use std::mem::size_of;
+
+use super::lexer::{Kind, LexError, LexErrorKind, Lexer, Token};
+use super::raw::*;
+use super::{ANIM_FORMAT, CAMERA_FORMAT, MESH_FORMAT};
+use crate::error::{Error, ErrorKind, Location, Result, ResultExt};
+use crate::limits::{Budget, Limits};
 
 /// A parsed file and the warnings about what was read leniently.
 #[derive(Debug, Clone, PartialEq)]
@@ -12,17 +37,1025 @@ pub struct Parsed<T> {
     pub warnings: Vec<String>,
 }
 
+/// Every keyword of the three files: an identifier outside this list is an "unknown keyword".
+const KEYWORDS: &[&str] = &[
+    "MD5Version",
+    "commandline",
+    "numJoints",
+    "numMeshes",
+    "joints",
+    "mesh",
+    "shader",
+    "numverts",
+    "vert",
+    "numtris",
+    "tri",
+    "numweights",
+    "weight",
+    "numFrames",
+    "frameRate",
+    "numAnimatedComponents",
+    "hierarchy",
+    "bounds",
+    "baseframe",
+    "frame",
+    "numCuts",
+    "cuts",
+    "camera",
+];
+
+/// Doom 3's frame rate when an md5anim has no `frameRate` line.
+const DEFAULT_FRAME_RATE: f32 = 24.0;
+
+// The fewest bytes one entry of each block can take in the text (lower bounds, so that a
+// count can be checked against the bytes left before anything is allocated for it).
+/// `""0(0 0 0)(0 0 0)`
+const MIN_JOINT: u64 = 16;
+/// `vert 0(0 0)0 0`
+const MIN_VERT: u64 = 12;
+/// `tri 0 0 0 0`
+const MIN_TRI: u64 = 10;
+/// `weight 0 0 0(0 0 0)`
+const MIN_WEIGHT: u64 = 16;
+/// `""0 0 0`
+const MIN_HIERARCHY: u64 = 6;
+/// `(0 0 0)(0 0 0)`, also a camera line (which adds the fov).
+const MIN_VEC_PAIR: u64 = 12;
+/// `frame 0{}` without its values; each value takes at least one more byte.
+const MIN_FRAME: u64 = 8;
+
+/// Up to 40 characters of `bytes`, lossily decoded, with `...` when cut.
+fn shorten(bytes: &[u8]) -> String {
+    let s = String::from_utf8_lossy(bytes);
+    let mut chars = s.chars();
+    let head: String = chars.by_ref().take(40).collect();
+    if chars.next().is_some() {
+        format!("{head}...")
+    } else {
+        head
+    }
+}
+
+struct Parser<'a> {
+    lex: Lexer<'a>,
+    peeked: Option<Token>,
+    /// End of the last token taken with `next`.
+    consumed: usize,
+    format: &'static str,
+    limits: Limits,
+    budget: Budget,
+    warnings: Vec<String>,
+}
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a [u8], format: &'static str, limits: &Limits) -> Self {
+        Parser {
+            lex: Lexer::new(text),
+            peeked: None,
+            consumed: 0,
+            format,
+            limits: *limits,
+            budget: Budget::new(limits),
+            warnings: Vec::new(),
+        }
+    }
+
+    fn error(&self, tok: &Token, kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error::new(
+            self.format,
+            kind,
+            message,
+            Location::LineCol {
+                line: tok.line,
+                column: tok.column,
+            },
+        )
+    }
+
+    fn lex_error(&self, e: LexError) -> Error {
+        let (kind, message) = match e.kind {
+            LexErrorKind::UnexpectedByte(b) if b.is_ascii_graphic() => (
+                ErrorKind::InvalidValue,
+                format!("unexpected character '{}'", b as char),
+            ),
+            LexErrorKind::UnexpectedByte(b) => (
+                ErrorKind::InvalidValue,
+                format!("unexpected byte 0x{b:02x}"),
+            ),
+            LexErrorKind::UnterminatedString => (
+                ErrorKind::Truncated,
+                "string has no closing '\"' before the end of the file".to_string(),
+            ),
+            LexErrorKind::LineBreakInString => (
+                ErrorKind::InvalidValue,
+                "string has no closing '\"' before the end of its line".to_string(),
+            ),
+            LexErrorKind::UnterminatedComment => (
+                ErrorKind::Truncated,
+                "comment '/*' has no closing '*/'".to_string(),
+            ),
+            LexErrorKind::MalformedNumber => (
+                ErrorKind::InvalidValue,
+                format!(
+                    "malformed number {}",
+                    shorten(&self.lex.src()[e.start..e.end])
+                ),
+            ),
+        };
+        Error::new(
+            self.format,
+            kind,
+            message,
+            Location::LineCol {
+                line: e.line,
+                column: e.column,
+            },
+        )
+    }
+
+    fn peek(&mut self) -> Result<Token> {
+        if let Some(t) = self.peeked {
+            return Ok(t);
+        }
+        let t = self.lex.next_token().map_err(|e| self.lex_error(e))?;
+        self.peeked = Some(t);
+        Ok(t)
+    }
+
+    fn next(&mut self) -> Result<Token> {
+        let t = self.peek()?;
+        self.peeked = None;
+        self.consumed = t.end;
+        Ok(t)
+    }
+
+    fn text(&self, tok: &Token) -> &'a [u8] {
+        tok.bytes(self.lex.src())
+    }
+
+    fn describe(&self, tok: &Token) -> String {
+        match tok.kind {
+            Kind::Eof => "end of file".to_string(),
+            Kind::LParen => "'('".to_string(),
+            Kind::RParen => "')'".to_string(),
+            Kind::LBrace => "'{'".to_string(),
+            Kind::RBrace => "'}'".to_string(),
+            Kind::Str => format!("\"{}\"", shorten(self.text(tok))),
+            Kind::Ident | Kind::Int | Kind::Float => shorten(self.text(tok)),
+        }
+    }
+
+    /// "expected X, found Y": truncation at the end of the file, else a bad value.
+    fn unexpected(&self, tok: &Token, expected: &str) -> Error {
+        let kind = if tok.kind == Kind::Eof {
+            ErrorKind::Truncated
+        } else {
+            ErrorKind::InvalidValue
+        };
+        self.error(
+            tok,
+            kind,
+            format!("expected {expected}, found {}", self.describe(tok)),
+        )
+    }
+
+    fn warn(&mut self, warning: String) {
+        self.warnings.push(warning);
+    }
+
+    fn token_is(&self, tok: &Token, keyword: &str) -> bool {
+        tok.kind == Kind::Ident && self.text(tok) == keyword.as_bytes()
+    }
+
+    fn at_keyword(&mut self, keyword: &str) -> Result<bool> {
+        let t = self.peek()?;
+        Ok(self.token_is(&t, keyword))
+    }
+
+    fn keyword(&mut self, keyword: &str) -> Result<Token> {
+        let t = self.next()?;
+        if self.token_is(&t, keyword) {
+            return Ok(t);
+        }
+        if t.kind == Kind::Ident {
+            let text = self.text(&t);
+            if !KEYWORDS.iter().any(|k| k.as_bytes() == text) {
+                return Err(self.error(
+                    &t,
+                    ErrorKind::InvalidValue,
+                    format!("unknown keyword {} (expected {keyword})", shorten(text)),
+                ));
+            }
+        }
+        Err(self.unexpected(&t, keyword))
+    }
+
+    fn symbol(&mut self, kind: Kind) -> Result<Token> {
+        let t = self.next()?;
+        if t.kind == kind {
+            return Ok(t);
+        }
+        let name = match kind {
+            Kind::LParen => "'('",
+            Kind::RParen => "')'",
+            Kind::LBrace => "'{'",
+            _ => "'}'",
+        };
+        Err(self.unexpected(&t, name))
+    }
+
+    fn int(&mut self, what: &str) -> Result<(i64, Token)> {
+        let t = self.next()?;
+        if t.kind != Kind::Int {
+            return Err(self.unexpected(&t, &format!("an integer ({what})")));
+        }
+        // The lexer has checked the digits; only the range can fail.
+        let text = std::str::from_utf8(self.text(&t)).unwrap_or_default();
+        match text.parse::<i64>() {
+            Ok(v) => Ok((v, t)),
+            Err(_) => Err(self.error(
+                &t,
+                ErrorKind::InvalidValue,
+                format!("integer {} is out of range", shorten(text.as_bytes())),
+            )),
+        }
+    }
+
+    fn float(&mut self, what: &str) -> Result<f32> {
+        let t = self.next()?;
+        if !matches!(t.kind, Kind::Int | Kind::Float) {
+            return Err(self.unexpected(&t, &format!("a number ({what})")));
+        }
+        let text = std::str::from_utf8(self.text(&t)).unwrap_or_default();
+        match text.parse::<f32>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(self.error(
+                &t,
+                ErrorKind::InvalidValue,
+                format!(
+                    "number {} is out of range for a 32-bit float",
+                    shorten(text.as_bytes())
+                ),
+            )),
+        }
+    }
+
+    fn vector<const N: usize>(&mut self, what: &str) -> Result<[f32; N]> {
+        self.symbol(Kind::LParen)?;
+        let mut v = [0.0; N];
+        for c in &mut v {
+            *c = self.float(what)?;
+        }
+        self.symbol(Kind::RParen)?;
+        Ok(v)
+    }
+
+    fn string(&mut self, what: &str) -> Result<String> {
+        let t = self.next()?;
+        if t.kind != Kind::Str {
+            return Err(self.unexpected(&t, &format!("a quoted string ({what})")));
+        }
+        let bytes = self.text(&t);
+        self.charge(&t, bytes.len() as u64)?;
+        Ok(match std::str::from_utf8(bytes) {
+            Ok(s) => s.to_string(),
+            Err(_) => {
+                self.warn(format!(
+                    "string at line {}:{} is not UTF-8 (read as Latin-1)",
+                    t.line, t.column
+                ));
+                bytes.iter().map(|&b| char::from(b)).collect()
+            }
+        })
+    }
+
+    fn charge(&mut self, tok: &Token, bytes: u64) -> Result<()> {
+        self.budget.charge(bytes).map_err(|limit| {
+            self.error(
+                tok,
+                ErrorKind::LimitExceeded,
+                format!("decoded data would exceed the allocation limit of {limit} bytes"),
+            )
+        })
+    }
+
+    /// A count that is not used to allocate: not negative, within `max_count`.
+    fn plain_count(&self, name: &str, tok: &Token, value: i64) -> Result<u32> {
+        if value < 0 {
+            return Err(self.error(
+                tok,
+                ErrorKind::BadCount,
+                format!("negative count {name} = {value}"),
+            ));
+        }
+        if value > i64::from(self.limits.max_count) {
+            return Err(self.error(
+                tok,
+                ErrorKind::LimitExceeded,
+                format!(
+                    "{name} = {value} exceeds the limit of {}",
+                    self.limits.max_count
+                ),
+            ));
+        }
+        Ok(value as u32)
+    }
+
+    /// A count of entries about to be allocated: also checked against the bytes left after
+    /// the last token read (each entry takes at least `min_bytes`) and charged `elem_bytes`
+    /// an entry.
+    fn count(
+        &mut self,
+        name: &str,
+        tok: &Token,
+        value: i64,
+        min_bytes: u64,
+        elem_bytes: u64,
+    ) -> Result<usize> {
+        let n = self.plain_count(name, tok, value)?;
+        let left = (self.lex.src().len() - self.consumed) as u64;
+        let need = u64::from(n).saturating_mul(min_bytes);
+        if need > left {
+            return Err(self.error(
+                tok,
+                ErrorKind::BadCount,
+                format!("{name} = {value} needs at least {need} bytes but only {left} are left"),
+            ));
+        }
+        self.charge(tok, u64::from(n).saturating_mul(elem_bytes))?;
+        Ok(n as usize)
+    }
+
+    /// The optional `MD5Version` line.
+    fn version(&mut self) -> Result<Option<i32>> {
+        if !self.at_keyword("MD5Version")? {
+            self.warn(format!("no MD5Version line (read as version {VERSION})"));
+            return Ok(None);
+        }
+        self.next()?;
+        let (v, t) = self.int("version")?;
+        if v != i64::from(VERSION) {
+            return Err(self.error(
+                &t,
+                ErrorKind::UnsupportedVersion,
+                format!("unsupported version {v} (expected {VERSION})"),
+            ));
+        }
+        Ok(Some(VERSION))
+    }
+
+    /// The optional `commandline` line.
+    fn commandline(&mut self) -> Result<String> {
+        if !self.at_keyword("commandline")? {
+            self.warn("no commandline line".to_string());
+            return Ok(String::new());
+        }
+        self.next()?;
+        self.string("commandline")
+    }
+
+    /// `keyword <int>`.
+    fn keyword_int(&mut self, keyword: &str) -> Result<(i64, Token)> {
+        self.keyword(keyword)?;
+        self.int(keyword)
+    }
+
+    fn frame_rate(&mut self) -> Result<f32> {
+        self.keyword("frameRate")?;
+        let t = self.peek()?;
+        let v = self.float("frameRate")?;
+        if v <= 0.0 {
+            return Err(self.error(
+                &t,
+                ErrorKind::InvalidValue,
+                format!("frameRate {v} is not positive"),
+            ));
+        }
+        Ok(v)
+    }
+
+    /// A joint's parent index: -1 or lower than `own`.
+    fn parent(&mut self, own: usize) -> Result<i32> {
+        let (v, t) = self.int("parent index")?;
+        if v < -1 {
+            return Err(self.error(
+                &t,
+                ErrorKind::IndexOutOfRange,
+                format!("parent index {v} is neither -1 (a root) nor a joint index"),
+            ));
+        }
+        if v >= own as i64 {
+            return Err(self.error(
+                &t,
+                ErrorKind::IndexOutOfRange,
+                format!("parent index {v} is not lower than its own index"),
+            ));
+        }
+        Ok(v as i32)
+    }
+
+    /// An index in `0..=u32::MAX` (for `startWeight`, `countWeight`, `startIndex`).
+    fn index(&mut self, what: &str) -> Result<(u32, Token)> {
+        let (v, t) = self.int(what)?;
+        match u32::try_from(v) {
+            Ok(v) => Ok((v, t)),
+            Err(_) => Err(self.error(
+                &t,
+                ErrorKind::IndexOutOfRange,
+                format!("{what} {v} out of range"),
+            )),
+        }
+    }
+
+    /// `<keyword> <n>` where `n` must be `expected` (the entry's position in its block).
+    fn numbered(&mut self, keyword: &str, expected: usize) -> Result<()> {
+        self.keyword(keyword)?;
+        let (v, t) = self.int(&format!("{keyword} index"))?;
+        if v != expected as i64 {
+            return Err(self.error(
+                &t,
+                ErrorKind::InvalidValue,
+                format!("{keyword} {v} is out of order (expected {keyword} {expected})"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `the <block> block has more <entries> than <count>`, if the next token starts an entry.
+    fn too_many(&mut self, starts_entry: bool, message: impl FnOnce() -> String) -> Result<()> {
+        if starts_entry {
+            let t = self.peek()?;
+            return Err(self.error(&t, ErrorKind::BadCount, message()));
+        }
+        Ok(())
+    }
+
+    /// `numX = n but the block ends after i entries`, if the next token ends the block.
+    fn too_few(&mut self, ends_block: bool, message: impl FnOnce() -> String) -> Result<()> {
+        self.too_many(ends_block, message)
+    }
+
+    fn peek_kind(&mut self) -> Result<Kind> {
+        Ok(self.peek()?.kind)
+    }
+
+    fn expect_end(&mut self) -> Result<()> {
+        let t = self.peek()?;
+        if t.kind != Kind::Eof {
+            return Err(self.unexpected(&t, "end of file"));
+        }
+        Ok(())
+    }
+
+    fn finish<T>(self, file: T) -> Parsed<T> {
+        Parsed {
+            file,
+            warnings: self.warnings,
+        }
+    }
+}
+
+/// `1 line`, `2 lines`.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// `joint 2 "arm"`.
+fn joint_context(i: usize, name: &str) -> String {
+    format!("joint {i} \"{}\"", shorten(name.as_bytes()))
+}
+
 /// Parses an `.md5mesh` file.
-pub fn parse_mesh(_text: &[u8], _limits: &crate::Limits) -> Result<Parsed<MeshFile>> {
-    todo!()
+///
+/// Warns about a missing `MD5Version` or `commandline` line, a `numMeshes` that differs from
+/// the meshes present (kept in `stated_meshes`), a mesh without a `shader` line and strings
+/// that are not UTF-8; fails with line and column on anything else that is off (see the
+/// module documentation).
+pub fn parse_mesh(text: &[u8], limits: &crate::Limits) -> Result<Parsed<MeshFile>> {
+    let mut p = Parser::new(text, MESH_FORMAT, limits);
+    let version = p.version()?;
+    let commandline = p.commandline()?;
+    let (num_joints, nj_tok) = p.keyword_int("numJoints")?;
+    let (num_meshes, nm_tok) = p.keyword_int("numMeshes")?;
+    let num_meshes = p.plain_count("numMeshes", &nm_tok, num_meshes)?;
+
+    p.keyword("joints")?;
+    p.symbol(Kind::LBrace)?;
+    let nj = p.count(
+        "numJoints",
+        &nj_tok,
+        num_joints,
+        MIN_JOINT,
+        size_of::<Joint>() as u64,
+    )?;
+    let mut joints = Vec::with_capacity(nj);
+    for i in 0..nj {
+        let ends = p.peek_kind()? == Kind::RBrace;
+        p.too_few(ends, || {
+            format!(
+                "numJoints = {nj} but the joints block has {}",
+                plural(i, "joint")
+            )
+        })?;
+        let name = p
+            .string("joint name")
+            .context_with(|| format!("joint {i}"))?;
+        let joint = (|| -> Result<Joint> {
+            Ok(Joint {
+                parent: p.parent(i)?,
+                pos: p.vector("joint position")?,
+                orient: p.vector("joint orientation")?,
+                name: String::new(),
+            })
+        })()
+        .context_with(|| joint_context(i, &name))?;
+        joints.push(Joint { name, ..joint });
+    }
+    let extra = p.peek_kind()? == Kind::Str;
+    p.too_many(extra, || {
+        format!("the joints block has more joints than numJoints = {nj}")
+    })?;
+    p.symbol(Kind::RBrace)?;
+
+    let mut meshes = Vec::new();
+    while p.peek_kind()? != Kind::Eof {
+        let t = p.keyword("mesh")?;
+        let i = meshes.len();
+        p.charge(&t, size_of::<Mesh>() as u64)?;
+        meshes.push(read_mesh(&mut p, i, nj).context_with(|| format!("mesh {i}"))?);
+    }
+    let stated_meshes = if num_meshes as usize != meshes.len() {
+        p.warn(format!(
+            "numMeshes = {num_meshes} but the file has {} meshes",
+            meshes.len()
+        ));
+        Some(num_meshes)
+    } else {
+        None
+    };
+    Ok(p.finish(MeshFile {
+        version,
+        commandline,
+        stated_meshes,
+        joints,
+        meshes,
+    }))
+}
+
+/// One `mesh { ... }` block after its keyword.
+fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh> {
+    p.symbol(Kind::LBrace)?;
+    let shader = if p.at_keyword("shader")? {
+        p.next()?;
+        p.string("shader")?
+    } else {
+        p.warn(format!("mesh {index}: no shader line (read as \"\")"));
+        String::new()
+    };
+
+    let (value, tok) = p.keyword_int("numverts")?;
+    // Each vertex also keeps the place of its `startWeight` until the weights are known.
+    let cost = (size_of::<Vert>() + size_of::<Token>()) as u64;
+    let nv = p.count("numverts", &tok, value, MIN_VERT, cost)?;
+    let mut verts = Vec::with_capacity(nv);
+    let mut weight_tokens = Vec::with_capacity(nv);
+    for v in 0..nv {
+        let ends = p.at_keyword("numtris")?;
+        p.too_few(ends, || {
+            format!(
+                "numverts = {nv} but the mesh has {}",
+                plural(v, "vert line")
+            )
+        })?;
+        p.numbered("vert", v)?;
+        let (vert, tok) = (|| -> Result<(Vert, Token)> {
+            let uv = p.vector("texture coordinate")?;
+            let (start_weight, tok) = p.index("startWeight")?;
+            let (count_weight, _) = p.index("countWeight")?;
+            Ok((
+                Vert {
+                    uv,
+                    start_weight,
+                    count_weight,
+                },
+                tok,
+            ))
+        })()
+        .context_with(|| format!("vert {v}"))?;
+        verts.push(vert);
+        weight_tokens.push(tok);
+    }
+    let extra = p.at_keyword("vert")?;
+    p.too_many(extra, || {
+        format!("the mesh has more vert lines than numverts = {nv}")
+    })?;
+
+    let (value, tok) = p.keyword_int("numtris")?;
+    let nt = p.count(
+        "numtris",
+        &tok,
+        value,
+        MIN_TRI,
+        size_of::<[u32; 3]>() as u64,
+    )?;
+    let mut tris = Vec::with_capacity(nt);
+    for t in 0..nt {
+        let ends = p.at_keyword("numweights")?;
+        p.too_few(ends, || {
+            format!("numtris = {nt} but the mesh has {}", plural(t, "tri line"))
+        })?;
+        p.numbered("tri", t)?;
+        let tri = (|| -> Result<[u32; 3]> {
+            let mut tri = [0u32; 3];
+            for c in &mut tri {
+                let (v, tok) = p.int("vertex index")?;
+                if v < 0 || v >= nv as i64 {
+                    return Err(p.error(
+                        &tok,
+                        ErrorKind::IndexOutOfRange,
+                        format!("vertex index {v} out of range (numverts = {nv})"),
+                    ));
+                }
+                *c = v as u32;
+            }
+            Ok(tri)
+        })()
+        .context_with(|| format!("tri {t}"))?;
+        tris.push(tri);
+    }
+    let extra = p.at_keyword("tri")?;
+    p.too_many(extra, || {
+        format!("the mesh has more tri lines than numtris = {nt}")
+    })?;
+
+    let (value, tok) = p.keyword_int("numweights")?;
+    let nw = p.count(
+        "numweights",
+        &tok,
+        value,
+        MIN_WEIGHT,
+        size_of::<Weight>() as u64,
+    )?;
+    let mut weights = Vec::with_capacity(nw);
+    for w in 0..nw {
+        let ends = p.peek_kind()? == Kind::RBrace;
+        p.too_few(ends, || {
+            format!(
+                "numweights = {nw} but the mesh has {}",
+                plural(w, "weight line")
+            )
+        })?;
+        p.numbered("weight", w)?;
+        let weight = (|| -> Result<Weight> {
+            let (j, tok) = p.int("joint index")?;
+            if j < 0 || j >= num_joints as i64 {
+                return Err(p.error(
+                    &tok,
+                    ErrorKind::IndexOutOfRange,
+                    format!("joint index {j} out of range (numJoints = {num_joints})"),
+                ));
+            }
+            Ok(Weight {
+                joint: j as u32,
+                bias: p.float("bias")?,
+                pos: p.vector("weight position")?,
+            })
+        })()
+        .context_with(|| format!("weight {w}"))?;
+        weights.push(weight);
+    }
+    let extra = p.at_keyword("weight")?;
+    p.too_many(extra, || {
+        format!("the mesh has more weight lines than numweights = {nw}")
+    })?;
+    p.symbol(Kind::RBrace)?;
+
+    for (v, (vert, tok)) in verts.iter().zip(&weight_tokens).enumerate() {
+        let end = u64::from(vert.start_weight) + u64::from(vert.count_weight);
+        if end > nw as u64 {
+            return Err(p
+                .error(
+                    tok,
+                    ErrorKind::IndexOutOfRange,
+                    format!(
+                        "startWeight {} + countWeight {} is past numweights = {nw}",
+                        vert.start_weight, vert.count_weight
+                    ),
+                )
+                .in_context(format!("vert {v}")));
+        }
+    }
+    Ok(Mesh {
+        shader,
+        verts,
+        tris,
+        weights,
+    })
 }
 
 /// Parses an `.md5anim` file.
-pub fn parse_anim(_text: &[u8], _limits: &crate::Limits) -> Result<Parsed<AnimFile>> {
-    todo!()
+///
+/// Warns about a missing `MD5Version`, `commandline` or `frameRate` line and strings that
+/// are not UTF-8; fails with line and column on anything else that is off, including flags
+/// outside `0..=63`, a joint whose animated components run past `numAnimatedComponents`,
+/// `frame N` out of order and a frame with the wrong number of values.
+pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile>> {
+    let mut p = Parser::new(text, ANIM_FORMAT, limits);
+    let version = p.version()?;
+    let commandline = p.commandline()?;
+    let (num_frames, nf_tok) = p.keyword_int("numFrames")?;
+    let (num_joints, nj_tok) = p.keyword_int("numJoints")?;
+    let frame_rate = if p.at_keyword("frameRate")? {
+        p.frame_rate()?
+    } else {
+        p.warn(format!("no frameRate line (read as {DEFAULT_FRAME_RATE})"));
+        DEFAULT_FRAME_RATE
+    };
+    let (nac, nac_tok) = p.keyword_int("numAnimatedComponents")?;
+    let nac = p.plain_count("numAnimatedComponents", &nac_tok, nac)?;
+
+    p.keyword("hierarchy")?;
+    p.symbol(Kind::LBrace)?;
+    let nj = p.count(
+        "numJoints",
+        &nj_tok,
+        num_joints,
+        MIN_HIERARCHY,
+        size_of::<HierarchyJoint>() as u64,
+    )?;
+    let mut hierarchy = Vec::with_capacity(nj);
+    for i in 0..nj {
+        let ends = p.peek_kind()? == Kind::RBrace;
+        p.too_few(ends, || {
+            format!(
+                "numJoints = {nj} but the hierarchy block has {}",
+                plural(i, "joint")
+            )
+        })?;
+        let name = p
+            .string("joint name")
+            .context_with(|| format!("joint {i}"))?;
+        let joint = (|| -> Result<HierarchyJoint> {
+            let parent = p.parent(i)?;
+            let (flags, tok) = p.int("flags")?;
+            if !(0..=63).contains(&flags) {
+                return Err(p.error(
+                    &tok,
+                    ErrorKind::InvalidValue,
+                    format!("flags {flags} outside 0..63"),
+                ));
+            }
+            let flags = flags as u32;
+            let (start_index, tok) = p.index("startIndex")?;
+            let animated = flags.count_ones();
+            if u64::from(start_index) + u64::from(animated) > u64::from(nac) {
+                return Err(p.error(
+                    &tok,
+                    ErrorKind::IndexOutOfRange,
+                    format!(
+                        "startIndex {start_index} + {animated} animated components is past \
+                         numAnimatedComponents = {nac}"
+                    ),
+                ));
+            }
+            Ok(HierarchyJoint {
+                name: String::new(),
+                parent,
+                flags,
+                start_index,
+            })
+        })()
+        .context_with(|| joint_context(i, &name))?;
+        hierarchy.push(HierarchyJoint { name, ..joint });
+    }
+    let extra = p.peek_kind()? == Kind::Str;
+    p.too_many(extra, || {
+        format!("the hierarchy block has more joints than numJoints = {nj}")
+    })?;
+    p.symbol(Kind::RBrace)?;
+
+    p.keyword("bounds")?;
+    p.symbol(Kind::LBrace)?;
+    let nf = p.count(
+        "numFrames",
+        &nf_tok,
+        num_frames,
+        MIN_VEC_PAIR,
+        size_of::<Bounds>() as u64,
+    )?;
+    let mut bounds = Vec::with_capacity(nf);
+    for i in 0.. {
+        let t = p.peek()?;
+        if i >= nf && t.kind != Kind::LParen {
+            break;
+        }
+        p.too_few(t.kind == Kind::RBrace, || {
+            format!(
+                "numFrames = {nf} but the bounds block has {}",
+                plural(i, "line")
+            )
+        })?;
+        if i >= nf {
+            // Lines past numFrames (some exporters write one more): kept, with a warning.
+            p.charge(&t, size_of::<Bounds>() as u64)?;
+        }
+        bounds.push(
+            (|| -> Result<Bounds> {
+                Ok(Bounds {
+                    min: p.vector("bounds minimum")?,
+                    max: p.vector("bounds maximum")?,
+                })
+            })()
+            .context_with(|| format!("bounds {i}"))?,
+        );
+    }
+    if bounds.len() > nf {
+        p.warn(format!(
+            "numFrames = {nf} but the bounds block has {} (all kept)",
+            plural(bounds.len(), "line")
+        ));
+    }
+    p.symbol(Kind::RBrace)?;
+
+    let t = p.keyword("baseframe")?;
+    p.symbol(Kind::LBrace)?;
+    p.charge(&t, nj as u64 * size_of::<BaseJoint>() as u64)?;
+    let mut baseframe = Vec::with_capacity(nj);
+    for i in 0..nj {
+        let ends = p.peek_kind()? == Kind::RBrace;
+        p.too_few(ends, || {
+            format!(
+                "numJoints = {nj} but the baseframe block has {}",
+                plural(i, "line")
+            )
+        })?;
+        baseframe.push(
+            (|| -> Result<BaseJoint> {
+                Ok(BaseJoint {
+                    pos: p.vector("position")?,
+                    orient: p.vector("orientation")?,
+                })
+            })()
+            .context_with(|| format!("baseframe {i}"))?,
+        );
+    }
+    let extra = p.peek_kind()? == Kind::LParen;
+    p.too_many(extra, || {
+        format!("the baseframe block has more lines than numJoints = {nj}")
+    })?;
+    p.symbol(Kind::RBrace)?;
+
+    let n = u64::from(nac);
+    p.count(
+        "numFrames",
+        &nf_tok,
+        nf as i64,
+        MIN_FRAME + n,
+        size_of::<Vec<f32>>() as u64 + 4 * n,
+    )?;
+    let nac = nac as usize;
+    let mut frames = Vec::with_capacity(nf);
+    for f in 0..nf {
+        let t = p.peek()?;
+        if t.kind == Kind::Eof {
+            return Err(p.error(
+                &t,
+                ErrorKind::Truncated,
+                format!(
+                    "numFrames = {nf} but the file ends after {}",
+                    plural(f, "frame")
+                ),
+            ));
+        }
+        p.numbered("frame", f)?;
+        let values = (|| -> Result<Vec<f32>> {
+            p.symbol(Kind::LBrace)?;
+            let mut values = Vec::with_capacity(nac);
+            for k in 0..nac {
+                let ends = p.peek_kind()? == Kind::RBrace;
+                p.too_few(ends, || {
+                    format!(
+                        "numAnimatedComponents = {nac} but the frame has {}",
+                        plural(k, "value")
+                    )
+                })?;
+                values.push(p.float("frame value")?);
+            }
+            let extra = matches!(p.peek_kind()?, Kind::Int | Kind::Float);
+            p.too_many(extra, || {
+                format!("the frame has more values than numAnimatedComponents = {nac}")
+            })?;
+            p.symbol(Kind::RBrace)?;
+            Ok(values)
+        })()
+        .context_with(|| format!("frame {f}"))?;
+        frames.push(values);
+    }
+    let extra = p.at_keyword("frame")?;
+    p.too_many(extra, || {
+        format!("the file has more frame blocks than numFrames = {nf}")
+    })?;
+    p.expect_end()?;
+
+    Ok(p.finish(AnimFile {
+        version,
+        commandline,
+        frame_rate,
+        num_animated_components: nac as u32,
+        hierarchy,
+        bounds,
+        baseframe,
+        frames,
+    }))
 }
 
 /// Parses an `.md5camera` file.
-pub fn parse_camera(_text: &[u8], _limits: &crate::Limits) -> Result<Parsed<CameraFile>> {
-    todo!()
+///
+/// Warns about a missing `MD5Version` or `commandline` line and strings that are not UTF-8;
+/// fails with line and column on anything else that is off, including a cut outside
+/// `1..numFrames` and a `camera` block whose lines disagree with `numFrames`.
+pub fn parse_camera(text: &[u8], limits: &crate::Limits) -> Result<Parsed<CameraFile>> {
+    let mut p = Parser::new(text, CAMERA_FORMAT, limits);
+    let version = p.version()?;
+    let commandline = p.commandline()?;
+    let (num_frames, nf_tok) = p.keyword_int("numFrames")?;
+    let frame_rate = p.frame_rate()?;
+    let (num_cuts, nc_tok) = p.keyword_int("numCuts")?;
+    let nf = p.count(
+        "numFrames",
+        &nf_tok,
+        num_frames,
+        MIN_VEC_PAIR,
+        size_of::<CameraFrame>() as u64,
+    )?;
+
+    p.keyword("cuts")?;
+    p.symbol(Kind::LBrace)?;
+    let nc = p.count("numCuts", &nc_tok, num_cuts, 1, 4)?;
+    let mut cuts = Vec::with_capacity(nc);
+    for i in 0..nc {
+        let ends = p.peek_kind()? == Kind::RBrace;
+        p.too_few(ends, || {
+            format!("numCuts = {nc} but the cuts block has {}", plural(i, "cut"))
+        })?;
+        let (c, tok) = p.int("cut frame")?;
+        if c < 1 || c >= nf as i64 {
+            return Err(p
+                .error(
+                    &tok,
+                    ErrorKind::IndexOutOfRange,
+                    format!(
+                        "frame {c} out of range (must be at least 1 and less than numFrames = {nf})"
+                    ),
+                )
+                .in_context(format!("cut {i}")));
+        }
+        cuts.push(c as u32);
+    }
+    let extra = p.peek_kind()? == Kind::Int;
+    p.too_many(extra, || {
+        format!("the cuts block has more cuts than numCuts = {nc}")
+    })?;
+    p.symbol(Kind::RBrace)?;
+
+    p.keyword("camera")?;
+    p.symbol(Kind::LBrace)?;
+    let mut frames = Vec::with_capacity(nf);
+    for i in 0..nf {
+        let ends = p.peek_kind()? == Kind::RBrace;
+        p.too_few(ends, || {
+            format!(
+                "numFrames = {nf} but the camera block has {}",
+                plural(i, "line")
+            )
+        })?;
+        frames.push(
+            (|| -> Result<CameraFrame> {
+                Ok(CameraFrame {
+                    pos: p.vector("camera position")?,
+                    orient: p.vector("camera orientation")?,
+                    fov: p.float("fov")?,
+                })
+            })()
+            .context_with(|| format!("camera frame {i}"))?,
+        );
+    }
+    let extra = p.peek_kind()? == Kind::LParen;
+    p.too_many(extra, || {
+        format!("the camera block has more lines than numFrames = {nf}")
+    })?;
+    p.symbol(Kind::RBrace)?;
+    p.expect_end()?;
+
+    Ok(p.finish(CameraFile {
+        version,
+        commandline,
+        frame_rate,
+        cuts,
+        frames,
+    }))
 }

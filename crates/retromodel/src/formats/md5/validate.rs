@@ -34,7 +34,9 @@ pub fn validate_mesh(file: &MeshFile) -> Vec<Diagnostic> {
         if empty > 0 {
             add(
                 Severity::Error,
-                format!("mesh {mi}: {empty} vertices have no weight (Doom 3 draws them at the origin)"),
+                format!(
+                    "mesh {mi}: {empty} vertices have no weight (Doom 3 draws them at the origin)"
+                ),
             );
         }
         if off_sum > 0 {
@@ -58,7 +60,10 @@ pub fn validate_mesh(file: &MeshFile) -> Vec<Diagnostic> {
     if let Some(s) = file.stated_meshes {
         add(
             Severity::Warning,
-            format!("numMeshes says {s} but {} meshes are present", file.meshes.len()),
+            format!(
+                "numMeshes says {s} but {} meshes are present",
+                file.meshes.len()
+            ),
         );
     }
     out
@@ -70,7 +75,7 @@ pub fn validate_anim(file: &AnimFile) -> Vec<Diagnostic> {
     if file.version.is_none() {
         out.push(Diagnostic::warning("no MD5Version line"));
     }
-    if !(file.frame_rate > 0.0) {
+    if file.frame_rate.is_nan() || file.frame_rate <= 0.0 {
         out.push(Diagnostic::error(format!(
             "frame rate {} is not positive",
             file.frame_rate
@@ -89,7 +94,7 @@ pub fn validate_anim(file: &AnimFile) -> Vec<Diagnostic> {
 /// Checks an md5camera: frame rate, cuts in order.
 pub fn validate_camera(file: &CameraFile) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    if !(file.frame_rate > 0.0) {
+    if file.frame_rate.is_nan() || file.frame_rate <= 0.0 {
         out.push(Diagnostic::error(format!(
             "frame rate {} is not positive",
             file.frame_rate

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Cross-tool check of MD5 bind poses: for every corpus .md5mesh that both tools read,
+`assimp export X.md5mesh X.obj` and `retromodel convert X.md5mesh X.obj` must give the same
+triangles, corner by corner, to 1e-3 (both write Y-up: Assimp's MD5 importer turns Z-up the
+way `retromodel::model::to_y_up` does). Triangles are compared as sets of corners, so a
+winding difference would not hide a position difference.
+
+Usage: cross_assimp_md5.py RETROMODEL_BINARY CORPUS_DIR
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+binary, corpus = sys.argv[1], sys.argv[2]
+TOL = 1e-3
+
+
+def triangles(path):
+    verts, tris = [], []
+    with open(path, encoding="latin-1") as f:
+        for line in f:
+            parts = line.split()
+            if not parts:
+                continue
+            if parts[0] == "v":
+                verts.append(tuple(float(x) for x in parts[1:4]))
+            elif parts[0] == "f":
+                idx = [int(p.split("/")[0]) for p in parts[1:]]
+                idx = [i - 1 if i > 0 else len(verts) + i for i in idx]
+                for k in range(1, len(idx) - 1):
+                    tris.append((verts[idx[0]], verts[idx[k]], verts[idx[k + 1]]))
+    return tris
+
+
+def cell(p):
+    return tuple(int(round(c / 0.01)) for c in p)
+
+
+def close(a, b):
+    return all(abs(x - y) <= TOL * max(1.0, abs(y)) for x, y in zip(a, b))
+
+
+def same_corners(t, u):
+    return all(any(close(p, q) for q in u) for p in t) and all(any(close(q, p) for p in t) for q in u)
+
+
+def centroid(t):
+    return tuple(sum(c[k] for c in t) / 3 for k in range(3))
+
+
+files = []
+for root, dirs, names in os.walk(corpus):
+    if os.path.basename(root) == "invalid":
+        continue
+    for n in sorted(names):
+        if n.lower().endswith(".md5mesh"):
+            files.append(os.path.join(root, n))
+files.sort()
+
+agree, failures, skipped = 0, [], []
+with tempfile.TemporaryDirectory() as tmp:
+    for i, p in enumerate(files):
+        ours_path = os.path.join(tmp, f"{i}.ours.obj")
+        theirs_path = os.path.join(tmp, f"{i}.theirs.obj")
+        r = subprocess.run([binary, "convert", p, ours_path, "--force"], capture_output=True, text=True)
+        if r.returncode != 0:
+            failures.append(f"{p}: retromodel failed: {r.stderr.strip()}")
+            continue
+        a = subprocess.run(["assimp", "export", p, theirs_path], capture_output=True, text=True, timeout=300)
+        if a.returncode != 0 or not os.path.exists(theirs_path):
+            skipped.append(p)
+            continue
+        ours, theirs = triangles(ours_path), triangles(theirs_path)
+        if len(ours) != len(theirs):
+            failures.append(f"{p}: {len(ours)} triangles vs assimp's {len(theirs)}")
+            continue
+        grid = {}
+        for t in ours:
+            grid.setdefault(cell(centroid(t)), []).append(t)
+        bad = 0
+        for u in theirs:
+            c = cell(centroid(u))
+            found = False
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    for dz in (-1, 0, 1):
+                        for t in grid.get((c[0] + dx, c[1] + dy, c[2] + dz), ()):
+                            if same_corners(t, u):
+                                found = True
+                                break
+                        if found:
+                            break
+                    if found:
+                        break
+                if found:
+                    break
+            if not found:
+                bad += 1
+        if bad:
+            failures.append(f"{p}: {bad} of {len(theirs)} assimp triangles have no match within {TOL}")
+        else:
+            agree += 1
+
+print(f"assimp md5mesh bind-pose check: {agree} agree, {len(failures)} disagree, {len(skipped)} not loaded by assimp")
+for s in skipped:
+    print(f"  assimp could not load: {s}")
+for f in failures:
+    print(f"  DISAGREE {f}")
+sys.exit(1 if failures or agree == 0 else 0)
