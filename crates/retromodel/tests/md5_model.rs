@@ -164,3 +164,39 @@ fn animations_attach_by_joint_name() {
     let e = md5::attach_animation(&mut model, &other, "x").unwrap_err();
     assert!(e.contains("is not in the animation"), "{e}");
 }
+
+#[test]
+fn anim_bounds_are_computed_from_the_skinned_mesh_when_the_model_has_none() {
+    let bytes = fixtures::skeleton();
+    let doc = Document::parse(&bytes, &Limits::default()).unwrap();
+    let mut model = doc.to_model(&Default::default(), &NoFiles).model;
+    md5::attach_animation(&mut model, &fixtures::anim_file(), "wave").unwrap();
+    model.animations[0].bounds.clear();
+    let file = md5::anim_from_model(&model, 0).unwrap();
+    assert_eq!(file.bounds.len(), file.frames.len());
+    // Every skinned vertex of every frame lies inside that frame's computed bounds, and the
+    // bounds are tight (some vertex touches each face of the box).
+    let mesh = md5::mesh_from_model(&model).unwrap();
+    let a = anim::Animation::new(&file).unwrap();
+    let mut global = vec![anim::JointPose::IDENTITY; a.joint_count()];
+    for f in 0..a.frame_count() {
+        a.frame_global(f, &mut global);
+        let b = file.bounds[f];
+        let mut lo = [f32::INFINITY; 3];
+        let mut hi = [f32::NEG_INFINITY; 3];
+        for m in &mesh.meshes {
+            let mut out = vec![[0f32; 3]; m.verts.len()];
+            anim::skin_positions(m, &global, &mut out);
+            for p in &out {
+                for k in 0..3 {
+                    lo[k] = lo[k].min(p[k]);
+                    hi[k] = hi[k].max(p[k]);
+                }
+            }
+        }
+        assert!(
+            close(lo, b.min, 1e-4) && close(hi, b.max, 1e-4),
+            "frame {f}: {lo:?}..{hi:?} vs {b:?}"
+        );
+    }
+}
