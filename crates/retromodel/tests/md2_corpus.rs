@@ -5,8 +5,6 @@
 
 mod common;
 
-use std::collections::HashMap;
-
 use retromodel::formats::md2::{self, File};
 use retromodel::{Document, ErrorKind, Limits, NoFiles};
 
@@ -19,13 +17,7 @@ fn corpus_idp2_files() {
     let Some(dir) = common::corpus_dir() else {
         return;
     };
-    let headers: HashMap<String, serde_json::Value> =
-        std::fs::read_to_string(dir.join("HEADERS.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .map(|v| (v["path"].as_str().unwrap().to_string(), v))
-            .collect();
+    let headers = common::headers(&dir);
     let files = common::files_with_magic(&dir, b"IDP2");
     let (mut good, mut broken, mut compared, mut with_gl) = (0, 0, 0, 0);
     for path in &files {

@@ -4,35 +4,12 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::fmt::Debug;
-use std::path::{Path, PathBuf};
 
 use retromodel::formats::md5::{
     parse_anim, parse_camera, parse_mesh, write_anim, write_camera, write_mesh, AnimFile, MeshFile,
 };
 use retromodel::{ErrorKind, Limits};
-
-/// Every file under `dir` (recursively, sorted) with one of the MD5 extensions.
-fn md5_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if matches!(
-                p.extension().and_then(|e| e.to_str()),
-                Some("md5mesh" | "md5anim" | "md5camera")
-            ) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Bit for bit: `Debug` prints `-0.0` and `0.0` apart.
 fn same<T: Debug + PartialEq>(a: &T, b: &T, what: &str) {
@@ -116,17 +93,11 @@ fn corpus_md5_files() {
     let Some(dir) = common::corpus_dir() else {
         return;
     };
-    let headers: HashMap<String, serde_json::Value> =
-        std::fs::read_to_string(dir.join("HEADERS.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .map(|v| (v["path"].as_str().unwrap().to_string(), v))
-            .collect();
+    let headers = common::headers(&dir);
     let limits = Limits::default();
     let (mut meshes, mut anims, mut cameras, mut invalid, mut compared) = (0, 0, 0, 0, 0);
     let (mut no_version, mut warned) = (0, 0);
-    for path in md5_files(&dir) {
+    for path in common::files_with_extension(&dir, &["md5mesh", "md5anim", "md5camera"]) {
         let rel = path
             .strip_prefix(&dir)
             .unwrap()

@@ -4,30 +4,12 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use retromodel::image::pcx;
 use retromodel::image::{Image, Palette, Pixels};
 use retromodel::{ErrorKind, Limits};
-
-/// Every `*.pcx` under `dir` (any case), recursively, sorted.
-fn pcx_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pcx")) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// A palette whose colours all differ from the Quake palette and from each other's neighbours.
 fn test_palette() -> Palette {
@@ -362,7 +344,7 @@ fn corpus() {
         return;
     };
     let rows = header_rows(&dir);
-    let files = pcx_files(&dir);
+    let files = common::files_with_extension(&dir, &["pcx"]);
     let (mut paletted, mut rgb) = (0usize, 0usize);
     let mut seen = Vec::new();
     for path in &files {

@@ -3,29 +3,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use retromodel::image::pcx;
 use retromodel::image::{Palette, Pixels};
 use retromodel::Limits;
-
-/// Every `*.pcx` under `dir` (any case), recursively, sorted.
-fn pcx_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pcx")) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Decodes `bytes`; a picture must have as many pixels as its size says, and an indexed one
 /// must survive re-encoding unchanged.
@@ -155,7 +137,7 @@ fn truncation_and_bit_flip_sweeps() {
     // The smallest corpus PCX of each kind (8-bit paletted, 24-bit RGB), if there is a corpus.
     if let Some(dir) = common::corpus_dir() {
         let mut smallest: [Option<(u64, PathBuf)>; 2] = [None, None];
-        for path in pcx_files(&dir) {
+        for path in common::files_with_extension(&dir, &["pcx"]) {
             let bytes = std::fs::read(&path).unwrap();
             let kind = match bytes.get(65) {
                 Some(1) => 0,

@@ -3,8 +3,6 @@
 
 mod common;
 
-use std::collections::HashMap;
-
 use retromodel::formats::quake_mdl::File;
 use retromodel::{Document, Limits, NoFiles};
 
@@ -13,13 +11,7 @@ fn corpus_idpo_files() {
     let Some(dir) = common::corpus_dir() else {
         return;
     };
-    let headers: HashMap<String, serde_json::Value> =
-        std::fs::read_to_string(dir.join("HEADERS.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .map(|v| (v["path"].as_str().unwrap().to_string(), v))
-            .collect();
+    let headers = common::headers(&dir);
     let files = common::files_with_magic(&dir, b"IDPO");
     assert!(files.len() >= 160, "only {} IDPO files found", files.len());
     let mut compared = 0;

@@ -209,11 +209,7 @@ struct SkinFile {
 /// that palette, otherwise they keep theirs and a warning says so.
 fn skin_files_for(args: &Args, model: &Model, options: &WriteOptions) -> Vec<SkinFile> {
     let dir = args.output.parent().unwrap_or(Path::new(""));
-    let stem = args
-        .output
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "model".into());
+    let stem = output_stem(&args.output);
     let mut out = Vec::new();
     let mut kept_palette = false;
     for (i, skin) in model.skins.iter().enumerate() {
@@ -276,11 +272,7 @@ fn write_obj(args: &Args, doc: &Document<'_>) -> Result<ExitCode> {
     }
     let model = &converted.model;
     let dir = args.output.parent().unwrap_or(Path::new(""));
-    let stem = args
-        .output
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "model".into());
+    let stem = output_stem(&args.output);
     let mut pictures = Vec::new();
     for (i, skin) in model.skins.iter().enumerate() {
         if let Some(p) = skin.pictures.first() {
@@ -304,4 +296,12 @@ fn write_obj(args: &Args, doc: &Document<'_>) -> Result<ExitCode> {
         pictures.len()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The output's file name without extension, the stem of the side files written with it.
+fn output_stem(output: &Path) -> String {
+    output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "model".into())
 }

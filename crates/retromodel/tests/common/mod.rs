@@ -45,6 +45,38 @@ pub fn files_with_magic(dir: &Path, magic: &[u8; 4]) -> Vec<PathBuf> {
     out
 }
 
+/// Every file under `dir` (recursively, sorted) whose extension is one of `exts` (any case).
+pub fn files_with_extension(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The rows of the corpus's `HEADERS.jsonl` by relative path.
+pub fn headers(dir: &Path) -> std::collections::HashMap<String, serde_json::Value> {
+    std::fs::read_to_string(dir.join("HEADERS.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| (v["path"].as_str().unwrap().to_string(), v))
+        .collect()
+}
+
 /// A small deterministic xorshift generator for the sweeps.
 pub struct Rng(pub u64);
 

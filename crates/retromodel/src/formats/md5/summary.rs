@@ -41,6 +41,20 @@ pub fn duration(frames: usize, rate: f32) -> f32 {
     }
 }
 
+/// One clip over all `frames` at `fps` (none for no frames).
+fn whole_clip(name: &str, frames: usize, fps: f32) -> Vec<Clip> {
+    (frames > 0)
+        .then(|| Clip {
+            name: name.to_string(),
+            first: 0,
+            count: frames,
+            fps,
+            frame_times: None,
+        })
+        .into_iter()
+        .collect()
+}
+
 /// Summarises an md5mesh; `bounds` is the bind pose's.
 pub fn mesh_summary(file: &MeshFile, converted: &Converted) -> Summary {
     let mut s = base(super::MESH_FORMAT, file.version, converted);
@@ -90,15 +104,7 @@ pub fn anim_summary(file: &AnimFile, name: &str, converted: &Converted) -> Summa
     ];
     s.joints = file.hierarchy.len();
     s.poses = frames;
-    if frames > 0 {
-        s.clips = vec![Clip {
-            name: name.to_string(),
-            first: 0,
-            count: frames,
-            fps: file.frame_rate,
-            frame_times: None,
-        }];
-    }
+    s.clips = whole_clip(name, frames, file.frame_rate);
     s.bounds = file.bounds.first().map(|b| [b.min, b.max]);
     s
 }
@@ -116,14 +122,6 @@ pub fn camera_summary(file: &CameraFile, name: &str, converted: &Converted) -> S
         ("duration", Value::Float(duration(frames, file.frame_rate))),
     ];
     s.poses = frames;
-    if frames > 0 {
-        s.clips = vec![Clip {
-            name: name.to_string(),
-            first: 0,
-            count: frames,
-            fps: file.frame_rate,
-            frame_times: None,
-        }];
-    }
+    s.clips = whole_clip(name, frames, file.frame_rate);
     s
 }
