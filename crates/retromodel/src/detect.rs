@@ -20,6 +20,8 @@ pub enum Format {
     Hmp(u8),
     /// 3D GameStudio binary level (`WMPB`).
     WmpBinary,
+    /// 3D GameStudio text level (starts with a `// WMP` comment line).
+    WmpText,
     /// Doom 3 `.md5mesh` (text: skeleton and weighted meshes).
     Md5Mesh,
     /// Doom 3 `.md5anim` (text: skeletal animation).
@@ -44,6 +46,7 @@ impl Format {
             Format::GameStudioMdl(_) => "gs-mdl7",
             Format::Hmp(_) => "hmp",
             Format::WmpBinary => "wmp",
+            Format::WmpText => "wmp-text",
             Format::Md5Mesh => "md5mesh",
             Format::Md5Anim => "md5anim",
             Format::Md5Camera => "md5camera",
@@ -60,6 +63,7 @@ impl Format {
             Format::GameStudioMdl(_) => "3D GameStudio MDL",
             Format::Hmp(_) => "3D GameStudio HMP terrain",
             Format::WmpBinary => "3D GameStudio binary WMP level",
+            Format::WmpText => "3D GameStudio text WMP level",
             Format::Md5Mesh => "Doom 3 md5mesh",
             Format::Md5Anim => "Doom 3 md5anim",
             Format::Md5Camera => "Doom 3 md5camera",
@@ -96,6 +100,9 @@ pub fn detect(data: &[u8]) -> Option<Format> {
 /// three it is shows in the keywords of its first 64 KiB.
 fn detect_md5(data: &[u8]) -> Option<Format> {
     let mut text = skip_bom_and_space(data);
+    if text.starts_with(b"// WMP") {
+        return Some(Format::WmpText);
+    }
     while text.starts_with(b"//") {
         let end = text.iter().position(|&b| b == b'\n').unwrap_or(text.len());
         text = skip_bom_and_space(&text[end..]);
@@ -172,5 +179,6 @@ mod tests {
             Some(Format::Md5Camera)
         );
         assert_eq!(detect(b"ID"), None);
+        assert_eq!(detect(b"// WMP2\r\n// WED"), Some(Format::WmpText));
     }
 }

@@ -42,6 +42,12 @@ impl<'a> Document<'a> {
                 format!("{} files are not supported yet", f.description()),
                 Location::None,
             )),
+            None if data.is_empty() => Err(Error::new(
+                "unknown",
+                ErrorKind::Truncated,
+                "empty file",
+                Location::Offset(0),
+            )),
             None => {
                 let n = data.len().min(4);
                 Err(Error::new(

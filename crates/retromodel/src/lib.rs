@@ -35,6 +35,7 @@ pub mod detect;
 pub mod diagnostic;
 mod document;
 pub mod error;
+pub mod export;
 pub mod formats;
 pub mod image;
 pub mod io;

@@ -138,6 +138,13 @@ pub fn to_y_up(p: [f32; 3]) -> [f32; 3] {
     [p[0], p[2], -p[1] + 0.0]
 }
 
+/// [`to_y_up`] for a rotation quaternion `[x, y, z, w]`: the vector part turns with the axes,
+/// `(x, y, z, w) -> (x, z, -y, w)`.
+pub fn quat_to_y_up(q: [f32; 4]) -> [f32; 4] {
+    let [x, y, z] = to_y_up([q[0], q[1], q[2]]);
+    [x, y, z, q[3]]
+}
+
 impl MorphTarget {
     /// The first pose's positions and normals, the defaults of a mesh: a copy of the first
     /// target, or `n` vertices at the origin facing up when there is none.

@@ -46,6 +46,14 @@ pub fn mesh_to_model(file: &MeshFile, warnings: &[String]) -> Converted {
         anim::bind_positions(m, &file.joints, &mut positions);
         let mut normals = vec![[0.0; 3]; n];
         anim::bind_normals(m, &positions, &mut normals);
+        let drift = weight_drift(m, &file.joints, &positions);
+        if drift > 1e-3 {
+            warnings.push(format!(
+                "mesh {mi}: weights land up to {drift:.4} units away from their vertex: \
+                 joint-weight (linear blend) skinning, as in glTF, differs from MD5 skinning \
+                 by up to that much when the joints move"
+            ));
+        }
         meshes.push(Mesh {
             name: m.shader.clone(),
             positions,
@@ -67,6 +75,26 @@ pub fn mesh_to_model(file: &MeshFile, warnings: &[String]) -> Converted {
         },
         warnings,
     }
+}
+
+/// The largest distance between a vertex's bind position and where one of its weights puts
+/// it on its own (Doom 3's exporter writes weights that all land on the vertex; only then is
+/// skinning by joint weights the same as skinning by weight positions).
+fn weight_drift(mesh: &super::raw::Mesh, joints: &[super::raw::Joint], bind: &[[f32; 3]]) -> f32 {
+    let poses: Vec<JointPose> = joints.iter().map(JointPose::from_joint).collect();
+    let mut worst = 0f32;
+    for (v, p) in mesh.verts.iter().zip(bind) {
+        let (a, n) = (v.start_weight as usize, v.count_weight as usize);
+        for w in mesh.weights.get(a..a + n).unwrap_or(&[]) {
+            let Some(j) = poses.get(w.joint as usize) else {
+                continue;
+            };
+            let q = j.transform_point(w.pos);
+            let d = (0..3).map(|k| (q[k] - p[k]).powi(2)).sum::<f32>().sqrt();
+            worst = worst.max(d);
+        }
+    }
+    worst
 }
 
 /// The animation of an md5anim, its joints in the animation's order.

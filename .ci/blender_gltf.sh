@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Blender imports converted corpus models headless: an MDL and an MD2 come in with one shape
+# key per pose after the first and one action per clip, an MD5 mesh with its armature and
+# one action per animation. Expectations come from `retromodel info --json`.
+# Usage: .ci/blender_gltf.sh RETROMODEL_BINARY CORPUS_DIR
+set -euo pipefail
+bin=$1 corpus=$2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+specs=()
+expect_keyframes() { # file name
+  "$bin" convert "$1" "$out/$2.glb" >/dev/null 2>&1
+  read -r poses clips < <("$bin" info --json "$1" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["poses"], len(d["clips"]))')
+  specs+=("$out/$2.glb:shape_keys=$((poses - 1)):actions=$clips")
+}
+expect_keyframes "$corpus/quake_mdl/github-Ademan-LibreQuake/lq1/progs/zombie.mdl" zombie
+expect_keyframes "$corpus/md2/debian-ufoai-data/ufoai/base/0models.pk3/models/aliens/bloodspider/bloodspider.md2" bloodspider
+mesh="$corpus/assimp/test/models-nonbsd/MD5/Bob.md5mesh"
+"$bin" convert "$mesh" "$out/bob.glb" >/dev/null 2>&1
+read -r joints anims < <("$bin" info --json "$mesh" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["joints"], len(d["animations"]))')
+specs+=("$out/bob.glb:armature_bones=$joints:actions=$anims")
+blender -b --factory-startup --python-exit-code 1 --python "$(dirname "$0")/blender_check.py" -- "${specs[@]}" 2>&1 | grep "^blender:"

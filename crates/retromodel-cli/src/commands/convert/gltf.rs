@@ -1,0 +1,135 @@
+//! glTF 2.0 output: `.glb`, or `.gltf` with side-car `.bin` and PNG files (or `--embed`).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use retromodel::export::gltf::{self as export, ClipSplit, Filter, Frames, GltfOptions};
+use retromodel::formats::md5;
+use retromodel::{Document, Limits};
+
+use super::{output_dir, output_stem, Args, Input, Plan};
+use crate::files;
+
+/// The exporter's options from the command line.
+fn options(args: &Args) -> GltfOptions {
+    GltfOptions {
+        fps: args.fps,
+        clip_split: match args.clip_split.as_str() {
+            "groups" => ClipSplit::Groups,
+            "none" => ClipSplit::None,
+            _ => ClipSplit::Names,
+        },
+        frames: if args.frames == "first" {
+            Frames::First
+        } else {
+            Frames::All
+        },
+        filter: if args.filter == "linear" {
+            Filter::Linear
+        } else {
+            Filter::Nearest
+        },
+        ..GltfOptions::default()
+    }
+}
+
+/// The md5anim files for an md5mesh: `--anim`, else those beside it whose joints fit.
+fn anims_for(args: &Args, mesh_path: &Path, mesh: &md5::MeshFile) -> Vec<PathBuf> {
+    if !args.anim.is_empty() {
+        return args.anim.clone();
+    }
+    let dir = output_dir(mesh_path);
+    let mut found: Vec<PathBuf> = std::fs::read_dir(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    })
+    .into_iter()
+    .flatten()
+    .filter_map(|e| e.ok().map(|e| e.path()))
+    .filter(|p| {
+        p.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("md5anim"))
+    })
+    .filter(|p| {
+        std::fs::read(p)
+            .ok()
+            .and_then(|b| md5::parse_anim(&b, &Limits::default()).ok())
+            .is_some_and(|a| md5::anim::match_joints(&mesh.joints, &a.file).is_ok())
+    })
+    .collect();
+    found.sort();
+    found
+}
+
+/// Plans writing `input` as glTF.
+pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, binary: bool) -> Result<Plan> {
+    let mut plan = Plan::default();
+    let mut model = input.model(args, &mut plan.notes)?.model;
+    let mut attached = 0;
+    if let Document::Md5Mesh(mesh) = &input.doc {
+        for path in anims_for(args, input.path, &mesh.file) {
+            let bytes = files::read(&path)?;
+            let anim = md5::parse_anim(&bytes, &Limits::default())
+                .with_context(|| path.display().to_string())?;
+            let name = output_stem(&path);
+            match md5::attach_animation(&mut model, &anim.file, &name) {
+                Ok(()) => attached += 1,
+                Err(e) if args.anim.is_empty() => plan
+                    .notes
+                    .push(format!("{}: {e}; left out", path.display())),
+                Err(e) => bail!("{}: {e}", path.display()),
+            }
+        }
+    }
+    let opts = options(args);
+    let what = if binary {
+        let (glb, warnings) = export::to_glb(&model, &opts)?;
+        plan.notes.extend(
+            warnings
+                .iter()
+                .map(|w| format!("{}: warning: {w}", output.display())),
+        );
+        let n = glb.len();
+        plan.files.push((output.to_path_buf(), glb));
+        format!("{n} bytes")
+    } else if args.embed {
+        let (json, warnings) = export::to_gltf_embedded(&model, &opts)?;
+        plan.notes.extend(
+            warnings
+                .iter()
+                .map(|w| format!("{}: warning: {w}", output.display())),
+        );
+        let n = json.len();
+        plan.files.push((output.to_path_buf(), json.into_bytes()));
+        format!("{n} bytes, embedded")
+    } else {
+        let stem = output_stem(output);
+        let dir = output_dir(output);
+        let bin_name = format!("{stem}.bin");
+        let out = export::to_gltf_separate(&model, &opts, &bin_name, &stem)?;
+        plan.notes.extend(
+            out.warnings
+                .iter()
+                .map(|w| format!("{}: warning: {w}", output.display())),
+        );
+        let extra = out.images.len() + 1;
+        for (name, png) in out.images {
+            plan.files.push((dir.join(name), png));
+        }
+        plan.files.push((dir.join(&bin_name), out.bin));
+        plan.files
+            .push((output.to_path_buf(), out.json.into_bytes()));
+        format!("{extra} side files")
+    };
+    plan.summary = format!(
+        "{} -> {} ({what}; {} frames, {} clips, {} joints, {} animations)",
+        input.path.display(),
+        output.display(),
+        model.frames.len(),
+        model.clips.len(),
+        model.joints.len(),
+        attached.max(model.animations.len())
+    );
+    Ok(plan)
+}

@@ -1,0 +1,262 @@
+//! `retromodel convert`: write a model in another (or the same) format, one file or a whole
+//! folder tree.
+//!
+//! Every conversion is planned first (all output files in memory, notes collected), then
+//! committed: nothing is written if any output is in the way, and each file goes through a
+//! temporary file renamed into place. Batches run the same plan per file in parallel.
+
+mod batch;
+mod gltf;
+mod native;
+mod obj;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use retromodel::{ConvertOptions, Converted, Document, Format, Limits};
+
+use super::resolver;
+use crate::files;
+use crate::SideFileArgs;
+
+/// Convert models: Quake MDL <-> Quake 2 MD2, MD5 written back, anything to glTF 2.0 (.glb,
+/// .gltf) or OBJ. The output's extension picks the format; a folder converts its whole tree.
+///
+/// With the same format the output is the input byte for byte (MD5: value for value).
+/// Otherwise the model goes through the format-neutral Model:
+/// - MD2/MDL: every frame is requantised (the largest position error per frame is
+///   reported), MD2 gets generated GL commands and its skins as PCX files beside it
+///   (OUTPUT_STEM_skinN.pcx) unless --skin-path gives the paths to store; MDL gets on-seam
+///   vertices and skins converted to the palette.
+/// - glTF: the first pose as the mesh, every other pose as a morph target, one animation per
+///   clip; MD5 skeletons as joints and a skin, one animation per .md5anim beside the mesh
+///   that fits (or each --anim), the md5camera path as a camera; skins as PNG textures.
+///   .gltf writes OUTPUT_STEM.bin and PNG files beside it unless --embed.
+/// - OBJ: one pose (--frame N), a .mtl and PNG skins beside it.
+///
+/// Outputs go to a temporary file renamed into place; an existing file (the input included)
+/// is only replaced with --force, and nothing is written if any output is in the way.
+///
+/// A folder as INPUT converts every model under it into OUTPUT (a folder) in parallel,
+/// keeping the tree: --to picks the format. Files that fail are reported and the others go
+/// on; outputs that exist are kept unless --force; the exit status is 1 if any file failed.
+///
+/// Examples:
+///   retromodel convert progs/player.mdl player.md2
+///   retromodel convert progs/player.mdl player.glb --clip-split names
+///   retromodel convert models/monsters/imp.md5mesh imp.glb --anim walk1.md5anim
+///   retromodel convert progs/player.mdl player.obj --frame 12
+///   retromodel convert tank.md2 tank.mdl --game-dir baseq2
+///   retromodel convert id1/progs/ out/ --to glb
+#[derive(clap::Args, Clone)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The model to read, or a folder to convert as a whole.
+    input: PathBuf,
+    /// The file to write (its extension picks the format: .mdl .md2 .md5mesh .md5anim
+    /// .md5camera .glb .gltf .obj), or the output folder of a batch.
+    output: PathBuf,
+    /// Batch output format: glb, gltf, obj, mdl, md2 (required when INPUT is a folder).
+    #[arg(long, value_name = "EXT")]
+    to: Option<String>,
+    /// Replace outputs (and files written beside them) that exist, even the input.
+    #[arg(long)]
+    force: bool,
+    /// Fail instead of warning when the result exceeds the target engine's limits
+    /// (MD2: 2048 vertices, 4096 triangles, 512 frames, 32 skins; MDL: QuakeSpasm's).
+    #[arg(long)]
+    strict: bool,
+    /// Skin path to store in an MD2 (repeat for several skins); no PCX files are written.
+    #[arg(long, value_name = "PATH")]
+    skin_path: Vec<String>,
+    /// Let skins converted to the Quake palette (MDL output) use the fullbright indices
+    /// 224..255.
+    #[arg(long)]
+    fullbrights: bool,
+    /// A 768-byte palette (palette.lmp layout) that written 8-bit skins use: the MDL's skins,
+    /// or the PCX skins written beside an MD2 (Quake 2's palette, for Quake 2). Default: the
+    /// built-in Quake palette for MDL; the model's own palette for PCX.
+    #[arg(long, value_name = "FILE")]
+    target_palette: Option<PathBuf>,
+    /// OBJ output: the frame to write (default 0; the bind pose for skeletal models).
+    #[arg(long, default_value_t = 0)]
+    frame: usize,
+    /// glTF: frames per second of clips made from frame names (default: the model's, 10 for
+    /// Quake's frame names).
+    #[arg(long)]
+    fps: Option<f32>,
+    /// glTF: one animation per named clip (names), per frame group (groups), or one for all
+    /// frames (none).
+    #[arg(long, value_parser = ["names", "groups", "none"], default_value = "names")]
+    clip_split: String,
+    /// glTF: every pose as a morph target (all) or the first pose only (first).
+    #[arg(long, value_parser = ["all", "first"], default_value = "all")]
+    frames: String,
+    /// glTF: texture filtering, nearest (the look of the engines) or linear.
+    #[arg(long, value_parser = ["nearest", "linear"], default_value = "nearest")]
+    filter: String,
+    /// glTF from an md5mesh: an .md5anim to include (repeat); default: every .md5anim beside
+    /// the mesh whose joints fit it.
+    #[arg(long, value_name = "FILE")]
+    anim: Vec<PathBuf>,
+    /// .gltf output: embed the buffer and images as data URIs instead of side-car files.
+    #[arg(long)]
+    embed: bool,
+    /// Print the position error of every frame.
+    #[arg(short, long)]
+    verbose: bool,
+    #[command(flatten)]
+    side: SideFileArgs,
+}
+
+/// What an output asks for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Target {
+    /// A model format the library writes.
+    Native(Format),
+    /// glTF binary.
+    Glb,
+    /// glTF JSON.
+    Gltf,
+    /// Wavefront OBJ.
+    Obj,
+}
+
+/// The target an output extension asks for, given the input's format (`.mdl` is ambiguous
+/// and keeps the input's MDL family).
+fn target_for(ext: &str, input: Format) -> Option<Target> {
+    let native = |f| Some(Target::Native(f));
+    match ext.to_ascii_lowercase().as_str() {
+        "mdl" => match input {
+            Format::QuakeMdl | Format::GameStudioMdl(_) => native(input),
+            _ => native(Format::QuakeMdl),
+        },
+        "md2" => native(Format::Md2),
+        "md5mesh" => native(Format::Md5Mesh),
+        "md5anim" => native(Format::Md5Anim),
+        "md5camera" => native(Format::Md5Camera),
+        "glb" => Some(Target::Glb),
+        "gltf" => Some(Target::Gltf),
+        "obj" => Some(Target::Obj),
+        _ => None,
+    }
+}
+
+/// A conversion ready to be written: every output file with its bytes (the main output last)
+/// and what the conversion noticed.
+#[derive(Debug, Default)]
+struct Plan {
+    files: Vec<(PathBuf, Vec<u8>)>,
+    notes: Vec<String>,
+    /// The closing line (`IN -> OUT (...)`).
+    summary: String,
+}
+
+impl Plan {
+    /// Writes every file; fails before writing anything if one of them exists (unless
+    /// `force`).
+    fn commit(&self, force: bool) -> Result<()> {
+        if !force {
+            if let Some((p, _)) = self.files.iter().find(|(p, _)| p.exists()) {
+                bail!("{} exists; pass --force to replace it", p.display());
+            }
+        }
+        for (p, bytes) in &self.files {
+            files::write_atomic(p, bytes, force)?;
+        }
+        Ok(())
+    }
+
+    /// Bytes of all outputs.
+    fn bytes(&self) -> usize {
+        self.files.iter().map(|(_, b)| b.len()).sum()
+    }
+}
+
+/// The input read and parsed, with its Model converted on demand.
+struct Input<'a> {
+    path: &'a Path,
+    bytes: &'a [u8],
+    doc: Document<'a>,
+}
+
+impl Input<'_> {
+    /// The Model, side files resolved beside the input; its warnings become notes.
+    fn model(&self, args: &Args, notes: &mut Vec<String>) -> Result<Converted> {
+        let side = args.side.load()?;
+        let converted = self
+            .doc
+            .to_model(&ConvertOptions::default(), &resolver(self.path, &side));
+        notes.extend(
+            converted
+                .warnings
+                .iter()
+                .map(|w| format!("{}: warning: {w}", self.path.display())),
+        );
+        Ok(converted)
+    }
+}
+
+/// Plans the conversion of `input` to `output`.
+fn plan(args: &Args, input: &Path, output: &Path, ext: &str) -> Result<Plan> {
+    let bytes = files::read(input)?;
+    let doc =
+        Document::parse(&bytes, &Limits::default()).with_context(|| input.display().to_string())?;
+    let Some(target) = target_for(ext, doc.format()) else {
+        bail!(
+            "{}: cannot tell the output format from the extension {ext:?} (use .mdl, .md2, \
+             .md5mesh, .md5anim, .md5camera, .glb, .gltf or .obj)",
+            output.display()
+        );
+    };
+    let input = Input {
+        path: input,
+        bytes: &bytes,
+        doc,
+    };
+    match target {
+        Target::Native(f) => native::plan(args, &input, output, f),
+        Target::Glb | Target::Gltf => gltf::plan(args, &input, output, target == Target::Glb),
+        Target::Obj => obj::plan(args, &input, output),
+    }
+}
+
+/// The output's file name without extension, the stem of the side files written with it.
+fn output_stem(output: &Path) -> String {
+    output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "model".into())
+}
+
+/// The folder side files of `output` go in.
+fn output_dir(output: &Path) -> &Path {
+    output.parent().unwrap_or(Path::new(""))
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<ExitCode> {
+    if args.input.is_dir() {
+        return batch::run(&args);
+    }
+    if let Some(to) = &args.to {
+        bail!(
+            "--to {to} is for converting a folder; for one file the output's extension picks \
+             the format"
+        );
+    }
+    let ext = args
+        .output
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default()
+        .to_string();
+    let plan = plan(&args, &args.input, &args.output, &ext)?;
+    for n in &plan.notes {
+        eprintln!("{n}");
+    }
+    plan.commit(args.force)?;
+    eprintln!("{}", plan.summary);
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,184 @@
+//! The `retromodel` binary writing glTF and converting folders: .glb/.gltf from MDL, MD2 and
+//! MD5 (animations beside the mesh or given with --anim), side-car files, and a batch that
+//! keeps the tree, keeps going past bad files, keeps existing outputs and leaves no
+//! temporary files.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use retromodel::formats::{md2, md5, quake_mdl};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_retromodel"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The JSON chunk of a .glb.
+fn glb_json(bytes: &[u8]) -> serde_json::Value {
+    assert_eq!(&bytes[..4], b"glTF");
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    assert_eq!(&bytes[16..20], b"JSON");
+    serde_json::from_slice(&bytes[20..20 + len]).unwrap()
+}
+
+#[test]
+fn glb_and_gltf_from_keyframe_and_skeletal_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let mdl = dir.path().join("demo.mdl");
+    std::fs::write(
+        &mdl,
+        quake_mdl::fixtures::build(&quake_mdl::fixtures::Spec::everything()).write(),
+    )
+    .unwrap();
+    let glb = dir.path().join("demo.glb");
+    let out = run(&["convert", s(&mdl), s(&glb)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json = glb_json(&std::fs::read(&glb).unwrap());
+    let poses = quake_mdl::File::parse(&std::fs::read(&mdl).unwrap(), &Default::default())
+        .unwrap()
+        .pose_count();
+    let targets = json["meshes"][0]["primitives"][0]["targets"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(targets, poses - 1);
+    assert!(!json["animations"].as_array().unwrap().is_empty());
+    // --frames first: no morph targets.
+    let first = dir.path().join("first.glb");
+    assert!(run(&["convert", s(&mdl), s(&first), "--frames", "first"])
+        .status
+        .success());
+    let json = glb_json(&std::fs::read(&first).unwrap());
+    assert!(json["meshes"][0]["primitives"][0].get("targets").is_none());
+
+    // .gltf with side-car files; --embed without.
+    let md2_path = dir.path().join("tank.md2");
+    std::fs::write(
+        &md2_path,
+        md2::fixtures::build(&md2::fixtures::Spec {
+            frames: 5,
+            ..Default::default()
+        })
+        .write(),
+    )
+    .unwrap();
+    let gltf = dir.path().join("out/tank.gltf");
+    std::fs::create_dir_all(gltf.parent().unwrap()).unwrap();
+    assert!(run(&["convert", s(&md2_path), s(&gltf)]).status.success());
+    assert!(dir.path().join("out/tank.bin").is_file());
+    let embedded = dir.path().join("out/tank_embedded.gltf");
+    assert!(run(&["convert", s(&md2_path), s(&embedded), "--embed"])
+        .status
+        .success());
+    let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&embedded).unwrap()).unwrap();
+    assert!(j["buffers"][0]["uri"]
+        .as_str()
+        .unwrap()
+        .starts_with("data:"));
+
+    // MD5: the animation beside the mesh, or the one given.
+    let mesh = dir.path().join("m.md5mesh");
+    std::fs::write(&mesh, md5::fixtures::skeleton()).unwrap();
+    std::fs::write(dir.path().join("wave.md5anim"), md5::fixtures::anim()).unwrap();
+    let out_glb = dir.path().join("m.glb");
+    let out = run(&["convert", s(&mesh), s(&out_glb)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json = glb_json(&std::fs::read(&out_glb).unwrap());
+    assert_eq!(json["skins"].as_array().unwrap().len(), 1);
+    assert_eq!(json["animations"][0]["name"], "wave");
+    let wrong = dir.path().join("wrong.md5anim");
+    let mut other = md5::fixtures::anim_file();
+    other.hierarchy[0].name = "stranger".into();
+    std::fs::write(&wrong, md5::write_anim(&other)).unwrap();
+    let out = run(&[
+        "convert",
+        s(&mesh),
+        s(&dir.path().join("w.glb")),
+        "--anim",
+        s(&wrong),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("is not in the animation"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn batch_keeps_the_tree_and_goes_past_bad_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("a/b")).unwrap();
+    std::fs::write(src.join("a/one.mdl"), quake_mdl::fixtures::minimal()).unwrap();
+    std::fs::write(src.join("a/b/two.md2"), md2::fixtures::minimal()).unwrap();
+    std::fs::write(src.join("a/b/bob.md5mesh"), md5::fixtures::skeleton()).unwrap();
+    std::fs::write(src.join("a/b/bob.md5anim"), md5::fixtures::anim()).unwrap();
+    let mut bad = md2::fixtures::minimal();
+    bad[24..28].copy_from_slice(&i32::MAX.to_le_bytes());
+    std::fs::write(src.join("a/bad.md2"), bad).unwrap();
+    std::fs::write(src.join("level.wmp"), b"// WMP2\r\n// a level\r\n").unwrap();
+    let out_dir = dir.path().join("out");
+    let out = run(&["convert", s(&src), s(&out_dir), "--to", "glb"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("6 files: 4 converted, 0 kept"), "{err}");
+    assert!(err.contains("1 in formats not read yet, 1 failed"), "{err}");
+    assert!(
+        err.contains("FAILED ") && err.contains("bad.md2: md2: num_xyz"),
+        "{err}"
+    );
+    for p in [
+        "a/one.glb",
+        "a/b/two.glb",
+        "a/b/bob.md5mesh.glb",
+        "a/b/bob.md5anim.glb",
+    ] {
+        assert!(out_dir.join(p).is_file(), "{p} missing: {err}");
+    }
+    assert!(!out_dir.join("a/bad.glb").exists());
+    let leftovers: Vec<_> = walk(&out_dir)
+        .into_iter()
+        .filter(|p| p.contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // A second run keeps what is there; --force replaces it.
+    let again = run(&["convert", s(&src), s(&out_dir), "--to", "glb"]);
+    assert!(
+        text(&again.stderr).contains("0 converted, 4 kept"),
+        "{}",
+        text(&again.stderr)
+    );
+    let forced = run(&["convert", s(&src), s(&out_dir), "--to", "glb", "--force"]);
+    assert!(
+        text(&forced.stderr).contains("4 converted, 0 kept"),
+        "{}",
+        text(&forced.stderr)
+    );
+    // A folder needs --to.
+    let no_to = run(&["convert", s(&src), s(&out_dir)]);
+    assert!(text(&no_to.stderr).contains("give the output format with --to"));
+}
+
+fn walk(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p.file_name().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    out
+}

@@ -1,0 +1,239 @@
+//! Keyframe animation: one glTF animation per clip, driving the morph weights.
+//!
+//! Pose `f` is the base mesh plus morph target `f - 1` at weight 1 (pose 0 is the base with
+//! every weight 0), so a clip is a list of keys, each a time and a one-hot weight vector,
+//! interpolated `LINEAR`ly. Key `k` of a clip at `fps` is at `k / fps`; a frame group with
+//! cumulative end times `[e0, e1, ...]` has its keys at `[0, e0, e1, ...]` (each pose shows from
+//! the end of the one before). A last key repeats the clip's last pose at the clip's end, so
+//! the clip lasts its full duration.
+
+use gltf_json as json;
+use json::animation::{Interpolation, Property};
+use json::validation::Checked::Valid;
+
+use super::{strictly_increasing, Builder, ClipSplit, DEFAULT_FPS};
+use crate::error::Result;
+use crate::model::Clip;
+
+/// Poses of one animation and when each is reached.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Timeline {
+    /// The animation's name.
+    pub name: String,
+    /// Model frame shown at each key.
+    pub frames: Vec<usize>,
+    /// Key times in seconds, strictly increasing, one per entry of `frames`.
+    pub times: Vec<f32>,
+}
+
+/// `frames` at `fps`, the last held for one step.
+fn uniform(name: &str, frames: Vec<usize>, fps: f32) -> Timeline {
+    let mut keys = frames;
+    if let Some(&last) = keys.last() {
+        keys.push(last);
+    }
+    let times = (0..keys.len())
+        .map(|k| (k as f64 / f64::from(fps)) as f32)
+        .collect();
+    Timeline {
+        name: name.to_string(),
+        frames: keys,
+        times,
+    }
+}
+
+/// A frame group at its stored end times, or `None` when they are not positive and strictly
+/// increasing.
+fn grouped(clip: &Clip, ends: &[f32]) -> Option<Timeline> {
+    let ok = ends.len() == clip.count
+        && ends.iter().all(|t| t.is_finite())
+        && ends.first().is_some_and(|&t| t > 0.0)
+        && ends.windows(2).all(|w| w[0] < w[1]);
+    if !ok {
+        return None;
+    }
+    let mut frames: Vec<usize> = (clip.first..clip.first + clip.count).collect();
+    frames.push(clip.first + clip.count - 1);
+    let times = std::iter::once(0.0).chain(ends.iter().copied()).collect();
+    Some(Timeline {
+        name: clip.name.clone(),
+        frames,
+        times,
+    })
+}
+
+/// Adds a `LINEAR` sampler from `input` to `output` and a channel driving `path` of `node`.
+pub(super) fn channel(
+    samplers: &mut Vec<json::animation::Sampler>,
+    channels: &mut Vec<json::animation::Channel>,
+    input: json::Index<json::Accessor>,
+    output: json::Index<json::Accessor>,
+    targets: &[json::Index<json::Node>],
+    path: Property,
+) {
+    let sampler = json::Index::push(
+        samplers,
+        json::animation::Sampler {
+            extensions: None,
+            extras: Default::default(),
+            input,
+            interpolation: Valid(Interpolation::Linear),
+            output,
+        },
+    );
+    for &node in targets {
+        channels.push(json::animation::Channel {
+            sampler,
+            target: json::animation::Target {
+                extensions: None,
+                extras: Default::default(),
+                node,
+                path: Valid(path),
+            },
+            extensions: None,
+            extras: Default::default(),
+        });
+    }
+}
+
+impl Builder<'_> {
+    /// `fps` when it is a positive number, else [`DEFAULT_FPS`] with a warning.
+    fn rate(&mut self, fps: f32, what: &str) -> f32 {
+        if fps.is_finite() && fps > 0.0 {
+            fps
+        } else {
+            self.warnings.push(format!(
+                "{what}: frame rate {fps} is not a positive number; {DEFAULT_FPS} used"
+            ));
+            DEFAULT_FPS
+        }
+    }
+
+    /// The clips as [`GltfOptions::clip_split`](super::GltfOptions::clip_split) picks them.
+    pub(super) fn timelines(&mut self) -> Vec<Timeline> {
+        let model = self.model;
+        let n = model.frames.len();
+        let fps = self.options.fps;
+        let mut out = Vec::new();
+        match self.options.clip_split {
+            ClipSplit::Names if !model.clips.is_empty() => {
+                for c in &model.clips {
+                    let what = format!("clip \"{}\"", c.name);
+                    let t = match &c.frame_times {
+                        Some(ends) => match grouped(c, ends) {
+                            Some(t) => t,
+                            None => {
+                                let r = self.rate(fps.unwrap_or(c.fps), &what);
+                                self.warnings.push(format!(
+                                    "{what}: frame times {ends:?} are not positive and increasing; played at {r} frames per second"
+                                ));
+                                uniform(&c.name, (c.first..c.first + c.count).collect(), r)
+                            }
+                        },
+                        None => {
+                            let r = self.rate(fps.unwrap_or(c.fps), &what);
+                            uniform(&c.name, (c.first..c.first + c.count).collect(), r)
+                        }
+                    };
+                    out.push(t);
+                }
+            }
+            ClipSplit::Groups => {
+                let mut covered = vec![false; n];
+                for c in &model.clips {
+                    let Some(ends) = &c.frame_times else {
+                        continue;
+                    };
+                    match grouped(c, ends) {
+                        Some(t) => {
+                            covered[c.first..c.first + c.count].fill(true);
+                            out.push(t);
+                        }
+                        None => self.warnings.push(format!(
+                            "clip \"{}\": frame times {ends:?} are not positive and increasing; its frames go to clip \"all\"",
+                            c.name
+                        )),
+                    }
+                }
+                let rest: Vec<usize> = (0..n).filter(|&f| !covered[f]).collect();
+                if !rest.is_empty() {
+                    let r = self.rate(fps.unwrap_or(DEFAULT_FPS), "clip \"all\"");
+                    out.push(uniform("all", rest, r));
+                }
+            }
+            _ => {
+                let r = self.rate(fps.unwrap_or(DEFAULT_FPS), "clip \"all\"");
+                out.push(uniform("all", (0..n).collect(), r));
+            }
+        }
+        for t in &mut out {
+            if strictly_increasing(&mut t.times) {
+                self.warnings.push(format!(
+                    "clip \"{}\": key times moved apart to increase strictly",
+                    t.name
+                ));
+            }
+        }
+        out
+    }
+
+    /// One animation of the morph weights per clip.
+    pub(super) fn morph_animations(&mut self) -> Result<()> {
+        if self.morph_nodes.is_empty() {
+            return Ok(());
+        }
+        let targets = self.model.frames.len() - 1;
+        let nodes = self.morph_nodes.clone();
+        for t in self.timelines() {
+            let input = self.times(&t.times);
+            let mut weights = vec![[0.0f32]; t.frames.len() * targets];
+            for (k, &f) in t.frames.iter().enumerate() {
+                if f > 0 {
+                    weights[k * targets + f - 1] = [1.0];
+                }
+            }
+            let output = self.floats(&weights, None, false);
+            let (mut samplers, mut channels) = (Vec::new(), Vec::new());
+            channel(
+                &mut samplers,
+                &mut channels,
+                input,
+                output,
+                &nodes,
+                Property::MorphTargetWeights,
+            );
+            self.root.push(json::Animation {
+                extensions: None,
+                extras: Default::default(),
+                channels,
+                name: Some(t.name),
+                samplers,
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clips_hold_their_last_pose() {
+        let t = uniform("run", vec![3, 4, 5], 10.0);
+        assert_eq!(t.frames, vec![3, 4, 5, 5]);
+        assert_eq!(t.times, vec![0.0, 0.1, 0.2, 0.3]);
+        let clip = Clip {
+            name: "g".into(),
+            first: 2,
+            count: 3,
+            fps: 10.0,
+            frame_times: Some(vec![0.1, 0.2, 0.35]),
+        };
+        let t = grouped(&clip, clip.frame_times.as_ref().unwrap()).unwrap();
+        assert_eq!(t.frames, vec![2, 3, 4, 4]);
+        assert_eq!(t.times, vec![0.0, 0.1, 0.2, 0.35]);
+        assert!(grouped(&clip, &[0.1, 0.1, 0.2]).is_none());
+        assert!(grouped(&clip, &[0.0, 0.1, 0.2]).is_none());
+    }
+}

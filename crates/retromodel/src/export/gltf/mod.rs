@@ -1,0 +1,404 @@
+//! glTF 2.0 export (feature `gltf`): `.glb`, or `.gltf` with embedded or side-car buffers
+//! and PNG images, from any [`Model`].
+//!
+//! **What goes where.**
+//! - *Keyframe models* (MDL, MD2): the first pose is the mesh, every other pose a morph target
+//!   (`POSITION` and `NORMAL` deltas from the first pose). Each clip becomes one animation of
+//!   the morph weights (one-hot vectors, `LINEAR`): frame-name clips at their rate (10 frames a
+//!   second unless [`GltfOptions::fps`] says otherwise), frame groups at their stored times. A
+//!   clip's last pose is held for one step, so a clip lasts its full duration
+//!   ([`ClipSplit`] picks the clips).
+//! - *Skeletal models* (MD5): one node per joint (local bind transform), one skin with inverse
+//!   bind matrices, `JOINTS_n`/`WEIGHTS_n` with at most [`GltfOptions::max_influences`] joints
+//!   a vertex (the heaviest, renormalised, with a warning), one animation per
+//!   [`crate::model::SkeletalAnimation`] with a translation and a rotation channel per joint.
+//!   A model with several root joints gets a plain `skeleton` node above them (glTF wants a
+//!   common root).
+//! - *Camera paths* (md5camera): a perspective camera on a node animated by translation and
+//!   rotation; a cut holds the previous key until the cut's time. glTF cannot animate the
+//!   field of view (that needs `KHR_animation_pointer`), so the first key's is used, with a
+//!   warning when it changes. Doom 3 stores the horizontal field of view; `yfov` is computed
+//!   for Doom 3's 4:3 screen and `aspectRatio` is set to 4/3.
+//! - *Skins*: every picture as a PNG image (palette applied). Each skin is a material: its
+//!   first picture the base colour texture (nearest-neighbour sampling unless
+//!   [`Filter::Linear`]), metallic 0, roughness 1; its fullbright mask the emissive texture;
+//!   an indexed picture with a transparent index (`MF_HOLEY`) makes it `alphaMode: MASK`. A
+//!   mesh's own skin (the first, for Quake) is its primitive's material; with several skins,
+//!   each is also a `KHR_materials_variants` variant, so viewers can switch skins. The other
+//!   pictures of an animated skin group are stored as images (core glTF has no texture
+//!   animation; a warning says so).
+//!
+//! **Axes and winding.** Positions, normals, joint transforms and camera keys go through
+//! [`crate::model::to_y_up`], the crate's one axis conversion; quaternions through the matching
+//! conjugation ([`crate::model::quat_to_y_up`], vector part converted like a point). Quake, Quake 2 and Doom 3 triangles are
+//! clockwise when seen from the front, glTF's counter-clockwise, so every triangle is written
+//! as `(a, c, b)`.
+//!
+//! **Validity.** The output is meant to pass Khronos' glTF validator with no error and no
+//! warning: `POSITION` accessors (morph deltas included) carry exact `min`/`max`, normals and
+//! rotations are unit length, buffer views start on 4-byte boundaries and have no stride,
+//! animation times strictly increase, joint weights sum to 1 with unused slots at joint 0, and
+//! objects nothing uses are not written.
+//!
+//! ```
+//! # let bytes = retromodel::formats::quake_mdl::fixtures::minimal();
+//! let model = retromodel::read(&bytes, &retromodel::Limits::default(), &retromodel::NoFiles)?;
+//! let (glb, warnings) = retromodel::export::gltf::to_glb(&model, &Default::default())?;
+//! assert_eq!(&glb[..4], b"glTF");
+//! # let _ = warnings;
+//! # Ok::<(), retromodel::Error>(())
+//! ```
+
+mod animation;
+mod buffers;
+mod camera;
+mod material;
+mod mesh;
+mod skeleton;
+
+use gltf_json as json;
+
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::model::Model;
+
+/// Format name used in errors.
+pub const FORMAT: &str = "gltf";
+
+/// Frames per second of frame-name clips and of the clips this exporter makes up, unless
+/// [`GltfOptions::fps`] says otherwise.
+pub const DEFAULT_FPS: f32 = 10.0;
+
+/// Which animations a keyframe model gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClipSplit {
+    /// The model's clips (frame-name runs and frame groups), one animation each; a model
+    /// without clips gets one clip `all`.
+    #[default]
+    Names,
+    /// Only the clips with stored frame times (Quake frame groups), plus one clip `all` of
+    /// the frames outside them (when there are any).
+    Groups,
+    /// One clip `all` over every frame.
+    None,
+}
+
+/// Which poses are exported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Frames {
+    /// Every pose: morph targets, and all animations (morph, skeletal, camera).
+    #[default]
+    All,
+    /// The base mesh only: no morph targets and no animations.
+    First,
+}
+
+/// Texture filtering of the skins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Filter {
+    /// Nearest-neighbour (`NEAREST` for magnification and minification), as software Quake
+    /// draws skins.
+    #[default]
+    Nearest,
+    /// Smooth (`LINEAR` magnification, `LINEAR_MIPMAP_LINEAR` minification).
+    Linear,
+}
+
+/// Options of the glTF exporter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GltfOptions {
+    /// Frames per second of frame-name clips (and of the made-up clip `all`), overriding the
+    /// model's clip rate; frame groups keep their stored times. `None`: the clip's own rate
+    /// ([`DEFAULT_FPS`] for made-up clips).
+    pub fps: Option<f32>,
+    /// Which animations a keyframe model gets.
+    pub clip_split: ClipSplit,
+    /// Every pose, or the base mesh only.
+    pub frames: Frames,
+    /// Texture filtering.
+    pub filter: Filter,
+    /// Most joint influences kept per vertex: the heaviest are kept and renormalised (with a
+    /// warning when some are dropped). Written as `ceil(n / 4)` `JOINTS_n`/`WEIGHTS_n` sets;
+    /// 4 (one set) is what every viewer supports. 0 is read as 1.
+    pub max_influences: usize,
+}
+
+impl Default for GltfOptions {
+    fn default() -> Self {
+        GltfOptions {
+            fps: None,
+            clip_split: ClipSplit::Names,
+            frames: Frames::All,
+            filter: Filter::Nearest,
+            max_influences: 4,
+        }
+    }
+}
+
+/// A `.gltf` with side-car files ([`to_gltf_separate`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exported {
+    /// The `.gltf` JSON text.
+    pub json: String,
+    /// The buffer, to be written under the `bin_name` given (empty, and not referenced, when
+    /// the model has no data).
+    pub bin: Vec<u8>,
+    /// The PNG images: a file name (the one the JSON refers to, relative to the `.gltf`) and
+    /// the file's bytes.
+    pub images: Vec<(String, Vec<u8>)>,
+    /// What was lost or changed on the way (dropped joint influences, skin animation, ...).
+    pub warnings: Vec<String>,
+}
+
+/// The model as a binary glTF (`.glb`), images inside the buffer, and the warnings.
+pub fn to_glb(model: &Model, options: &GltfOptions) -> Result<(Vec<u8>, Vec<String>)> {
+    let built = build(model, options, Placement::Glb)?;
+    let Built {
+        mut root,
+        bin,
+        warnings,
+        ..
+    } = built;
+    if !bin.is_empty() {
+        root.push(buffers::buffer(bin.len(), None));
+    }
+    let json = serde_json::to_vec(&root).map_err(json_error)?;
+    Ok((buffers::glb(json, &bin)?, warnings))
+}
+
+/// The model as one `.gltf` JSON text with the buffer and the images inside as `data:` URIs,
+/// and the warnings.
+pub fn to_gltf_embedded(model: &Model, options: &GltfOptions) -> Result<(String, Vec<String>)> {
+    let built = build(model, options, Placement::Embedded)?;
+    let Built {
+        mut root,
+        bin,
+        warnings,
+        ..
+    } = built;
+    if !bin.is_empty() {
+        let uri = format!(
+            "data:application/octet-stream;base64,{}",
+            buffers::base64(&bin)
+        );
+        root.push(buffers::buffer(bin.len(), Some(uri)));
+    }
+    let json = serde_json::to_string(&root).map_err(json_error)?;
+    Ok((json, warnings))
+}
+
+/// The model as a `.gltf` JSON text that refers to side-car files: the buffer as `bin_name`
+/// and each image as `{image_prefix}_{name}.png` (`{name}.png` with an empty prefix), where
+/// `name` is `skin0`, `skin0_1` (the second picture of a skin group), `skin0_fullbright`...
+/// Names are relative to the `.gltf` file and percent-encoded in the JSON where needed.
+pub fn to_gltf_separate(
+    model: &Model,
+    options: &GltfOptions,
+    bin_name: &str,
+    image_prefix: &str,
+) -> Result<Exported> {
+    let built = build(
+        model,
+        options,
+        Placement::Files {
+            prefix: image_prefix.to_string(),
+        },
+    )?;
+    let Built {
+        mut root,
+        bin,
+        files,
+        warnings,
+    } = built;
+    if !bin.is_empty() {
+        root.push(buffers::buffer(
+            bin.len(),
+            Some(buffers::uri_encode(bin_name)),
+        ));
+    }
+    let json = serde_json::to_string_pretty(&root).map_err(json_error)?;
+    Ok(Exported {
+        json,
+        bin,
+        images: files,
+        warnings,
+    })
+}
+
+/// Where images go.
+enum Placement {
+    /// In buffer views of the GLB's buffer.
+    Glb,
+    /// As `data:image/png;base64,` URIs.
+    Embedded,
+    /// As side-car files named with this prefix.
+    Files { prefix: String },
+}
+
+/// The built document before its buffer is placed.
+struct Built {
+    root: json::Root,
+    bin: Vec<u8>,
+    files: Vec<(String, Vec<u8>)>,
+    warnings: Vec<String>,
+}
+
+/// The exporter's state: the document being built, the buffer, and what earlier steps made
+/// for later ones.
+struct Builder<'m> {
+    model: &'m Model,
+    options: &'m GltfOptions,
+    placement: Placement,
+    root: json::Root,
+    bin: Vec<u8>,
+    files: Vec<(String, Vec<u8>)>,
+    warnings: Vec<String>,
+    /// Nodes of the scene's roots, in order.
+    roots: Vec<json::Index<json::Node>>,
+    /// One node per model joint.
+    joint_nodes: Vec<json::Index<json::Node>>,
+    /// The skin, when some mesh is skinned.
+    skin: Option<json::Index<json::Skin>>,
+    /// The nodes of the exported meshes that carry morph targets.
+    morph_nodes: Vec<json::Index<json::Node>>,
+    /// The camera's node.
+    camera_node: Option<json::Index<json::Node>>,
+    /// The texture sampler, made on first use.
+    sampler: Option<json::Index<json::texture::Sampler>>,
+}
+
+fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<Built> {
+    model
+        .validate()
+        .map_err(|e| Error::new(FORMAT, e.kind, e.message, Location::None))?;
+    let mut b = Builder {
+        model,
+        options,
+        placement,
+        root: json::Root {
+            asset: json::Asset {
+                generator: Some(format!("retromodel {}", env!("CARGO_PKG_VERSION"))),
+                ..json::Asset::default()
+            },
+            ..json::Root::default()
+        },
+        bin: Vec::new(),
+        files: Vec::new(),
+        warnings: Vec::new(),
+        roots: Vec::new(),
+        joint_nodes: Vec::new(),
+        skin: None,
+        morph_nodes: Vec::new(),
+        camera_node: None,
+        sampler: None,
+    };
+    let exported = b.exported_meshes();
+    let materials = b.materials(&exported)?;
+    b.skeleton(&exported)?;
+    b.meshes(&exported, &materials)?;
+    b.camera()?;
+    if options.frames == Frames::All {
+        b.morph_animations()?;
+        b.skeletal_animations()?;
+        b.camera_animation()?;
+    }
+    if !b.roots.is_empty() {
+        let scene = b.root.push(json::Scene {
+            extensions: None,
+            extras: Default::default(),
+            name: None,
+            nodes: b.roots.clone(),
+        });
+        b.root.scene = Some(scene);
+    }
+    buffers::pad(&mut b.bin, 0);
+    Ok(Built {
+        root: b.root,
+        bin: b.bin,
+        files: b.files,
+        warnings: b.warnings,
+    })
+}
+
+impl Builder<'_> {
+    /// Whether morph targets and animations are written.
+    fn animated(&self) -> bool {
+        self.options.frames == Frames::All
+    }
+}
+
+/// An error about the model's content.
+fn invalid(message: String) -> Error {
+    Error::new(FORMAT, ErrorKind::InvalidModel, message, Location::None)
+}
+
+fn json_error(e: serde_json::Error) -> Error {
+    Error::new(
+        FORMAT,
+        ErrorKind::InvalidValue,
+        format!("JSON serialisation failed: {e}"),
+        Location::None,
+    )
+}
+
+/// `v` scaled to length 1 (in `f64`), or `fallback` when it has no direction.
+fn unit(v: [f32; 3], fallback: [f32; 3]) -> [f32; 3] {
+    let [x, y, z] = v.map(f64::from);
+    let len = (x * x + y * y + z * z).sqrt();
+    if len > 1e-30 && len.is_finite() {
+        [(x / len) as f32, (y / len) as f32, (z / len) as f32]
+    } else {
+        fallback
+    }
+}
+
+/// The smallest `f32` greater than `t` (for `t >= 0`, finite).
+fn next_after(t: f32) -> f32 {
+    if t == 0.0 {
+        f32::from_bits(1)
+    } else {
+        f32::from_bits(t.to_bits() + 1)
+    }
+}
+
+/// Makes `times` strictly increasing by moving each time that is not past its predecessor
+/// just past it; returns whether anything moved.
+fn strictly_increasing(times: &mut [f32]) -> bool {
+    let mut moved = false;
+    for k in 1..times.len() {
+        if times[k] <= times[k - 1] || times[k].is_nan() {
+            times[k] = next_after(times[k - 1]);
+            moved = true;
+        }
+    }
+    moved
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strictly_increasing;
+    use crate::model::{quat_to_y_up, to_y_up};
+
+    #[test]
+    fn quaternions_turn_like_points() {
+        // Rotating then converting equals converting then rotating by the converted
+        // quaternion.
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let q = crate::formats::md5::quat::Quat::from_array([0.0, 0.0, h, h]);
+        let p = [1.0, 2.0, 3.0];
+        let a = to_y_up(q.rotate(p));
+        let b = crate::formats::md5::quat::Quat::from_array(quat_to_y_up(q.to_array()))
+            .rotate(to_y_up(p));
+        for k in 0..3 {
+            assert!((a[k] - b[k]).abs() < 1e-6, "{a:?} {b:?}");
+        }
+    }
+
+    #[test]
+    fn times_are_made_strictly_increasing() {
+        let mut t = [0.0, 0.0, 0.5, 0.25];
+        assert!(strictly_increasing(&mut t));
+        assert!(t.windows(2).all(|w| w[0] < w[1]));
+        let mut ok = [0.0, 0.1, 0.2];
+        assert!(!strictly_increasing(&mut ok));
+    }
+}

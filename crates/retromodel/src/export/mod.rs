@@ -1,0 +1,13 @@
+//! Exporters to interchange formats that this crate writes but does not read.
+//!
+//! - `gltf` (feature `gltf`, on by default): glTF 2.0 as `.glb`, or `.gltf` with embedded
+//!   or side-car buffers and PNG images, from any [`crate::Model`]: keyframe poses as morph
+//!   targets with one animation per clip, skeletons as skins with joint animations, the
+//!   md5camera path as an animated camera, skins as PNG textures (fullbrights as emissive,
+//!   `MF_HOLEY` as an alpha mask, extra skins through `KHR_materials_variants`).
+//!
+//! Every exporter converts axes with [`crate::model::to_y_up`], the one axis conversion.
+//! Wavefront OBJ output of one pose lives in [`crate::formats::obj`].
+
+#[cfg(feature = "gltf")]
+pub mod gltf;
