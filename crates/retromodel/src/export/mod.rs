@@ -7,7 +7,8 @@
 //!   `MF_HOLEY` as an alpha mask, extra skins through `KHR_materials_variants`).
 //!
 //! Every exporter converts axes with [`crate::model::to_y_up`], the one axis conversion.
-//! Wavefront OBJ output of one pose lives in [`crate::formats::obj`].
+//! - [`obj`]: Wavefront OBJ (+ MTL) of one pose.
 
 #[cfg(feature = "gltf")]
 pub mod gltf;
+pub mod obj;

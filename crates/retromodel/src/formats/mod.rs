@@ -5,5 +5,4 @@ pub(crate) mod from_model;
 pub mod md2;
 pub mod md5;
 pub mod normals;
-pub mod obj;
 pub mod quake_mdl;

@@ -23,7 +23,7 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path) -> Result<Plan
         }
     }
     let mtl_name = format!("{stem}.mtl");
-    let obj = retromodel::formats::obj::to_obj(model, args.frame, &mtl_name, &names)?;
+    let obj = retromodel::export::obj::to_obj(model, args.frame, &mtl_name, &names)?;
     plan.files.push((dir.join(&mtl_name), obj.mtl.into_bytes()));
     plan.files
         .push((output.to_path_buf(), obj.obj.into_bytes()));
