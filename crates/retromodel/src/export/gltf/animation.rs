@@ -63,6 +63,48 @@ fn grouped(clip: &Clip, ends: &[f32]) -> Option<Timeline> {
 }
 
 /// Adds a `LINEAR` sampler from `input` to `output` and a channel driving `path` of `node`.
+/// One Builder call's worth of joint or camera animation: a translation and a rotation
+/// channel on `node` over the shared time `input`.
+pub(super) struct Track<'a> {
+    /// The key times accessor.
+    pub input: json::Index<json::Accessor>,
+    /// The animated node.
+    pub node: json::Index<json::Node>,
+    /// Translation per key (Y-up).
+    pub translations: &'a [[f32; 3]],
+    /// Rotation per key (Y-up, made continuous).
+    pub rotations: &'a [[f32; 4]],
+}
+
+impl Builder<'_> {
+    /// Adds a translation and a rotation channel for `track`.
+    pub(super) fn trs_channels(
+        &mut self,
+        track: Track<'_>,
+        samplers: &mut Vec<json::animation::Sampler>,
+        channels: &mut Vec<json::animation::Channel>,
+    ) {
+        let output = self.floats(track.translations, None, false);
+        channel(
+            samplers,
+            channels,
+            track.input,
+            output,
+            &[track.node],
+            Property::Translation,
+        );
+        let output = self.floats(track.rotations, None, false);
+        channel(
+            samplers,
+            channels,
+            track.input,
+            output,
+            &[track.node],
+            Property::Rotation,
+        );
+    }
+}
+
 pub(super) fn channel(
     samplers: &mut Vec<json::animation::Sampler>,
     channels: &mut Vec<json::animation::Channel>,

@@ -9,12 +9,11 @@
 use std::f32::consts::FRAC_1_SQRT_2;
 
 use gltf_json as json;
-use json::animation::Property;
 use json::camera::{Perspective, Type};
 use json::scene::UnitQuaternion;
 use json::validation::Checked::Valid;
 
-use super::animation::channel;
+use super::animation::Track;
 use super::skeleton::continuous;
 use super::{invalid, strictly_increasing, Builder};
 use crate::error::Result;
@@ -153,23 +152,15 @@ impl Builder<'_> {
         continuous(&mut rotations);
         let input = self.times(&times);
         let (mut samplers, mut channels) = (Vec::new(), Vec::new());
-        let output = self.floats(&translations, None, false);
-        channel(
+        self.trs_channels(
+            Track {
+                input,
+                node,
+                translations: &translations,
+                rotations: &rotations,
+            },
             &mut samplers,
             &mut channels,
-            input,
-            output,
-            &[node],
-            Property::Translation,
-        );
-        let output = self.floats(&rotations, None, false);
-        channel(
-            &mut samplers,
-            &mut channels,
-            input,
-            output,
-            &[node],
-            Property::Rotation,
         );
         self.root.push(json::Animation {
             extensions: None,

@@ -7,10 +7,9 @@
 //! channels directly.
 
 use gltf_json as json;
-use json::animation::Property;
 use json::scene::UnitQuaternion;
 
-use super::animation::channel;
+use super::animation::Track;
 use super::{invalid, strictly_increasing, Builder};
 use crate::error::Result;
 use crate::formats::md5::anim::JointPose;
@@ -188,23 +187,15 @@ impl Builder<'_> {
                     rotations.push(quat_to_y_up(q));
                 }
                 continuous(&mut rotations);
-                let output = self.floats(&translations, None, false);
-                channel(
+                self.trs_channels(
+                    Track {
+                        input,
+                        node,
+                        translations: &translations,
+                        rotations: &rotations,
+                    },
                     &mut samplers,
                     &mut channels,
-                    input,
-                    output,
-                    &[node],
-                    Property::Translation,
-                );
-                let output = self.floats(&rotations, None, false);
-                channel(
-                    &mut samplers,
-                    &mut channels,
-                    input,
-                    output,
-                    &[node],
-                    Property::Rotation,
                 );
             }
             self.root.push(json::Animation {
