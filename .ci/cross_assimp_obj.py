@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
-"""Cross-tool check of MD5 bind poses: for every corpus .md5mesh that both tools read,
-`assimp export X.md5mesh X.obj` and `retromodel convert X.md5mesh X.obj` must give the same
-triangles, corner by corner, to 1e-3 (both write Y-up: Assimp's MD5 importer turns Z-up the
-way `retromodel::model::to_y_up` does). Triangles are compared as sets of corners, so a
-winding difference would not hide a position difference.
+"""Cross-tool check of first-pose geometry through OBJ: for every corpus file of the given
+kinds that both tools read, `assimp export X out.obj` and `retromodel convert X out.obj`
+(frame 0, or the bind pose) must give the same triangles, corner by corner, to 1e-3 of the
+model's size (both write Y-up: Assimp's importers turn Z-up the way
+`retromodel::model::to_y_up` does). Triangles are compared as sets of corners, so a winding
+difference would not hide a position difference.
 
-Usage: cross_assimp_md5.py RETROMODEL_BINARY CORPUS_DIR
+Usage: cross_assimp_obj.py RETROMODEL_BINARY CORPUS_DIR [--absolute] KIND...
+KIND: a file extension (md5mesh) or a 4-byte magic (MDL5).
 """
 import os
 import subprocess
 import sys
 import tempfile
 
-binary, corpus = sys.argv[1], sys.argv[2]
+binary, corpus, kinds = sys.argv[1], sys.argv[2], sys.argv[3:]
+# --absolute: the tolerance is 1e-3 units (times max(1, |coordinate|)) instead of 1e-3 of
+# the model's size.
+ABSOLUTE = "--absolute" in kinds
+kinds = [k for k in kinds if k != "--absolute"]
 TOL = 1e-3
 
 
@@ -34,11 +40,16 @@ def triangles(path):
 
 
 def cell(p):
-    return tuple(int(round(c / 0.01)) for c in p)
+    return tuple(int(round(c / (0.01 * SIZE[0]))) for c in p)
+
+
+SIZE = [1.0]
 
 
 def close(a, b):
-    return all(abs(x - y) <= TOL * max(1.0, abs(y)) for x, y in zip(a, b))
+    if ABSOLUTE:
+        return all(abs(x - y) <= TOL * max(1.0, abs(y)) for x, y in zip(a, b))
+    return all(abs(x - y) <= TOL * SIZE[0] for x, y in zip(a, b))
 
 
 def same_corners(t, u):
@@ -54,8 +65,12 @@ for root, dirs, names in os.walk(corpus):
     if os.path.basename(root) == "invalid":
         continue
     for n in sorted(names):
-        if n.lower().endswith(".md5mesh"):
-            files.append(os.path.join(root, n))
+        p = os.path.join(root, n)
+        ext = n.rsplit(".", 1)[-1].lower()
+        with open(p, "rb") as f:
+            magic = f.read(4).decode("latin-1")
+        if ext in kinds or magic in kinds:
+            files.append(p)
 files.sort()
 
 agree, failures, skipped = 0, [], []
@@ -72,6 +87,8 @@ with tempfile.TemporaryDirectory() as tmp:
             skipped.append(p)
             continue
         ours, theirs = triangles(ours_path), triangles(theirs_path)
+        pts = [c for t in ours for c in t] or [(0.0, 0.0, 0.0)]
+        SIZE[0] = max(1e-6, max(max(c[k] for c in pts) - min(c[k] for c in pts) for k in range(3)))
         if len(ours) != len(theirs):
             failures.append(f"{p}: {len(ours)} triangles vs assimp's {len(theirs)}")
             continue
@@ -102,7 +119,7 @@ with tempfile.TemporaryDirectory() as tmp:
         else:
             agree += 1
 
-print(f"assimp md5mesh bind-pose check: {agree} agree, {len(failures)} disagree, {len(skipped)} not loaded by assimp")
+print(f"assimp {' '.join(kinds)} first-pose check: {agree} agree, {len(failures)} disagree, {len(skipped)} not loaded by assimp")
 for s in skipped:
     print(f"  assimp could not load: {s}")
 for f in failures:
