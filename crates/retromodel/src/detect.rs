@@ -74,7 +74,12 @@ impl Format {
     pub fn is_supported(self) -> bool {
         matches!(
             self,
-            Format::QuakeMdl | Format::Md2 | Format::Md5Mesh | Format::Md5Anim | Format::Md5Camera
+            Format::QuakeMdl
+                | Format::Md2
+                | Format::GameStudioMdl(2..=5)
+                | Format::Md5Mesh
+                | Format::Md5Anim
+                | Format::Md5Camera
         )
     }
 }

@@ -3,7 +3,7 @@
 use crate::detect::{detect, Format};
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::{md2, md5, quake_mdl};
+use crate::formats::{gs_mdl, md2, md5, quake_mdl};
 use crate::limits::Limits;
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
@@ -19,6 +19,8 @@ pub enum Document<'a> {
     QuakeMdl(quake_mdl::File<'a>),
     /// A Quake 2 MD2 file.
     Md2(md2::File<'a>),
+    /// A 3D GameStudio MDL2..MDL5 file.
+    GameStudioMdl(gs_mdl::File<'a>),
     /// A Doom 3 md5mesh, with the warnings of its lenient reading.
     Md5Mesh(md5::Parsed<md5::MeshFile>),
     /// A Doom 3 md5anim.
@@ -33,6 +35,9 @@ impl<'a> Document<'a> {
         match detect(data) {
             Some(Format::QuakeMdl) => quake_mdl::File::parse(data, limits).map(Document::QuakeMdl),
             Some(Format::Md2) => md2::File::parse(data, limits).map(Document::Md2),
+            Some(Format::GameStudioMdl(2..=5)) => {
+                gs_mdl::File::parse(data, limits).map(Document::GameStudioMdl)
+            }
             Some(Format::Md5Mesh) => md5::parse_mesh(data, limits).map(Document::Md5Mesh),
             Some(Format::Md5Anim) => md5::parse_anim(data, limits).map(Document::Md5Anim),
             Some(Format::Md5Camera) => md5::parse_camera(data, limits).map(Document::Md5Camera),
@@ -68,6 +73,7 @@ impl<'a> Document<'a> {
         match self {
             Document::QuakeMdl(_) => Format::QuakeMdl,
             Document::Md2(_) => Format::Md2,
+            Document::GameStudioMdl(f) => Format::GameStudioMdl(f.header.version),
             Document::Md5Mesh(_) => Format::Md5Mesh,
             Document::Md5Anim(_) => Format::Md5Anim,
             Document::Md5Camera(_) => Format::Md5Camera,
@@ -80,6 +86,7 @@ impl<'a> Document<'a> {
         match self {
             Document::QuakeMdl(f) => f.write(),
             Document::Md2(f) => f.write(),
+            Document::GameStudioMdl(f) => f.write(),
             Document::Md5Mesh(p) => md5::write_mesh(&p.file).into_bytes(),
             Document::Md5Anim(p) => md5::write_anim(&p.file).into_bytes(),
             Document::Md5Camera(p) => md5::write_camera(&p.file).into_bytes(),
@@ -91,6 +98,7 @@ impl<'a> Document<'a> {
         match self {
             Document::QuakeMdl(f) => quake_mdl::to_model(f, options, resolver),
             Document::Md2(f) => md2::to_model(f, options, resolver),
+            Document::GameStudioMdl(f) => gs_mdl::to_model(f, options, resolver),
             Document::Md5Mesh(p) => md5::mesh_to_model(&p.file, &p.warnings),
             Document::Md5Anim(p) => md5::anim_to_model(&p.file, "anim", &p.warnings),
             Document::Md5Camera(p) => md5::camera_to_model(&p.file, &p.warnings),
@@ -102,6 +110,7 @@ impl<'a> Document<'a> {
         match self {
             Document::QuakeMdl(f) => quake_mdl::summary(f, converted),
             Document::Md2(f) => md2::summary(f, converted),
+            Document::GameStudioMdl(f) => gs_mdl::summary(f, converted),
             Document::Md5Mesh(p) => md5::mesh_summary(&p.file, converted),
             Document::Md5Anim(p) => md5::anim_summary(&p.file, "anim", converted),
             Document::Md5Camera(p) => md5::camera_summary(&p.file, "camera", converted),
@@ -139,6 +148,12 @@ impl<'a> Document<'a> {
                 };
                 Ok(md2::validate(f, e))
             }
+            Document::GameStudioMdl(_) => match engine {
+                None | Some("acknex") => Ok(Vec::new()),
+                Some(other) => Err(format!(
+                    "unknown engine {other:?} for 3D GameStudio MDL (acknex)"
+                )),
+            },
             Document::Md5Mesh(_) | Document::Md5Anim(_) | Document::Md5Camera(_) => {
                 if !matches!(engine, None | Some("doom3")) {
                     return Err(format!(

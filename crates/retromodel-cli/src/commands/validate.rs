@@ -22,8 +22,8 @@ pub struct Args {
     paths: Vec<PathBuf>,
     /// Engine whose limits apply. MDL: quake (software WinQuake), glquake, quakespasm (the
     /// default). MD2: quake2 (GL renderer, the default), quake2-soft (software renderer).
-    /// MD5: doom3.
-    #[arg(long, value_parser = ["quake", "glquake", "quakespasm", "quake2", "quake2-soft", "doom3"])]
+    /// MD5: doom3. 3D GameStudio: acknex (structure checks only; no engine limits yet).
+    #[arg(long, value_parser = ["quake", "glquake", "quakespasm", "quake2", "quake2-soft", "doom3", "acknex"])]
     engine: Option<String>,
 }
 
@@ -38,6 +38,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let engine = args.engine.as_deref().unwrap_or(match doc.format() {
                 Format::Md2 => "quake2",
                 Format::Md5Mesh | Format::Md5Anim | Format::Md5Camera => "doom3",
+                Format::GameStudioMdl(_) | Format::Hmp(_) | Format::WmpText => "acknex",
                 _ => "quakespasm",
             });
             let diags = doc.validate(Some(engine)).map_err(|e| anyhow!(e))?;

@@ -2,6 +2,7 @@
 //! converter to the format-neutral [`crate::Model`] and (for writable formats) back.
 
 pub(crate) mod from_model;
+pub mod gs_mdl;
 pub mod md2;
 pub mod md5;
 pub mod normals;

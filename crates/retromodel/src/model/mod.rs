@@ -64,7 +64,9 @@ pub struct Mesh {
     pub normals: Vec<[f32; 3]>,
     /// Texture coordinates, `[0, 1]` across the skin, `v` downwards.
     pub uvs: Vec<[f32; 2]>,
-    /// Triangles as indices into the vertex arrays, in the source winding.
+    /// Triangles as indices into the vertex arrays, front faces clockwise when seen from the
+    /// front (Quake's, Quake 2's and Doom 3's winding; readers of counter-clockwise formats
+    /// such as 3D GameStudio's turn their triangles around).
     pub triangles: Vec<[u32; 3]>,
     /// One morph target per model frame: absolute positions and normals of every vertex.
     pub morph_targets: Vec<MorphTarget>,

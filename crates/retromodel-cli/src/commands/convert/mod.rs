@@ -20,8 +20,8 @@ use super::resolver;
 use crate::files;
 use crate::SideFileArgs;
 
-/// Convert models: Quake MDL <-> Quake 2 MD2, MD5 written back, anything to glTF 2.0 (.glb,
-/// .gltf) or OBJ. The output's extension picks the format; a folder converts its whole tree.
+/// Convert models: Quake MDL <-> Quake 2 MD2 <-> 3D GameStudio MDL3/4/5, MD5 written back,
+/// anything to glTF 2.0 (.glb, .gltf) or OBJ. The output's extension picks the format; a folder converts its whole tree.
 ///
 /// With the same format the output is the input byte for byte (MD5: value for value).
 /// Otherwise the model goes through the format-neutral Model:
@@ -48,6 +48,7 @@ use crate::SideFileArgs;
 ///   retromodel convert models/monsters/imp.md5mesh imp.glb --anim walk1.md5anim
 ///   retromodel convert progs/player.mdl player.obj --frame 12
 ///   retromodel convert tank.md2 tank.mdl --game-dir baseq2
+///   retromodel convert progs/ogre.mdl ogre_a6.mdl --mdl gs5
 ///   retromodel convert id1/progs/ out/ --to glb
 #[derive(clap::Args, Clone)]
 #[command(verbatim_doc_comment)]
@@ -79,6 +80,10 @@ pub struct Args {
     /// built-in Quake palette for MDL; the model's own palette for PCX.
     #[arg(long, value_name = "FILE")]
     target_palette: Option<PathBuf>,
+    /// .mdl output: which MDL to write — quake (IDPO), or 3D GameStudio gs3, gs4, gs5.
+    /// Default: the input's own MDL kind, Quake MDL for other inputs.
+    #[arg(long, value_parser = ["quake", "gs3", "gs4", "gs5"])]
+    mdl: Option<String>,
     /// OBJ output: the frame to write (default 0; the bind pose for skeletal models).
     #[arg(long, default_value_t = 0)]
     frame: usize,
@@ -123,14 +128,18 @@ enum Target {
     Obj,
 }
 
-/// The target an output extension asks for, given the input's format (`.mdl` is ambiguous
-/// and keeps the input's MDL family).
-fn target_for(ext: &str, input: Format) -> Option<Target> {
+/// The target an output extension asks for, given the input's format (`.mdl` is ambiguous:
+/// `--mdl` picks, else the input's MDL family, else Quake).
+fn target_for(ext: &str, input: Format, mdl: Option<&str>) -> Option<Target> {
     let native = |f| Some(Target::Native(f));
     match ext.to_ascii_lowercase().as_str() {
-        "mdl" => match input {
-            Format::QuakeMdl | Format::GameStudioMdl(_) => native(input),
-            _ => native(Format::QuakeMdl),
+        "mdl" => match (mdl, input) {
+            (Some("gs3"), _) => native(Format::GameStudioMdl(3)),
+            (Some("gs4"), _) => native(Format::GameStudioMdl(4)),
+            (Some("gs5"), _) => native(Format::GameStudioMdl(5)),
+            (Some(_), _) => native(Format::QuakeMdl),
+            (None, Format::QuakeMdl | Format::GameStudioMdl(2..=5)) => native(input),
+            (None, _) => native(Format::QuakeMdl),
         },
         "md2" => native(Format::Md2),
         "md5mesh" => native(Format::Md5Mesh),
@@ -203,7 +212,7 @@ fn plan(args: &Args, input: &Path, output: &Path, ext: &str) -> Result<Plan> {
     let bytes = files::read(input)?;
     let doc =
         Document::parse(&bytes, &Limits::default()).with_context(|| input.display().to_string())?;
-    let Some(target) = target_for(ext, doc.format()) else {
+    let Some(target) = target_for(ext, doc.format(), args.mdl.as_deref()) else {
         bail!(
             "{}: cannot tell the output format from the extension {ext:?} (use .mdl, .md2, \
              .md5mesh, .md5anim, .md5camera, .glb, .gltf or .obj)",

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use retromodel::formats::{md2, md5, quake_mdl};
+use retromodel::formats::{gs_mdl, md2, md5, quake_mdl};
 use retromodel::image::{pcx, Palette, Pixels};
 use retromodel::{Format, Model, WriteOptions};
 
@@ -59,6 +59,10 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Format
         }
         Format::QuakeMdl => {
             let w = quake_mdl::from_model(model, &options)?;
+            (w.file.write(), w.warnings, w.frame_errors)
+        }
+        Format::GameStudioMdl(version) => {
+            let w = gs_mdl::from_model(model, &options, version)?;
             (w.file.write(), w.warnings, w.frame_errors)
         }
         Format::Md5Mesh => (
