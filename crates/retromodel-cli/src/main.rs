@@ -38,6 +38,8 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+// Parsed once per run: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Command {
     Info(commands::info::Args),
     Validate(commands::validate::Args),
