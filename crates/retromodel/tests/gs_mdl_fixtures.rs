@@ -357,7 +357,8 @@ fn texture_mappings_of_mdl3_and_mdl2() {
     assert_eq!(m.source_vertices, [0, 1, 4, 2, 3, 0, 5]);
     assert_eq!(m.uvs[0], [0.0, 0.5]);
     assert_eq!(m.uvs[5], [0.5, 0.5]);
-    assert_eq!(m.triangles[3], [4, 5, 2]);
+    // Turned to the Model's clockwise fronts: the file stores (4, 5, 2).
+    assert_eq!(m.triangles[3], [4, 2, 5]);
     assert_eq!(m.skin_size, Some([16, 8]));
     assert_eq!(m.skin, Some(0));
     // MDL2: Quake's texel centres, and the back-facing copies of the on-seam vertices
@@ -368,7 +369,7 @@ fn texture_mappings_of_mdl3_and_mdl2() {
     assert_eq!(m.source_vertices, [0, 1, 2, 3, 4, 5, 1, 0, 2, 3]);
     assert_eq!(m.uvs[0], [0.5 / 16.0, 4.5 / 8.0]);
     assert_eq!(m.uvs[7], [8.5 / 16.0, 4.5 / 8.0]);
-    assert_eq!(m.triangles[4], [6, 7, 5]);
+    assert_eq!(m.triangles[4], [6, 5, 7]); // the file's (6, 7, 5), turned
     // Vertices no triangle uses stay in the mesh (at UV 0, 0).
     let mut file = fixtures::build(&fixtures::Spec::default());
     if let Geometry::Separate { triangles, .. } = &mut file.geometry {
