@@ -46,7 +46,7 @@ impl Format {
             Format::GameStudioMdl(_) => "gs-mdl7",
             Format::Hmp(_) => "hmp",
             Format::WmpBinary => "wmp",
-            Format::WmpText => "wmp-text",
+            Format::WmpText => "wmp",
             Format::Md5Mesh => "md5mesh",
             Format::Md5Anim => "md5anim",
             Format::Md5Camera => "md5camera",
@@ -77,6 +77,7 @@ impl Format {
             Format::QuakeMdl
                 | Format::Md2
                 | Format::GameStudioMdl(2..=5)
+                | Format::WmpText
                 | Format::Md5Mesh
                 | Format::Md5Anim
                 | Format::Md5Camera

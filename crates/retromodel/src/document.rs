@@ -3,7 +3,7 @@
 use crate::detect::{detect, Format};
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::{gs_mdl, md2, md5, quake_mdl};
+use crate::formats::{gs_mdl, md2, md5, quake_mdl, wmp};
 use crate::limits::Limits;
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
@@ -21,6 +21,8 @@ pub enum Document<'a> {
     Md2(md2::File<'a>),
     /// A 3D GameStudio MDL2..MDL5 file.
     GameStudioMdl(gs_mdl::File<'a>),
+    /// A 3D GameStudio text WMP level, with the warnings of its lenient reading.
+    Wmp(wmp::Parsed),
     /// A Doom 3 md5mesh, with the warnings of its lenient reading.
     Md5Mesh(md5::Parsed<md5::MeshFile>),
     /// A Doom 3 md5anim.
@@ -38,6 +40,7 @@ impl<'a> Document<'a> {
             Some(Format::GameStudioMdl(2..=5)) => {
                 gs_mdl::File::parse(data, limits).map(Document::GameStudioMdl)
             }
+            Some(Format::WmpText) => wmp::parse(data, limits).map(Document::Wmp),
             Some(Format::Md5Mesh) => md5::parse_mesh(data, limits).map(Document::Md5Mesh),
             Some(Format::Md5Anim) => md5::parse_anim(data, limits).map(Document::Md5Anim),
             Some(Format::Md5Camera) => md5::parse_camera(data, limits).map(Document::Md5Camera),
@@ -74,6 +77,7 @@ impl<'a> Document<'a> {
             Document::QuakeMdl(_) => Format::QuakeMdl,
             Document::Md2(_) => Format::Md2,
             Document::GameStudioMdl(f) => Format::GameStudioMdl(f.header.version),
+            Document::Wmp(_) => Format::WmpText,
             Document::Md5Mesh(_) => Format::Md5Mesh,
             Document::Md5Anim(_) => Format::Md5Anim,
             Document::Md5Camera(_) => Format::Md5Camera,
@@ -87,6 +91,7 @@ impl<'a> Document<'a> {
             Document::QuakeMdl(f) => f.write(),
             Document::Md2(f) => f.write(),
             Document::GameStudioMdl(f) => f.write(),
+            Document::Wmp(p) => wmp::write(&p.file).into_bytes(),
             Document::Md5Mesh(p) => md5::write_mesh(&p.file).into_bytes(),
             Document::Md5Anim(p) => md5::write_anim(&p.file).into_bytes(),
             Document::Md5Camera(p) => md5::write_camera(&p.file).into_bytes(),
@@ -99,6 +104,7 @@ impl<'a> Document<'a> {
             Document::QuakeMdl(f) => quake_mdl::to_model(f, options, resolver),
             Document::Md2(f) => md2::to_model(f, options, resolver),
             Document::GameStudioMdl(f) => gs_mdl::to_model(f, options, resolver),
+            Document::Wmp(p) => wmp::to_model(&p.file, &p.warnings),
             Document::Md5Mesh(p) => md5::mesh_to_model(&p.file, &p.warnings),
             Document::Md5Anim(p) => md5::anim_to_model(&p.file, "anim", &p.warnings),
             Document::Md5Camera(p) => md5::camera_to_model(&p.file, &p.warnings),
@@ -111,6 +117,7 @@ impl<'a> Document<'a> {
             Document::QuakeMdl(f) => quake_mdl::summary(f, converted),
             Document::Md2(f) => md2::summary(f, converted),
             Document::GameStudioMdl(f) => gs_mdl::summary(f, converted),
+            Document::Wmp(p) => wmp::summary(&p.file, converted),
             Document::Md5Mesh(p) => md5::mesh_summary(&p.file, converted),
             Document::Md5Anim(p) => md5::anim_summary(&p.file, "anim", converted),
             Document::Md5Camera(p) => md5::camera_summary(&p.file, "camera", converted),
@@ -148,10 +155,10 @@ impl<'a> Document<'a> {
                 };
                 Ok(md2::validate(f, e))
             }
-            Document::GameStudioMdl(_) => match engine {
+            Document::GameStudioMdl(_) | Document::Wmp(_) => match engine {
                 None | Some("acknex") => Ok(Vec::new()),
                 Some(other) => Err(format!(
-                    "unknown engine {other:?} for 3D GameStudio MDL (acknex)"
+                    "unknown engine {other:?} for 3D GameStudio files (acknex)"
                 )),
             },
             Document::Md5Mesh(_) | Document::Md5Anim(_) | Document::Md5Camera(_) => {

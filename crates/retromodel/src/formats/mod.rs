@@ -7,3 +7,4 @@ pub mod md2;
 pub mod md5;
 pub mod normals;
 pub mod quake_mdl;
+pub mod wmp;

@@ -145,6 +145,7 @@ fn target_for(ext: &str, input: Format, mdl: Option<&str>) -> Option<Target> {
         "md5mesh" => native(Format::Md5Mesh),
         "md5anim" => native(Format::Md5Anim),
         "md5camera" => native(Format::Md5Camera),
+        "wmp" => native(Format::WmpText),
         "glb" => Some(Target::Glb),
         "gltf" => Some(Target::Gltf),
         "obj" => Some(Target::Obj),
