@@ -127,7 +127,7 @@ fn batch_keeps_the_tree_and_goes_past_bad_files() {
     let mut bad = md2::fixtures::minimal();
     bad[24..28].copy_from_slice(&i32::MAX.to_le_bytes());
     std::fs::write(src.join("a/bad.md2"), bad).unwrap();
-    std::fs::write(src.join("level.wmp"), b"// WMP2\r\n// a level\r\n").unwrap();
+    std::fs::write(src.join("level.wmp"), b"WMPB\x01\x04\x05\x00").unwrap();
     let out_dir = dir.path().join("out");
     let out = run(&["convert", s(&src), s(&out_dir), "--to", "glb"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
