@@ -76,7 +76,8 @@ impl Format {
             self,
             Format::QuakeMdl
                 | Format::Md2
-                | Format::GameStudioMdl(2..=5)
+                | Format::GameStudioMdl(2..=5 | 7)
+                | Format::Hmp(_)
                 | Format::WmpText
                 | Format::Md5Mesh
                 | Format::Md5Anim

@@ -3,7 +3,7 @@
 use crate::detect::{detect, Format};
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::{gs_mdl, md2, md5, quake_mdl, wmp};
+use crate::formats::{gs_mdl, gs_mdl7, hmp, md2, md5, quake_mdl, wmp};
 use crate::limits::Limits;
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
@@ -21,6 +21,10 @@ pub enum Document<'a> {
     Md2(md2::File<'a>),
     /// A 3D GameStudio MDL2..MDL5 file.
     GameStudioMdl(gs_mdl::File<'a>),
+    /// A 3D GameStudio MDL7 file.
+    GameStudioMdl7(gs_mdl7::File<'a>),
+    /// A 3D GameStudio HMP terrain.
+    Hmp(hmp::File<'a>),
     /// A 3D GameStudio text WMP level, with the warnings of its lenient reading.
     Wmp(wmp::Parsed),
     /// A Doom 3 md5mesh, with the warnings of its lenient reading.
@@ -40,6 +44,10 @@ impl<'a> Document<'a> {
             Some(Format::GameStudioMdl(2..=5)) => {
                 gs_mdl::File::parse(data, limits).map(Document::GameStudioMdl)
             }
+            Some(Format::GameStudioMdl(7)) => {
+                gs_mdl7::File::parse(data, limits).map(Document::GameStudioMdl7)
+            }
+            Some(Format::Hmp(_)) => hmp::File::parse(data, limits).map(Document::Hmp),
             Some(Format::WmpText) => wmp::parse(data, limits).map(Document::Wmp),
             Some(Format::Md5Mesh) => md5::parse_mesh(data, limits).map(Document::Md5Mesh),
             Some(Format::Md5Anim) => md5::parse_anim(data, limits).map(Document::Md5Anim),
@@ -77,6 +85,8 @@ impl<'a> Document<'a> {
             Document::QuakeMdl(_) => Format::QuakeMdl,
             Document::Md2(_) => Format::Md2,
             Document::GameStudioMdl(f) => Format::GameStudioMdl(f.header.version),
+            Document::GameStudioMdl7(_) => Format::GameStudioMdl(7),
+            Document::Hmp(f) => Format::Hmp(f.header.ident.ident()[3] - b'0'),
             Document::Wmp(_) => Format::WmpText,
             Document::Md5Mesh(_) => Format::Md5Mesh,
             Document::Md5Anim(_) => Format::Md5Anim,
@@ -91,6 +101,8 @@ impl<'a> Document<'a> {
             Document::QuakeMdl(f) => f.write(),
             Document::Md2(f) => f.write(),
             Document::GameStudioMdl(f) => f.write(),
+            Document::GameStudioMdl7(f) => f.write(),
+            Document::Hmp(f) => f.write(),
             Document::Wmp(p) => wmp::write(&p.file).into_bytes(),
             Document::Md5Mesh(p) => md5::write_mesh(&p.file).into_bytes(),
             Document::Md5Anim(p) => md5::write_anim(&p.file).into_bytes(),
@@ -104,6 +116,8 @@ impl<'a> Document<'a> {
             Document::QuakeMdl(f) => quake_mdl::to_model(f, options, resolver),
             Document::Md2(f) => md2::to_model(f, options, resolver),
             Document::GameStudioMdl(f) => gs_mdl::to_model(f, options, resolver),
+            Document::GameStudioMdl7(f) => gs_mdl7::to_model(f, options, resolver),
+            Document::Hmp(f) => hmp::to_model(f, options, resolver),
             Document::Wmp(p) => wmp::to_model(&p.file, &p.warnings),
             Document::Md5Mesh(p) => md5::mesh_to_model(&p.file, &p.warnings),
             Document::Md5Anim(p) => md5::anim_to_model(&p.file, "anim", &p.warnings),
@@ -117,6 +131,8 @@ impl<'a> Document<'a> {
             Document::QuakeMdl(f) => quake_mdl::summary(f, converted),
             Document::Md2(f) => md2::summary(f, converted),
             Document::GameStudioMdl(f) => gs_mdl::summary(f, converted),
+            Document::GameStudioMdl7(f) => gs_mdl7::summary(f, converted),
+            Document::Hmp(f) => hmp::summary(f, converted),
             Document::Wmp(p) => wmp::summary(&p.file, converted),
             Document::Md5Mesh(p) => md5::mesh_summary(&p.file, converted),
             Document::Md5Anim(p) => md5::anim_summary(&p.file, "anim", converted),
@@ -155,7 +171,10 @@ impl<'a> Document<'a> {
                 };
                 Ok(md2::validate(f, e))
             }
-            Document::GameStudioMdl(_) | Document::Wmp(_) => match engine {
+            Document::GameStudioMdl(_)
+            | Document::GameStudioMdl7(_)
+            | Document::Hmp(_)
+            | Document::Wmp(_) => match engine {
                 None | Some("acknex") => Ok(Vec::new()),
                 Some(other) => Err(format!(
                     "unknown engine {other:?} for 3D GameStudio files (acknex)"

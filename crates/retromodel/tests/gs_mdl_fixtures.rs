@@ -370,7 +370,7 @@ fn texture_mappings_of_mdl3_and_mdl2() {
     assert_eq!(m.uvs[0], [0.5 / 16.0, 4.5 / 8.0]);
     assert_eq!(m.uvs[7], [8.5 / 16.0, 4.5 / 8.0]);
     assert_eq!(m.triangles[4], [6, 5, 7]); // the file's (6, 7, 5), turned
-    // Vertices no triangle uses stay in the mesh (at UV 0, 0).
+                                           // Vertices no triangle uses stay in the mesh (at UV 0, 0).
     let mut file = fixtures::build(&fixtures::Spec::default());
     if let Geometry::Separate { triangles, .. } = &mut file.geometry {
         triangles.truncate(1);

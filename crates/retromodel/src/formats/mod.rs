@@ -3,6 +3,8 @@
 
 pub(crate) mod from_model;
 pub mod gs_mdl;
+pub mod gs_mdl7;
+pub mod hmp;
 pub mod md2;
 pub mod md5;
 pub mod normals;
