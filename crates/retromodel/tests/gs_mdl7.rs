@@ -159,7 +159,9 @@ fn meshes_triangles_uvs_and_every_frame_follow_the_layout() {
                     .unwrap_or_else(|| panic!("{name}: no mesh for group {g} skin {skin:?}"));
                 let mesh = &model.meshes[mi];
                 let k = cursor.entry(mi).or_insert(0);
-                let corners = mesh.triangles[*k];
+                // The Model turns GameStudio's counter-clockwise triangles around.
+                let [a, b, c] = mesh.triangles[*k];
+                let corners = [a, c, b];
                 *k += 1;
                 for (c, &corner) in corners.iter().enumerate() {
                     let mv = corner as usize;
@@ -214,9 +216,10 @@ fn literal_values_of_the_pyramid_with_bones() {
     let sides = &model.meshes[0];
     assert_eq!(sides.skin, Some(0));
     assert_eq!(sides.source_vertices, [0, 4, 1, 2, 3]);
+    // The file's (0, 1, 2), (2, 1, 3), ... turned to the Model's clockwise fronts.
     assert_eq!(
         sides.triangles,
-        [[0, 1, 2], [2, 1, 3], [3, 1, 4], [4, 1, 0]]
+        [[0, 2, 1], [2, 3, 1], [3, 4, 1], [4, 0, 1]]
     );
     let base = &model.meshes[1];
     assert_eq!(base.skin, Some(1));

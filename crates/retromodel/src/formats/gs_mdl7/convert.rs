@@ -7,7 +7,8 @@
 //!   coordinate value) pair in first-use order (MED often stores one texture coordinate per
 //!   triangle corner, many of them equal); vertices no triangle uses go to the group's first
 //!   mesh. [`Mesh::source_vertices`] are vertex indices within the group. UVs are stored as
-//!   they are (`v` downwards); triangles keep the file's winding.
+//!   they are (`v` downwards); triangles are turned around to the Model's clockwise fronts
+//!   (the files' stored normals face along counter-clockwise triangles, as in MDL2..MDL5).
 //! - **Frames.** A frame's pose of a group is its base vertices with the frame's vertices
 //!   put in their place, moved by the bones when the model has any. Every frame becomes a
 //!   morph target of every mesh; a group with fewer frames than the model uses its base
@@ -396,7 +397,7 @@ impl GroupMeshes {
                 parts.len() - 1
             });
             let part = &mut parts[pi];
-            let corners = std::array::from_fn(|k| {
+            let corners: [u32; 3] = std::array::from_fn(|k| {
                 let (v, st) = (t.vertex[k], t.texcoord[k]);
                 let uv = match group.texcoords.get(st as usize) {
                     Some(tc) => [tc.u, tc.v],
@@ -416,7 +417,9 @@ impl GroupMeshes {
                     (part.source_vertices.len() - 1) as u32
                 })
             });
-            part.triangles.push(corners);
+            // GameStudio's fronts are counter-clockwise (as in MDL2..5); the Model keeps
+            // Quake's clockwise fronts.
+            part.triangles.push([corners[0], corners[2], corners[1]]);
         }
         if used.iter().any(|u| !u) {
             if parts.is_empty() {
