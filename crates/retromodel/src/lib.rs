@@ -1,9 +1,9 @@
 //! # retromodel
 //!
-//! Reads, writes and converts the classic game model formats. This release reads and writes
-//! Quake MDL (`IDPO` v6) and Quake 2 MD2 (`IDP2` v8) completely, byte for byte, and writes
-//! either from any [`Model`]; Doom 3 MD5 and 3D GameStudio formats are detected by magic and
-//! reported as not supported yet.
+//! Reads, writes and converts the classic game model formats: Quake MDL, Quake 2 MD2 and
+//! 3D GameStudio MDL2..MDL5 byte for byte (and from any [`Model`]), Doom 3 MD5 mesh, anim and
+//! camera (values exact), 3D GameStudio MDL7 and HMP (read), ASCII WMP levels (token for
+//! token); glTF 2.0 and OBJ export in [`export`].
 //!
 //! ## Layers
 //!
