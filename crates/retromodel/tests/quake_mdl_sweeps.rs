@@ -68,32 +68,17 @@ fn truncation_and_bit_flip_sweeps() {
         for path in common::files_with_magic(&dir, b"IDPO") {
             let bytes = std::fs::read(&path).unwrap();
             let what = path.display().to_string();
-            for k in 0..64 {
-                let cut = bytes.len() * k / 64 + rng.below(bytes.len() / 64 + 1);
-                check(
-                    &bytes[..cut.min(bytes.len())],
-                    &format!("{what} cut at {cut}"),
-                );
-            }
-            for _ in 0..32 {
-                let mut b = bytes.clone();
-                // Half of the flips land in the header and geometry, where they matter most.
-                let span = if rng.below(2) == 0 {
-                    bytes.len().min(4096)
-                } else {
-                    bytes.len()
-                };
-                let at = rng.below(span);
-                b[at] ^= 1 << rng.below(8);
-                check(&b, &format!("{what} flip at {at}"));
-            }
-            cases += 96;
+            cases += common::mutate_file(
+                &bytes,
+                &what,
+                &mut rng,
+                (64, 32, 4096),
+                &mut |b: &[u8], w: &str| {
+                    check(b, w);
+                },
+            );
         }
     }
 
-    let peak = common::peak_rss_kib();
-    eprintln!("{cases} sweep cases, peak memory {peak:?} KiB");
-    if let Some(kib) = peak {
-        assert!(kib < 256 * 1024, "peak memory {kib} KiB exceeds 256 MiB");
-    }
+    common::assert_bounded_memory(cases);
 }

@@ -99,3 +99,45 @@ pub fn peak_rss_kib() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
+
+/// Feeds `check` the cut and bit-flipped versions of a real file the sweeps use: `cuts`
+/// truncation points spread over the file, and `flips` single-bit flips, half of them in the
+/// first `head` bytes (header and geometry, where they matter most). Returns the case count.
+pub fn mutate_file(
+    bytes: &[u8],
+    what: &str,
+    rng: &mut Rng,
+    (cuts, flips, head): (usize, usize, usize),
+    check: &mut dyn FnMut(&[u8], &str),
+) -> usize {
+    for k in 0..cuts {
+        let cut = bytes.len() * k / cuts + rng.below(bytes.len() / cuts + 1);
+        check(
+            &bytes[..cut.min(bytes.len())],
+            &format!("{what} cut at {cut}"),
+        );
+    }
+    for _ in 0..flips {
+        let mut b = bytes.to_vec();
+        let span = if rng.below(2) == 0 {
+            bytes.len().min(head)
+        } else {
+            bytes.len()
+        };
+        let at = rng.below(span.max(1));
+        if let Some(byte) = b.get_mut(at) {
+            *byte ^= 1 << rng.below(8);
+        }
+        check(&b, &format!("{what} flip at {at}"));
+    }
+    cuts + flips
+}
+
+/// Prints the sweep's case count and peak memory, and fails above 256 MiB.
+pub fn assert_bounded_memory(cases: usize) {
+    let peak = peak_rss_kib();
+    eprintln!("{cases} sweep cases, peak memory {peak:?} KiB");
+    if let Some(kib) = peak {
+        assert!(kib < 256 * 1024, "peak memory {kib} KiB exceeds 256 MiB");
+    }
+}
