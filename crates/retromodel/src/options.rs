@@ -47,6 +47,9 @@ pub struct WriteOptions {
     /// Let converted skins use the fullbright indices 224..=255 (MDL). Off by default: a
     /// colour that only a fullbright index matches would glow in the dark.
     pub fullbrights: bool,
+    /// Floyd–Steinberg dithering when skins are matched to the palette (MDL; see
+    /// [`crate::image::IndexOptions::dither`]). Off by default: nearest colours.
+    pub dither: bool,
 }
 
 /// A file built from a [`crate::Model`], and what the writer noticed.

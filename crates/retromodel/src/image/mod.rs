@@ -6,8 +6,10 @@ mod palette;
 pub mod pcx;
 #[cfg(feature = "png")]
 pub mod png;
+mod reduce;
 
 pub use palette::Palette;
+pub use reduce::{IndexOptions, Indexed};
 
 /// First palette index that Quake draws at full brightness.
 pub const QUAKE_FULLBRIGHT_START: u8 = 224;
@@ -45,7 +47,8 @@ impl Image {
     /// The picture as indices into `palette`: kept as they are when the picture already uses
     /// that palette (its fullbright pixels are meant), otherwise matched to the nearest colour
     /// among indices `0..=last` (per palette entry for another palette, per colour for RGBA;
-    /// alpha ignored).
+    /// alpha ignored). [`Image::to_indexed_with`] adds dithering, a transparent index and the
+    /// mean colour error.
     pub fn to_indexed(&self, palette: &Palette, last: u8) -> Vec<u8> {
         match &self.pixels {
             Pixels::Indexed {

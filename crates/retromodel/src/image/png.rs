@@ -1,6 +1,27 @@
-//! PNG encoding of pictures (feature `png`).
+//! PNG pictures (feature `png`): decoded to RGBA8, and RGBA8 encoded.
+//!
+//! Decoding uses the `png` crate: greyscale, greyscale with alpha, RGB, RGBA and indexed
+//! pictures of any bit depth are read (palettes and `tRNS` transparency expanded, 16-bit
+//! samples reduced to their high byte, interlaced pictures de-interlaced); the result is always
+//! [`Pixels::Rgba8`]. Only the first frame of an animated PNG is read.
+//!
+//! The header's sizes are checked before anything is allocated for the pixels: each side
+//! against [`Limits::max_image_dimension`] and the decoded picture (the RGBA8 result plus the
+//! decoder's own frame buffer) against [`Limits::max_alloc_bytes`], so a tiny file claiming a
+//! huge picture fails at once. The `png` crate's own memory limit for metadata chunks is set to
+//! the allocation limit too.
 
-use super::Image;
+use super::{Image, Pixels};
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::limits::{Budget, Limits};
+
+/// Short format name used in errors (`png: ...`).
+pub const FORMAT: &str = "png";
+
+/// The eight bytes every PNG file starts with.
+const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
+/// Offset of the width in the `IHDR` chunk (signature, chunk length, chunk type).
+const WIDTH_OFFSET: u64 = 16;
 
 /// Encodes RGBA8 pixels of `width` x `height` as a PNG file.
 pub fn encode_rgba8(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, ::png::EncodingError> {
@@ -13,6 +34,176 @@ pub fn encode_rgba8(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, ::p
         w.write_image_data(rgba)?;
     }
     Ok(out)
+}
+
+/// Decodes a PNG file to an RGBA8 picture.
+///
+/// Every colour type and bit depth of the PNG specification is read: greyscale (1 to 16
+/// bits), greyscale with alpha, RGB, RGBA (8 or 16 bits) and indexed (1 to 8 bits, palette and
+/// `tRNS` applied). 16-bit samples keep their high byte; pictures without alpha get 255, or 0
+/// where a `tRNS` colour key matches. The result is [`Pixels::Rgba8`].
+///
+/// Fails on data that does not start with the PNG signature ([`ErrorKind::BadMagic`], "not a
+/// PNG file"), a side above [`Limits::max_image_dimension`] or a picture above
+/// [`Limits::max_alloc_bytes`] ([`ErrorKind::LimitExceeded`]), data that ends early
+/// ([`ErrorKind::Truncated`]), and anything else the decoder refuses (bad chunk CRC, broken
+/// compressed data, a zero width, ...: [`ErrorKind::InvalidValue`], "corrupt data: ...").
+pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
+    if !data.starts_with(&SIGNATURE) {
+        if !data.is_empty() && SIGNATURE.starts_with(data) {
+            return Err(truncated(data));
+        }
+        return Err(Error::new(
+            FORMAT,
+            ErrorKind::BadMagic,
+            "not a PNG file",
+            Location::None,
+        ));
+    }
+
+    let mut decoder = ::png::Decoder::new_with_limits(
+        data,
+        ::png::Limits {
+            bytes: usize::try_from(limits.max_alloc_bytes).unwrap_or(usize::MAX),
+        },
+    );
+    decoder.set_transformations(::png::Transformations::EXPAND | ::png::Transformations::STRIP_16);
+    let (width, height) = {
+        let info = decoder
+            .read_header_info()
+            .map_err(|e| decoding_error(e, data))?;
+        (info.width, info.height)
+    };
+    if width > limits.max_image_dimension || height > limits.max_image_dimension {
+        return Err(Error::new(
+            FORMAT,
+            ErrorKind::LimitExceeded,
+            format!(
+                "picture size {width}x{height} exceeds the limit of {} pixels a side",
+                limits.max_image_dimension
+            ),
+            Location::Offset(WIDTH_OFFSET),
+        ));
+    }
+    // Charged before anything is allocated for the pixels: the RGBA8 result and, unless the
+    // decoder writes RGBA8 itself, its frame buffer (at most 4 bytes a pixel after the
+    // transformations).
+    let out_len = u64::from(width) * u64::from(height) * 4;
+    let mut budget = Budget::new(limits);
+    budget
+        .charge(out_len)
+        .and_then(|()| budget.charge(out_len))
+        .map_err(|limit| {
+            Error::new(
+                FORMAT,
+                ErrorKind::LimitExceeded,
+                format!(
+                    "picture size {width}x{height} would exceed the allocation limit of {limit} \
+                     bytes"
+                ),
+                Location::Offset(WIDTH_OFFSET),
+            )
+        })?;
+    let too_big = || {
+        Error::new(
+            FORMAT,
+            ErrorKind::LimitExceeded,
+            format!("picture size {width}x{height} does not fit in memory"),
+            Location::Offset(WIDTH_OFFSET),
+        )
+    };
+    let out_len = usize::try_from(out_len).map_err(|_| too_big())?;
+
+    let mut reader = decoder.read_info().map_err(|e| decoding_error(e, data))?;
+    let (color, depth) = reader.output_color_type();
+    if depth != ::png::BitDepth::Eight {
+        // EXPAND and STRIP_16 always give 8-bit samples; anything else is a decoder surprise.
+        return Err(Error::new(
+            FORMAT,
+            ErrorKind::Unsupported,
+            format!("unsupported output bit depth {depth:?} for colour type {color:?}"),
+            Location::None,
+        ));
+    }
+    let channels = match color {
+        ::png::ColorType::Grayscale => 1,
+        ::png::ColorType::GrayscaleAlpha => 2,
+        ::png::ColorType::Rgb => 3,
+        ::png::ColorType::Rgba => 4,
+        ::png::ColorType::Indexed => {
+            return Err(Error::new(
+                FORMAT,
+                ErrorKind::Unsupported,
+                "indexed picture was not expanded",
+                Location::None,
+            ))
+        }
+    };
+    let buf_len = reader.output_buffer_size();
+    let row_len = width as usize * channels;
+    if buf_len < row_len * height as usize || buf_len > out_len {
+        return Err(too_big());
+    }
+
+    let mut buf = vec![0u8; buf_len];
+    reader
+        .next_frame(&mut buf)
+        .map_err(|e| decoding_error(e, data))?;
+    let rgba = if channels == 4 {
+        buf.truncate(out_len);
+        buf
+    } else {
+        let mut out = Vec::with_capacity(out_len);
+        for p in buf[..row_len * height as usize].chunks_exact(channels) {
+            let px = match *p {
+                [g] => [g, g, g, 255],
+                [g, a] => [g, g, g, a],
+                [r, g, b] => [r, g, b, 255],
+                _ => [0, 0, 0, 255],
+            };
+            out.extend_from_slice(&px);
+        }
+        out
+    };
+    Ok(Image {
+        width,
+        height,
+        pixels: Pixels::Rgba8(rgba),
+    })
+}
+
+/// The error for data that ends early.
+fn truncated(data: &[u8]) -> Error {
+    Error::new(
+        FORMAT,
+        ErrorKind::Truncated,
+        format!(
+            "data ends early: {} bytes are not a complete PNG file",
+            data.len()
+        ),
+        Location::Offset(data.len() as u64),
+    )
+}
+
+/// Maps an error of the `png` crate to the crate's error.
+fn decoding_error(e: ::png::DecodingError, data: &[u8]) -> Error {
+    match e {
+        ::png::DecodingError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            truncated(data)
+        }
+        ::png::DecodingError::LimitsExceeded => Error::new(
+            FORMAT,
+            ErrorKind::LimitExceeded,
+            "decoder memory limit exceeded (metadata chunks larger than the allocation limit)",
+            Location::None,
+        ),
+        other => Error::new(
+            FORMAT,
+            ErrorKind::InvalidValue,
+            format!("corrupt data: {other}"),
+            Location::None,
+        ),
+    }
 }
 
 impl Image {

@@ -8,9 +8,16 @@
 //!   how Quake's seam works; any other point with several texture coordinates is written as
 //!   several vertices.
 //! - Skins are converted to the palette (`WriteOptions::palette`, the Quake palette by
-//!   default) without the fullbright indices 224..=255 unless `WriteOptions::fullbrights`;
-//!   pictures of another size are resampled to the first one's; a model without skin
-//!   pictures gets one blank skin (Quake refuses a model without skins).
+//!   default) without the fullbright indices 224..=255 unless `WriteOptions::fullbrights`,
+//!   Floyd–Steinberg dithered with `WriteOptions::dither`; pictures of another size are
+//!   resampled to the first one's; a model without skin pictures gets one blank skin (Quake
+//!   refuses a model without skins).
+//! - Pixels with alpha below 128 (or an indexed picture's transparent index) become index 255
+//!   and the header gets `MF_HOLEY`; no converted opaque pixel then uses index 255. Other flags,
+//!   synctype and eye position are not in the Model and are written as 0.
+//! - A skin width that is not a multiple of 4 (software Quake refuses it, GL engines assume
+//!   it) is padded on the right by repeating the last column; texture coordinates are taken
+//!   on the unpadded width, so every vertex keeps its texel.
 //! - Clips with per-frame timing (from Quake frame groups) are written as frame groups.
 
 use std::collections::HashMap;
@@ -19,10 +26,13 @@ use super::raw::*;
 use super::validate::Engine;
 use super::FORMAT;
 use crate::formats::from_model::{self, Flat, Quantizer};
-use crate::image::{Image, Palette, QUAKE_FULLBRIGHT_START};
+use crate::image::{Image, IndexOptions, Palette, Pixels, QUAKE_FULLBRIGHT_START};
 use crate::model::Model;
 use crate::options::{WriteOptions, Written};
 use crate::Result;
+
+/// The palette index Quake draws as a hole in `MF_HOLEY` models.
+const HOLE_INDEX: u8 = 255;
 
 /// Builds a Quake MDL file from a model. Fails only on an invalid model, or with
 /// `options.strict` on a model past QuakeSpasm's limits.
@@ -30,9 +40,14 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
     let mut warnings = Vec::new();
     let flat = from_model::flatten(model, FORMAT, &mut warnings)?;
     let palette = options.palette.unwrap_or(Palette::QUAKE);
-    let (skins, [w, h]) = build_skins(model, &flat, &palette, options.fullbrights, &mut warnings)?;
+    let BuiltSkins {
+        skins,
+        size: [w, h],
+        uv_width,
+        holey,
+    } = build_skins(model, &flat, &palette, options, &mut warnings)?;
     from_model::zero_skin_warning([w, h], &mut warnings);
-    let layout = seam_layout(&flat, w, h);
+    let layout = seam_layout(&flat, uv_width, w, h);
 
     let all = flat.positions.iter().flatten();
     let [lo, hi] = from_model::bounds(all);
@@ -134,7 +149,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
             num_tris: layout.triangles.len() as i32,
             num_frames: frames.len() as i32,
             synctype: 0,
-            flags: 0,
+            flags: if holey { MF_HOLEY } else { 0 },
             size,
         },
         skins,
@@ -161,11 +176,18 @@ struct SeamLayout {
 /// Lays out MDL vertices: one per (group, texel), merged into one on-seam vertex where a
 /// group has exactly a front texel and its `+ skinwidth / 2` copy and every triangle using
 /// the copy can be back-facing.
-fn seam_layout(flat: &Flat, w: u32, h: u32) -> SeamLayout {
+///
+/// Texels are taken on a skin `uv_width` wide (the picture's own width, so a skin padded on
+/// the right keeps every texel); the seam shift is half the written width `w`, as the
+/// engines shift by `skinwidth / 2`.
+fn seam_layout(flat: &Flat, uv_width: u32, w: u32, h: u32) -> SeamLayout {
     let half = (w / 2) as i64;
     let texel = |v: usize| {
         let uv = flat.uvs[v];
-        [from_model::texel(uv[0], w), from_model::texel(uv[1], h)]
+        [
+            from_model::texel(uv[0], uv_width),
+            from_model::texel(uv[1], h),
+        ]
     };
     // Distinct texels of each group, in first-use order.
     let mut variants: Vec<Vec<[i32; 2]>> = vec![Vec::new(); flat.group_count];
@@ -252,14 +274,62 @@ fn seam_layout(flat: &Flat, w: u32, h: u32) -> SeamLayout {
     }
 }
 
-/// Skins as 8-bit pictures of one size, and that size.
+/// The skins of an MDL and what the header needs to know about them.
+struct BuiltSkins {
+    /// The skins, 8-bit, all of `size`.
+    skins: Vec<Skin<'static>>,
+    /// Skin width and height as written (the width a multiple of 4).
+    size: [u32; 2],
+    /// The width the model's UVs are measured against: the pictures' width before padding.
+    uv_width: u32,
+    /// Some skin has transparent pixels (index 255): `MF_HOLEY`.
+    holey: bool,
+}
+
+/// Whether a picture has pixels that should be holes: RGBA alpha below 128, or an indexed
+/// picture's transparent index.
+fn has_holes(p: &Image) -> bool {
+    match &p.pixels {
+        Pixels::Rgba8(px) => px.chunks_exact(4).any(|c| c[3] < 128),
+        Pixels::Indexed {
+            indices,
+            transparent_index: Some(t),
+            ..
+        } => indices.contains(t),
+        Pixels::Indexed { .. } => false,
+    }
+}
+
+/// Rows of `width` indices padded to `padded` by repeating each row's last index.
+fn pad_rows(indices: Vec<u8>, width: u32, padded: u32) -> Vec<u8> {
+    if padded == width || width == 0 {
+        return indices;
+    }
+    let (w, p) = (width as usize, padded as usize);
+    let mut out = Vec::with_capacity(indices.len() / w * p);
+    for row in indices.chunks_exact(w) {
+        out.extend_from_slice(row);
+        let last = row[w - 1];
+        out.resize(out.len() + (p - w), last);
+    }
+    out
+}
+
+/// Skins as 8-bit pictures of one size.
+///
+/// The size is the first picture's (or the mesh's skin size, or 256 x 256); other pictures
+/// are resampled to it. Colours are matched to `palette` among indices `0..=223` (`0..=255`
+/// with `options.fullbrights`), dithered with `options.dither`. When any picture has holes
+/// (alpha below 128, or an indexed picture's transparent index), those pixels get index 255,
+/// no opaque pixel does, and the model is `MF_HOLEY`. A width that is not a multiple of 4 is
+/// padded on the right (last column repeated), which keeps every texel where it was.
 fn build_skins(
     model: &Model,
     flat: &Flat,
     palette: &Palette,
-    fullbrights: bool,
+    options: &WriteOptions,
     warnings: &mut Vec<String>,
-) -> Result<(Vec<Skin<'static>>, [u32; 2])> {
+) -> Result<BuiltSkins> {
     let first = model.skins.iter().flat_map(|s| &s.pictures).next();
     let size = first
         .map(|p| [p.width, p.height])
@@ -280,12 +350,28 @@ fn build_skins(
             crate::Location::None,
         ));
     }
-    let last = if fullbrights {
-        255
-    } else {
-        QUAKE_FULLBRIGHT_START - 1
+    let padded = size[0].div_ceil(4) * 4;
+    if padded != size[0] {
+        warnings.push(format!(
+            "skin width {} is not a multiple of 4: padded to {padded}",
+            size[0]
+        ));
+    }
+    let holey = model.skins.iter().flat_map(|s| &s.pictures).any(has_holes);
+    let index_options = IndexOptions {
+        last: if options.fullbrights {
+            255
+        } else {
+            QUAKE_FULLBRIGHT_START - 1
+        },
+        dither: options.dither,
+        transparent: holey.then_some(HOLE_INDEX),
     };
-    let convert = |i: usize, p: &Image, warnings: &mut Vec<String>| -> Vec<u8> {
+    // Pictures already in the palette keep their indices, holes included; only pictures whose
+    // holes were mapped are worth a warning.
+    let kept =
+        |p: &Image| matches!(&p.pixels, Pixels::Indexed { palette: own, .. } if **own == *palette);
+    let convert = |i: usize, p: &Image, warnings: &mut Vec<String>| -> (Vec<u8>, bool) {
         let p = if [p.width, p.height] != size {
             warnings.push(format!(
                 "skin {i}: {}x{} picture resampled to {}x{}",
@@ -295,11 +381,27 @@ fn build_skins(
         } else {
             p.clone()
         };
-        p.to_indexed(palette, last)
+        let r = p.to_indexed_with(palette, &index_options);
+        let mapped_holes = r.has_transparent && !kept(&p);
+        (pad_rows(r.indices, size[0], padded), mapped_holes)
     };
     let mut skins: Vec<Skin<'static>> = Vec::new();
     for (i, s) in model.skins.iter().enumerate() {
-        let pictures: Vec<Vec<u8>> = s.pictures.iter().map(|p| convert(i, p, warnings)).collect();
+        let mut mapped_holes = false;
+        let pictures: Vec<Vec<u8>> = s
+            .pictures
+            .iter()
+            .map(|p| {
+                let (indices, mapped) = convert(i, p, warnings);
+                mapped_holes |= mapped;
+                indices
+            })
+            .collect();
+        if mapped_holes {
+            warnings.push(format!(
+                "skin {i}: transparent pixels mapped to index {HOLE_INDEX}; MF_HOLEY set"
+            ));
+        }
         match (pictures.len(), &s.picture_times) {
             (0, _) => warnings.push(format!("skin {i} ({:?}) has no picture; left out", s.name)),
             (1, _) => skins.push(Skin::Single {
@@ -318,15 +420,20 @@ fn build_skins(
     }
     if skins.is_empty() {
         warnings.push(format!(
-            "no skin picture; wrote a blank {}x{} skin (Quake needs one)",
-            size[0], size[1]
+            "no skin picture; wrote a blank {padded}x{} skin (Quake needs one)",
+            size[1]
         ));
         skins.push(Skin::Single {
             skin_type: 0,
-            pixels: vec![0u8; size[0] as usize * size[1] as usize].into(),
+            pixels: vec![0u8; padded as usize * size[1] as usize].into(),
         });
     }
-    Ok((skins, size))
+    Ok(BuiltSkins {
+        skins,
+        size: [padded, size[1]],
+        uv_width: size[0],
+        holey,
+    })
 }
 
 /// Simple frames, with the frames of each clip that has per-frame timing as one group.
