@@ -38,6 +38,7 @@ pub mod error;
 pub mod export;
 pub mod formats;
 pub mod image;
+pub mod import;
 pub mod io;
 pub mod limits;
 pub mod model;

@@ -2,13 +2,12 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use retromodel::export::gltf::{self as export, ClipSplit, Filter, Frames, GltfOptions};
 use retromodel::formats::md5;
-use retromodel::{Document, Limits};
+use retromodel::Limits;
 
 use super::{output_dir, output_stem, Args, Input, Plan};
-use crate::files;
 
 /// The exporter's options from the command line.
 fn options(args: &Args) -> GltfOptions {
@@ -34,7 +33,7 @@ fn options(args: &Args) -> GltfOptions {
 }
 
 /// The md5anim files for an md5mesh: `--anim`, else those beside it whose joints fit.
-fn anims_for(args: &Args, mesh_path: &Path, mesh: &md5::MeshFile) -> Vec<PathBuf> {
+pub(super) fn anims_for(args: &Args, mesh_path: &Path, mesh: &md5::MeshFile) -> Vec<PathBuf> {
     if !args.anim.is_empty() {
         return args.anim.clone();
     }
@@ -65,23 +64,7 @@ fn anims_for(args: &Args, mesh_path: &Path, mesh: &md5::MeshFile) -> Vec<PathBuf
 /// Plans writing `input` as glTF.
 pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, binary: bool) -> Result<Plan> {
     let mut plan = Plan::default();
-    let mut model = input.model(args, &mut plan.notes)?.model;
-    let mut attached = 0;
-    if let Document::Md5Mesh(mesh) = &input.doc {
-        for path in anims_for(args, input.path, &mesh.file) {
-            let bytes = files::read(&path)?;
-            let anim = md5::parse_anim(&bytes, &Limits::default())
-                .with_context(|| path.display().to_string())?;
-            let name = output_stem(&path);
-            match md5::attach_animation(&mut model, &anim.file, &name) {
-                Ok(()) => attached += 1,
-                Err(e) if args.anim.is_empty() => plan
-                    .notes
-                    .push(format!("{}: {e}; left out", path.display())),
-                Err(e) => bail!("{}: {e}", path.display()),
-            }
-        }
-    }
+    let model = input.model(args, &mut plan.notes)?.model;
     let opts = options(args);
     let what = if binary {
         let (glb, warnings) = export::to_glb(&model, &opts)?;
@@ -129,7 +112,7 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, binary: bool) 
         model.frames.len(),
         model.clips.len(),
         model.joints.len(),
-        attached.max(model.animations.len())
+        model.animations.len()
     );
     Ok(plan)
 }

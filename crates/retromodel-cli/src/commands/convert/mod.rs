@@ -7,6 +7,7 @@
 
 mod batch;
 mod gltf;
+mod import;
 mod native;
 mod obj;
 
@@ -35,6 +36,13 @@ use crate::SideFileArgs;
 ///   .gltf writes OUTPUT_STEM.bin and PNG files beside it unless --embed.
 /// - OBJ: one pose (--frame N), a .mtl and PNG skins beside it.
 ///
+/// glTF (.glb, .gltf) and OBJ inputs are imported: meshes merged for MDL/MD2, each glTF
+/// animation a clip (poses this tool exported come back exactly; other animations are
+/// sampled at --fps, default 10), the base-colour PNG (or --skin) as the skin; for .md5mesh
+/// the glTF skin is the skeleton and each animation an .md5anim beside the output. MD5
+/// models written as MDL/MD2 get their animations (beside the mesh, or --anim) baked into
+/// frames.
+///
 /// Outputs go to a temporary file renamed into place; an existing file (the input included)
 /// is only replaced with --force, and nothing is written if any output is in the way.
 ///
@@ -49,11 +57,15 @@ use crate::SideFileArgs;
 ///   retromodel convert progs/player.mdl player.obj --frame 12
 ///   retromodel convert tank.md2 tank.mdl --game-dir baseq2
 ///   retromodel convert progs/ogre.mdl ogre_a6.mdl --mdl gs5
+///   retromodel convert knight.glb knight.mdl --fps 20 --skin skin.png --dither
+///   retromodel convert rig.glb rig.md5mesh
+///   retromodel convert imp.md5mesh imp.md2
 ///   retromodel convert id1/progs/ out/ --to glb
 #[derive(clap::Args, Clone)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// The model to read, or a folder to convert as a whole.
+    /// The model to read (any format `info` knows, or .glb .gltf .obj), or a folder to
+    /// convert as a whole.
     input: PathBuf,
     /// The file to write (its extension picks the format: .mdl .md2 .md5mesh .md5anim
     /// .md5camera .glb .gltf .obj), or the output folder of a batch.
@@ -87,8 +99,9 @@ pub struct Args {
     /// OBJ output: the frame to write (default 0; the bind pose for skeletal models).
     #[arg(long, default_value_t = 0)]
     frame: usize,
-    /// glTF: frames per second of clips made from frame names (default: the model's, 10 for
-    /// Quake's frame names).
+    /// Frames per second: of glTF clips made from frame names (default: the model's, 10 for
+    /// Quake's frame names); of the keyframes sampled from glTF animations and MD5 animations
+    /// for MDL/MD2 (default: whole-pose keys as they are, else 10; MD5: each md5anim's rate).
     #[arg(long)]
     fps: Option<f32>,
     /// glTF: one animation per named clip (names), per frame group (groups), or one for all
@@ -108,6 +121,13 @@ pub struct Args {
     /// .gltf output: embed the buffer and images as data URIs instead of side-car files.
     #[arg(long)]
     embed: bool,
+    /// A picture (PNG or PCX) to use as the only skin, instead of the input's skins or
+    /// textures (glTF and OBJ textures are then not decoded).
+    #[arg(long, value_name = "IMAGE")]
+    skin: Option<PathBuf>,
+    /// MDL/MD2 skins: Floyd-Steinberg dithering when matching colours to the palette.
+    #[arg(long)]
+    dither: bool,
     /// Print the position error of every frame.
     #[arg(short, long)]
     verbose: bool,
@@ -130,7 +150,7 @@ enum Target {
 
 /// The target an output extension asks for, given the input's format (`.mdl` is ambiguous:
 /// `--mdl` picks, else the input's MDL family, else Quake).
-fn target_for(ext: &str, input: Format, mdl: Option<&str>) -> Option<Target> {
+fn target_for(ext: &str, input: Option<Format>, mdl: Option<&str>) -> Option<Target> {
     let native = |f| Some(Target::Native(f));
     match ext.to_ascii_lowercase().as_str() {
         "mdl" => match (mdl, input) {
@@ -138,7 +158,7 @@ fn target_for(ext: &str, input: Format, mdl: Option<&str>) -> Option<Target> {
             (Some("gs4"), _) => native(Format::GameStudioMdl(4)),
             (Some("gs5"), _) => native(Format::GameStudioMdl(5)),
             (Some(_), _) => native(Format::QuakeMdl),
-            (None, Format::QuakeMdl | Format::GameStudioMdl(2..=5)) => native(input),
+            (None, Some(f @ (Format::QuakeMdl | Format::GameStudioMdl(2..=5)))) => native(f),
             (None, _) => native(Format::QuakeMdl),
         },
         "md2" => native(Format::Md2),
@@ -184,36 +204,106 @@ impl Plan {
     }
 }
 
-/// The input read and parsed, with its Model converted on demand.
+/// The input read and parsed (or imported), with its Model converted on demand.
 struct Input<'a> {
     path: &'a Path,
     bytes: &'a [u8],
-    doc: Document<'a>,
+    /// The parsed file of a format the library reads and writes.
+    doc: Option<Document<'a>>,
+    /// The model of an imported file (glTF, OBJ).
+    imported: Option<Converted>,
 }
 
 impl Input<'_> {
-    /// The Model, side files resolved beside the input; its warnings become notes.
+    /// The input's format, when it is one of the model formats.
+    fn format(&self) -> Option<Format> {
+        self.doc.as_ref().map(Document::format)
+    }
+
+    /// What the input is, for messages.
+    fn format_name(&self) -> &'static str {
+        match (&self.doc, self.path.extension().and_then(|e| e.to_str())) {
+            (Some(d), _) => d.format().name(),
+            (None, Some(e)) if e.eq_ignore_ascii_case("obj") => "OBJ",
+            (None, _) => "glTF",
+        }
+    }
+
+    /// The Model, side files resolved beside the input, and for an md5mesh every md5anim
+    /// that goes with it (`--anim`, else those beside it whose joints fit); warnings become
+    /// notes.
     fn model(&self, args: &Args, notes: &mut Vec<String>) -> Result<Converted> {
-        let side = args.side.load()?;
-        let converted = self
-            .doc
-            .to_model(&ConvertOptions::default(), &resolver(self.path, &side));
+        let mut converted = match (&self.imported, &self.doc) {
+            (Some(c), _) => c.clone(),
+            (None, Some(doc)) => {
+                let side = args.side.load()?;
+                doc.to_model(&ConvertOptions::default(), &resolver(self.path, &side))
+            }
+            (None, None) => bail!("{}: nothing was read", self.path.display()),
+        };
         notes.extend(
             converted
                 .warnings
                 .iter()
                 .map(|w| format!("{}: warning: {w}", self.path.display())),
         );
+        if let Some(Document::Md5Mesh(mesh)) = &self.doc {
+            for path in gltf::anims_for(args, self.path, &mesh.file) {
+                let bytes = files::read(&path)?;
+                let anim = retromodel::formats::md5::parse_anim(&bytes, &Limits::default())
+                    .with_context(|| path.display().to_string())?;
+                let name = output_stem(&path);
+                match retromodel::formats::md5::attach_animation(
+                    &mut converted.model,
+                    &anim.file,
+                    &name,
+                ) {
+                    Ok(()) => {}
+                    Err(e) if args.anim.is_empty() => {
+                        notes.push(format!("{}: {e}; left out", path.display()))
+                    }
+                    Err(e) => bail!("{}: {e}", path.display()),
+                }
+            }
+        }
+        if let Some(skin) = &args.skin {
+            import::replace_skin(&mut converted.model, skin)?;
+        }
         Ok(converted)
+    }
+}
+
+/// Whether `path` is a file to import rather than parse: `.glb`, `.gltf`, `.obj`, or a
+/// binary glTF by its magic.
+fn imported_kind(path: &Path, bytes: &[u8]) -> Option<&'static str> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    match ext.as_str() {
+        "obj" => Some("obj"),
+        "glb" | "gltf" => Some("gltf"),
+        _ if bytes.starts_with(b"glTF") => Some("gltf"),
+        _ => None,
     }
 }
 
 /// Plans the conversion of `input` to `output`.
 fn plan(args: &Args, input: &Path, output: &Path, ext: &str) -> Result<Plan> {
     let bytes = files::read(input)?;
-    let doc =
-        Document::parse(&bytes, &Limits::default()).with_context(|| input.display().to_string())?;
-    let Some(target) = target_for(ext, doc.format(), args.mdl.as_deref()) else {
+    let (doc, imported) = match imported_kind(input, &bytes) {
+        Some(kind) => (None, Some(import::read(args, input, &bytes, kind)?)),
+        None => (
+            Some(
+                Document::parse(&bytes, &Limits::default())
+                    .with_context(|| input.display().to_string())?,
+            ),
+            None,
+        ),
+    };
+    let format = doc.as_ref().map(Document::format);
+    let Some(target) = target_for(ext, format, args.mdl.as_deref()) else {
         bail!(
             "{}: cannot tell the output format from the extension {ext:?} (use .mdl, .md2, \
              .md5mesh, .md5anim, .md5camera, .glb, .gltf or .obj)",
@@ -224,6 +314,7 @@ fn plan(args: &Args, input: &Path, output: &Path, ext: &str) -> Result<Plan> {
         path: input,
         bytes: &bytes,
         doc,
+        imported,
     };
     match target {
         Target::Native(f) => native::plan(args, &input, output, f),

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{bail, Result};
 use retromodel::formats::{gs_mdl, md2, md5, quake_mdl};
-use retromodel::image::{pcx, Palette, Pixels};
+use retromodel::image::{pcx, IndexOptions, Palette, Pixels};
 use retromodel::{Format, Model, WriteOptions};
 
 use super::{output_dir, output_stem, Args, Input, Plan};
@@ -14,8 +14,8 @@ use crate::files;
 /// Plans writing `input` as `target`.
 pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Format) -> Result<Plan> {
     let mut plan = Plan::default();
-    if target == input.doc.format() {
-        let out = input.doc.write();
+    if let Some(doc) = input.doc.as_ref().filter(|d| d.format() == target) {
+        let out = doc.write();
         plan.summary = format!(
             "{} -> {} ({} bytes, {})",
             input.path.display(),
@@ -30,7 +30,35 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Format
         plan.files.push((output.to_path_buf(), out));
         return Ok(plan);
     }
-    let converted = input.model(args, &mut plan.notes)?;
+    let mut converted = input.model(args, &mut plan.notes)?;
+    let keyframes = matches!(
+        target,
+        Format::Md2 | Format::QuakeMdl | Format::GameStudioMdl(_)
+    );
+    if keyframes && converted.model.frames.is_empty() && !converted.model.joints.is_empty() {
+        // An MD5 model: its animations sampled into poses.
+        let baked = retromodel::import::bake::bake_skeletal(&converted.model, args.fps)?;
+        plan.notes.extend(
+            baked
+                .warnings
+                .iter()
+                .map(|w| format!("{}: warning: {w}", input.path.display())),
+        );
+        plan.notes.push(format!(
+            "{}: {} skeletal animations baked into {} frames",
+            input.path.display(),
+            converted.model.animations.len(),
+            baked.model.frames.len()
+        ));
+        converted = baked;
+    }
+    if keyframes && converted.model.meshes.len() > 1 {
+        plan.notes.push(format!(
+            "{}: warning: {} meshes merged into one",
+            output.display(),
+            converted.model.meshes.len()
+        ));
+    }
     let model = &converted.model;
     let palette = match files::load_palette(args.target_palette.as_deref())? {
         Some(p) => Some(Palette::from_lmp(&p)?),
@@ -41,6 +69,7 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Format
         skin_paths: args.skin_path.clone(),
         palette,
         fullbrights: args.fullbrights,
+        dither: args.dither,
     };
     let (out, warnings, errors) = match target {
         Format::Md2 => {
@@ -65,11 +94,23 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Format
             let w = gs_mdl::from_model(model, &options, version)?;
             (w.file.write(), w.warnings, w.frame_errors)
         }
-        Format::Md5Mesh => (
-            md5::write_mesh(&md5::mesh_from_model(model)?).into_bytes(),
-            Vec::new(),
-            Vec::new(),
-        ),
+        Format::Md5Mesh => {
+            // Animations that did not come from md5anim files beside the input go out as
+            // md5anims beside the output, one per animation.
+            if input.format() != Some(Format::Md5Mesh) {
+                let dir = output_dir(output);
+                for (i, a) in model.animations.iter().enumerate() {
+                    let name = format!("{}.md5anim", file_name(&a.name, i));
+                    let anim = md5::write_anim(&md5::anim_from_model(model, i)?).into_bytes();
+                    plan.files.push((dir.join(name), anim));
+                }
+            }
+            (
+                md5::write_mesh(&md5::mesh_from_model(model)?).into_bytes(),
+                Vec::new(),
+                Vec::new(),
+            )
+        }
         Format::Md5Anim => (
             md5::write_anim(&md5::anim_from_model(model, 0)?).into_bytes(),
             Vec::new(),
@@ -82,7 +123,7 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Format
         ),
         other => bail!(
             "converting {} to {} is not supported yet",
-            input.doc.format().name(),
+            input.format_name(),
             other.name()
         ),
     };
@@ -102,7 +143,14 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Format
     let skins: Vec<String> = plan
         .files
         .iter()
-        .map(|(p, _)| format!("{}: skin written as {}\n", output.display(), p.display()))
+        .map(|(p, _)| {
+            let what = if p.extension().is_some_and(|e| e == "md5anim") {
+                "animation"
+            } else {
+                "skin"
+            };
+            format!("{}: {what} written as {}\n", output.display(), p.display())
+        })
         .collect();
     plan.summary = format!(
         "{}{} -> {} ({} bytes, converted)",
@@ -150,8 +198,15 @@ fn skin_files(
         }
         .unwrap_or_else(|| {
             let palette = options.palette.unwrap_or(Palette::QUAKE);
-            let indices = picture.to_indexed(&palette, 255);
-            pcx::encode_indexed(picture.width, picture.height, &indices, &palette)
+            let indexed = picture.to_indexed_with(
+                &palette,
+                &IndexOptions {
+                    last: 255,
+                    dither: options.dither,
+                    transparent: None,
+                },
+            );
+            pcx::encode_indexed(picture.width, picture.height, &indexed.indices, &palette)
         });
         out.push((format!("{stem}_skin{i}.pcx"), Some(bytes)));
     }
@@ -163,4 +218,24 @@ fn skin_files(
         ));
     }
     out
+}
+
+/// A file name made from an animation name: characters other than letters, digits, `-`
+/// and `_` become `_`; an empty name becomes `animationN`.
+fn file_name(name: &str, index: usize) -> String {
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if clean.is_empty() {
+        format!("animation{index}")
+    } else {
+        clean
+    }
 }

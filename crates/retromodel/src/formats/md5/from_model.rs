@@ -45,6 +45,21 @@ pub fn mesh_from_model(model: &Model) -> Result<MeshFile> {
             "the model has no skeleton (md5mesh needs joints)".into(),
         ));
     }
+    if let Some((j, joint)) = model
+        .joints
+        .iter()
+        .enumerate()
+        .find(|(_, j)| j.name.chars().any(|c| c == '"' || c.is_control()))
+    {
+        return Err(invalid(
+            f,
+            format!(
+                "joint {j}: the name {:?} cannot be written in an md5mesh (joint names are \
+                 quoted strings without quotes or line breaks)",
+                joint.name
+            ),
+        ));
+    }
     let joints: Vec<Joint> = model
         .joints
         .iter()

@@ -1,0 +1,180 @@
+//! Skeletal animation baked into keyframe poses: what MDL, MD2 and 3D GameStudio files need
+//! from an MD5 model (or any model with joints and [`SkeletalAnimation`]s).
+//!
+//! Each animation becomes a clip at its own rate (or resampled at a given one, joint
+//! transforms interpolated: translations linearly, rotations by slerp); each frame skins
+//! every vertex by its joint weights (linear blend: `Σ w · G_j · B_j⁻¹ · p`, with `G` the
+//! frame's object-space joint poses and `B` the bind poses of [`Model::joints`]). Frames
+//! are named `<animation><n>` from 1, so that clips come back from the frame names.
+
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::formats::md5::anim::JointPose;
+use crate::formats::md5::quat::Quat;
+use crate::model::{Clip, Converted, Frame, JointTransform, Model, MorphTarget, SkeletalAnimation};
+
+fn pose(t: &JointTransform) -> JointPose {
+    JointPose::new(t.translation, Quat::from_array(t.rotation).normalize())
+}
+
+/// The local joint transforms of `a` at time `t` (clamped to its frames).
+fn local_at(a: &SkeletalAnimation, t: f32, out: &mut Vec<JointPose>) {
+    out.clear();
+    let n = a.frames.len();
+    let x = (t * a.fps).max(0.0);
+    let k = (x.floor() as usize).min(n - 1);
+    let u = if k + 1 < n { x - k as f32 } else { 0.0 };
+    let (f0, f1) = (&a.frames[k], &a.frames[(k + 1).min(n - 1)]);
+    for (p, q) in f0.iter().zip(f1) {
+        let a = pose(p);
+        out.push(if u > 0.0 { a.lerp(&pose(q), u) } else { a });
+    }
+}
+
+/// Every vertex skinned for one set of object-space joint poses.
+fn skin(model: &Model, global: &[JointPose], inverse_bind: &[JointPose]) -> Vec<MorphTarget> {
+    let skinning: Vec<JointPose> = global
+        .iter()
+        .zip(inverse_bind)
+        .map(|(g, ib)| g.compose(ib))
+        .collect();
+    model
+        .meshes
+        .iter()
+        .map(|m| {
+            if m.joint_weights.len() != m.positions.len() {
+                return MorphTarget {
+                    positions: m.positions.clone(),
+                    normals: m.normals.clone(),
+                };
+            }
+            let mut positions = Vec::with_capacity(m.positions.len());
+            let mut normals = Vec::with_capacity(m.positions.len());
+            for ((p, n), ws) in m.positions.iter().zip(&m.normals).zip(&m.joint_weights) {
+                let (mut sp, mut sn) = ([0.0f32; 3], [0.0f32; 3]);
+                for &(j, w) in ws {
+                    let s = &skinning[j as usize];
+                    let q = s.transform_point(*p);
+                    let r = s.transform_vector(*n);
+                    for a in 0..3 {
+                        sp[a] += w * q[a];
+                        sn[a] += w * r[a];
+                    }
+                }
+                positions.push(sp);
+                normals.push(super::math::normalize3(sn, *n));
+            }
+            MorphTarget { positions, normals }
+        })
+        .collect()
+}
+
+/// `model` with its skeletal animations baked into frames and clips (its frames replaced);
+/// joints and animations are kept. `fps` resamples every animation at that rate. A model
+/// without animations gets one frame, the bind pose.
+pub fn bake_skeletal(model: &Model, fps: Option<f32>) -> Result<Converted> {
+    let fail = |m: String| Error::new("bake", ErrorKind::InvalidModel, m, Location::None);
+    model.validate().map_err(|e| fail(e.message))?;
+    if let Some(f) = fps.filter(|f| !(f.is_finite() && *f > 0.0)) {
+        return Err(fail(format!("frame rate {f} is not a positive number")));
+    }
+    let mut out = model.clone();
+    out.frames.clear();
+    out.clips.clear();
+    for m in &mut out.meshes {
+        m.morph_targets.clear();
+    }
+    let mut warnings = Vec::new();
+    let nj = model.joints.len();
+    let inverse_bind: Vec<JointPose> = model
+        .joints
+        .iter()
+        .map(|j| {
+            pose(&JointTransform {
+                translation: j.translation,
+                rotation: j.rotation,
+            })
+            .inverse()
+        })
+        .collect();
+    let add = |out: &mut Model, name: String, targets: Vec<MorphTarget>| {
+        let mut it = targets.iter().flat_map(|t| &t.positions);
+        let (lo, hi) = match it.next() {
+            Some(&f) => it.fold((f, f), |(lo, hi), p| {
+                (
+                    std::array::from_fn(|a| lo[a].min(p[a])),
+                    std::array::from_fn(|a| hi[a].max(p[a])),
+                )
+            }),
+            None => ([0.0; 3], [0.0; 3]),
+        };
+        out.frames.push(Frame {
+            name,
+            bounds_min: lo,
+            bounds_max: hi,
+        });
+        for (m, t) in out.meshes.iter_mut().zip(targets) {
+            m.morph_targets.push(t);
+        }
+    };
+    let usable: Vec<&SkeletalAnimation> = model
+        .animations
+        .iter()
+        .filter(|a| {
+            let ok = !a.frames.is_empty()
+                && a.frames.iter().all(|f| f.len() == nj)
+                && a.fps.is_finite()
+                && a.fps > 0.0;
+            if !ok {
+                warnings.push(format!(
+                    "animation \"{}\": no frames, a bad rate or a joint count other than {nj}; left out",
+                    a.name
+                ));
+            }
+            ok
+        })
+        .collect();
+    if usable.is_empty() {
+        let bind: Vec<JointPose> = inverse_bind.iter().map(JointPose::inverse).collect();
+        add(&mut out, "frame1".into(), skin(model, &bind, &inverse_bind));
+        return Ok(Converted {
+            model: out,
+            warnings,
+        });
+    }
+    let mut local = Vec::with_capacity(nj);
+    let mut global = vec![JointPose::IDENTITY; nj];
+    for a in usable {
+        let rate = fps.unwrap_or(a.fps);
+        let duration = (a.frames.len() - 1) as f32 / a.fps;
+        let count = match fps {
+            None => a.frames.len(),
+            Some(r) => ((duration * r + 1e-3).floor() as usize + 1).min(1 << 20),
+        };
+        let first = out.frames.len();
+        for k in 0..count {
+            local_at(a, (k as f32 / rate).min(duration), &mut local);
+            for (j, joint) in model.joints.iter().enumerate() {
+                global[j] = match joint.parent {
+                    Some(p) => global[p].compose(&local[j]),
+                    None => local[j],
+                };
+            }
+            add(
+                &mut out,
+                format!("{}{}", a.name, k + 1),
+                skin(model, &global, &inverse_bind),
+            );
+        }
+        out.clips.push(Clip {
+            name: a.name.clone(),
+            first,
+            count,
+            fps: rate,
+            frame_times: None,
+        });
+    }
+    Ok(Converted {
+        model: out,
+        warnings,
+    })
+}

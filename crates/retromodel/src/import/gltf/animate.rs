@@ -1,0 +1,538 @@
+//! Animations: channels read once, sampled at any time, and turned into the model's frames
+//! and clips.
+
+use gltf::accessor::Dimensions;
+use gltf::animation::{Interpolation, Property};
+
+use super::accessor::floats;
+use super::scene::Scene;
+use super::skin::Skeleton;
+use super::{fail, Buffers};
+use crate::error::{ErrorKind, Result};
+use crate::import::math::{self, Mat4};
+use crate::import::ImportOptions;
+use crate::limits::Budget;
+use crate::model::{Clip, Frame, Model, MorphTarget};
+
+/// Frames per second of sampled keyframe clips unless told otherwise (Quake's rate).
+pub const DEFAULT_FPS: f32 = 10.0;
+
+/// One channel: what it drives and its keys.
+#[derive(Debug, Clone)]
+pub(super) struct Channel {
+    pub node: usize,
+    pub property: Property,
+    pub interpolation: Interpolation,
+    pub times: Vec<f32>,
+    /// Values, `width` per key (three per key for cubic splines: in-tangent, value,
+    /// out-tangent).
+    pub values: Vec<f32>,
+    pub width: usize,
+}
+
+/// One animation.
+#[derive(Debug, Clone)]
+pub(super) struct Animation {
+    pub name: String,
+    pub channels: Vec<Channel>,
+    /// `extras.frameCount`: how many frames the keys show (this crate's exporter).
+    pub frame_count: Option<usize>,
+    /// `extras.frameGroup`: the key times are a frame group's.
+    pub group: bool,
+}
+
+/// Every animation of the file.
+#[derive(Debug, Clone)]
+pub(super) struct Animations(pub Vec<Animation>);
+
+impl Channel {
+    /// The channel's value at `t` (clamped to its keys), `width` floats into `out`.
+    pub fn sample(&self, t: f32, out: &mut [f32]) {
+        let w = self.width;
+        let n = self.times.len();
+        let cubic = self.interpolation == Interpolation::CubicSpline;
+        let value = |k: usize| -> &[f32] {
+            if cubic {
+                &self.values[(3 * k + 1) * w..(3 * k + 2) * w]
+            } else {
+                &self.values[k * w..(k + 1) * w]
+            }
+        };
+        let k = self.times.partition_point(|&x| x <= t);
+        if k == 0 || n == 1 {
+            out.copy_from_slice(value(0));
+            return;
+        }
+        if k >= n {
+            out.copy_from_slice(value(n - 1));
+            return;
+        }
+        let (t0, t1) = (self.times[k - 1], self.times[k]);
+        let dt = t1 - t0;
+        let u = if dt > 0.0 {
+            ((t - t0) / dt).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let (a, b) = (value(k - 1), value(k));
+        if u == 0.0 {
+            // On a key: its value exactly.
+            out.copy_from_slice(a);
+            return;
+        }
+        match self.interpolation {
+            Interpolation::Step => out.copy_from_slice(a),
+            Interpolation::Linear if self.property == Property::Rotation => {
+                let q = math::slerp([a[0], a[1], a[2], a[3]], [b[0], b[1], b[2], b[3]], u);
+                out.copy_from_slice(&q);
+            }
+            Interpolation::Linear => {
+                for i in 0..w {
+                    out[i] = a[i] + (b[i] - a[i]) * u;
+                }
+            }
+            Interpolation::CubicSpline => {
+                let out_tangent = &self.values[(3 * (k - 1) + 2) * w..(3 * (k - 1) + 3) * w];
+                let in_tangent = &self.values[3 * k * w..(3 * k + 1) * w];
+                let (u2, u3) = (u * u, u * u * u);
+                let h00 = 2.0 * u3 - 3.0 * u2 + 1.0;
+                let h10 = u3 - 2.0 * u2 + u;
+                let h01 = -2.0 * u3 + 3.0 * u2;
+                let h11 = u3 - u2;
+                for i in 0..w {
+                    out[i] = h00 * a[i]
+                        + h10 * dt * out_tangent[i]
+                        + h01 * b[i]
+                        + h11 * dt * in_tangent[i];
+                }
+                if self.property == Property::Rotation {
+                    let q = math::normalize4([out[0], out[1], out[2], out[3]]);
+                    out.copy_from_slice(&q);
+                }
+            }
+        }
+    }
+}
+
+impl Animation {
+    /// The first key time (Blender's exports start at the scene's first frame, `1 / fps`).
+    pub fn start(&self) -> f32 {
+        self.channels
+            .iter()
+            .filter_map(|c| c.times.first().copied())
+            .fold(f32::INFINITY, f32::min)
+            .min(self.duration())
+    }
+
+    /// The last key time.
+    pub fn duration(&self) -> f32 {
+        self.channels
+            .iter()
+            .filter_map(|c| c.times.last().copied())
+            .fold(0.0, f32::max)
+    }
+
+    /// Local matrices and morph weights of every node at time `t`.
+    pub fn evaluate(&self, scene: &Scene, t: f32) -> (Vec<Mat4>, Vec<Vec<f32>>) {
+        let (locals, weights, _, _) = self.evaluate_trs(scene, t);
+        (locals, weights)
+    }
+
+    /// [`Animation::evaluate`] plus each node's translation, rotation and scale, and whether
+    /// a channel moved it.
+    #[allow(clippy::type_complexity)]
+    pub fn evaluate_trs(
+        &self,
+        scene: &Scene,
+        t: f32,
+    ) -> (
+        Vec<Mat4>,
+        Vec<Vec<f32>>,
+        Vec<([f32; 3], [f32; 4], [f32; 3])>,
+        Vec<bool>,
+    ) {
+        let mut trs: Vec<_> = scene.nodes.iter().map(|n| n.trs).collect();
+        let mut moved = vec![false; trs.len()];
+        let mut weights: Vec<Vec<f32>> = scene.nodes.iter().map(|n| n.weights.clone()).collect();
+        let mut buf = Vec::new();
+        for c in &self.channels {
+            buf.resize(c.width, 0.0);
+            c.sample(t, &mut buf);
+            let n = c.node;
+            match c.property {
+                Property::Translation => trs[n].0 = [buf[0], buf[1], buf[2]],
+                Property::Rotation => trs[n].1 = [buf[0], buf[1], buf[2], buf[3]],
+                Property::Scale => trs[n].2 = [buf[0], buf[1], buf[2]],
+                Property::MorphTargetWeights => {
+                    weights[n] = buf.clone();
+                    continue;
+                }
+            }
+            moved[n] = true;
+        }
+        let locals = scene
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, node)| match (node.matrix, moved[i]) {
+                (Some(m), false) => m,
+                _ => math::from_trs(trs[i].0, trs[i].1, trs[i].2),
+            })
+            .collect();
+        (locals, weights, trs, moved)
+    }
+
+    /// When the animation only drives morph weights and every key shows one whole pose:
+    /// the pose of each key (0 = rest, `k + 1` = target `k`) and the key times.
+    fn whole_poses(&self) -> Option<(Vec<usize>, Vec<f32>)> {
+        let first = self.channels.first()?;
+        let mut poses: Option<Vec<usize>> = None;
+        for c in &self.channels {
+            if c.property != Property::MorphTargetWeights
+                || c.interpolation == Interpolation::CubicSpline
+                || c.times != first.times
+            {
+                return None;
+            }
+            let p: Option<Vec<usize>> = c
+                .values
+                .chunks_exact(c.width)
+                .map(|w| {
+                    let ones: Vec<usize> = (0..w.len()).filter(|&i| w[i] == 1.0).collect();
+                    let zeros = w.iter().filter(|&&x| x == 0.0).count();
+                    match (ones.as_slice(), zeros + ones.len() == w.len()) {
+                        ([], true) => Some(0),
+                        ([i], true) => Some(i + 1),
+                        _ => None,
+                    }
+                })
+                .collect();
+            let p = p?;
+            match &poses {
+                Some(q) if *q != p => return None,
+                _ => poses = Some(p),
+            }
+        }
+        Some((poses?, first.times.clone()))
+    }
+}
+
+impl Animations {
+    /// Reads every animation's channels.
+    pub fn new(
+        doc: &gltf::Document,
+        buffers: &Buffers,
+        scene: &Scene,
+        budget: &mut Budget,
+        warnings: &mut Vec<String>,
+    ) -> Result<Animations> {
+        let mut out = Vec::new();
+        for a in doc.animations() {
+            let name = a
+                .name()
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("animation{}", a.index()));
+            let mut channels = Vec::new();
+            for (ci, c) in a.channels().enumerate() {
+                let what = format!("animation \"{name}\" channel {ci}");
+                let node = c.target().node().index();
+                let property = c.target().property();
+                let s = c.sampler();
+                let (times, _) = floats(
+                    buffers,
+                    &s.input(),
+                    &[Dimensions::Scalar],
+                    budget,
+                    &format!("{what}: input"),
+                )?;
+                if times.is_empty()
+                    || times.iter().any(|t| !t.is_finite())
+                    || times.windows(2).any(|w| w[0] > w[1])
+                {
+                    return Err(fail(
+                        ErrorKind::InvalidValue,
+                        format!("{what}: key times are not finite and increasing"),
+                    ));
+                }
+                let dims: &[Dimensions] = match property {
+                    Property::Translation | Property::Scale => &[Dimensions::Vec3],
+                    Property::Rotation => &[Dimensions::Vec4],
+                    Property::MorphTargetWeights => &[Dimensions::Scalar],
+                };
+                let (values, _) = floats(
+                    buffers,
+                    &s.output(),
+                    dims,
+                    budget,
+                    &format!("{what}: output"),
+                )?;
+                let per_key = if s.interpolation() == Interpolation::CubicSpline {
+                    3
+                } else {
+                    1
+                };
+                let slots = times.len() * per_key;
+                if values.is_empty() || values.len() % slots != 0 {
+                    return Err(fail(
+                        ErrorKind::BadCount,
+                        format!(
+                            "{what}: {} output values for {} keys",
+                            values.len(),
+                            times.len()
+                        ),
+                    ));
+                }
+                let width = values.len() / slots;
+                let expect = match property {
+                    Property::Translation | Property::Scale => Some(3),
+                    Property::Rotation => Some(4),
+                    Property::MorphTargetWeights => None,
+                };
+                if expect.is_some_and(|e| e != width) {
+                    return Err(fail(
+                        ErrorKind::BadCount,
+                        format!(
+                            "{what}: {} output values for {} keys",
+                            values.len(),
+                            times.len()
+                        ),
+                    ));
+                }
+                if property == Property::MorphTargetWeights {
+                    let targets = scene
+                        .instances
+                        .iter()
+                        .filter(|i| i.node == node)
+                        .map(|i| i.targets.len())
+                        .max()
+                        .unwrap_or(0);
+                    if targets != width {
+                        warnings.push(format!(
+                            "{what}: {width} weights per key for {targets} morph targets; left out"
+                        ));
+                        continue;
+                    }
+                }
+                channels.push(Channel {
+                    node,
+                    property,
+                    interpolation: s.interpolation(),
+                    times,
+                    values,
+                    width,
+                });
+            }
+            if channels.is_empty() {
+                warnings.push(format!(
+                    "animation \"{name}\" has no usable channel; left out"
+                ));
+                continue;
+            }
+            let extras: Option<serde_json::Value> = a
+                .extras()
+                .as_ref()
+                .and_then(|r| serde_json::from_str(r.get()).ok());
+            let frame_count = extras
+                .as_ref()
+                .and_then(|e| e.get("frameCount")?.as_u64())
+                .map(|n| n as usize);
+            let group = extras
+                .as_ref()
+                .and_then(|e| e.get("frameGroup")?.as_bool())
+                .unwrap_or(false);
+            out.push(Animation {
+                name,
+                channels,
+                frame_count,
+                group,
+            });
+        }
+        Ok(Animations(out))
+    }
+
+    /// Fills `model.frames`, `model.clips` and one placeholder mesh per instance with its
+    /// morph targets (one per frame).
+    pub fn frames(
+        &self,
+        scene: &Scene,
+        skeleton: Option<&Skeleton>,
+        options: &ImportOptions,
+        model: &mut Model,
+        budget: &mut Budget,
+    ) -> Result<()> {
+        model.meshes = scene.empty_meshes();
+        let verts: u64 = scene
+            .instances
+            .iter()
+            .map(|i| i.positions.len() as u64)
+            .sum();
+        let mut push =
+            |model: &mut Model, name: String, world: &[Mat4], weights: &[Vec<f32>]| -> Result<()> {
+                budget.charge(verts * 24 + 64).map_err(|_| {
+                    fail(
+                        ErrorKind::LimitExceeded,
+                        format!(
+                            "frame {}: the poses exceed the allocation limit",
+                            model.frames.len()
+                        ),
+                    )
+                })?;
+                let joints = skeleton.map(|s| s.slot_matrices(world));
+                let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+                for (k, inst) in scene.instances.iter().enumerate() {
+                    let (mut p, mut n) = (Vec::new(), Vec::new());
+                    let js = match (inst.skin, &joints) {
+                        (Some(s), Some(j)) => j.get(&s).map(|v| v.as_slice()),
+                        _ => None,
+                    };
+                    scene.pose(k, world, &weights[inst.node], js, &mut p, &mut n);
+                    for q in &p {
+                        for a in 0..3 {
+                            lo[a] = lo[a].min(q[a]);
+                            hi[a] = hi[a].max(q[a]);
+                        }
+                    }
+                    model.meshes[k].morph_targets.push(MorphTarget {
+                        positions: p,
+                        normals: n,
+                    });
+                }
+                if lo[0] > hi[0] {
+                    (lo, hi) = ([0.0; 3], [0.0; 3]);
+                }
+                model.frames.push(Frame {
+                    name,
+                    bounds_min: lo,
+                    bounds_max: hi,
+                });
+                Ok(())
+            };
+        if self.0.is_empty() {
+            let world = scene.world(&scene.rest_locals());
+            let weights: Vec<Vec<f32>> = scene.nodes.iter().map(|n| n.weights.clone()).collect();
+            let name = scene
+                .frame_names
+                .as_ref()
+                .and_then(|n| n.first().cloned())
+                .unwrap_or_else(|| "frame1".into());
+            push(model, name, &world, &weights)?;
+            model.clips = crate::model::clips_from_frame_names(
+                model.frames.iter().map(|f| f.name.as_str()).enumerate(),
+                DEFAULT_FPS,
+            );
+            return Ok(());
+        }
+        for a in &self.0 {
+            let first = model.frames.len();
+            let whole = if options.fps.is_none() {
+                a.whole_poses()
+            } else {
+                None
+            };
+            if let Some((mut poses, times)) = whole {
+                // The exporter's last key holds the last pose to the clip's end.
+                let mut ends: Vec<f32> = times[1..].to_vec();
+                let held = match a.frame_count {
+                    Some(n) => n + 1 == poses.len(),
+                    None => poses.len() >= 2 && poses[poses.len() - 1] == poses[poses.len() - 2],
+                };
+                if held {
+                    poses.pop();
+                } else {
+                    let step = if times.len() >= 2 {
+                        times[times.len() - 1] - times[times.len() - 2]
+                    } else {
+                        1.0 / DEFAULT_FPS
+                    };
+                    ends.push(times[times.len() - 1] + step);
+                }
+                let rest = scene.world(&scene.rest_locals());
+                for (k, &pose) in poses.iter().enumerate() {
+                    let mut weights: Vec<Vec<f32>> = scene
+                        .nodes
+                        .iter()
+                        .map(|n| vec![0.0; n.weights.len()])
+                        .collect();
+                    for c in &a.channels {
+                        let mut w = vec![0.0; c.width];
+                        if pose > 0 {
+                            w[pose - 1] = 1.0;
+                        }
+                        weights[c.node] = w;
+                    }
+                    let name =
+                        pose_name(scene, pose).unwrap_or_else(|| format!("{}{}", a.name, k + 1));
+                    push(model, name, &rest, &weights)?;
+                }
+                let count = poses.len();
+                model
+                    .clips
+                    .push(timed_clip(&a.name, first, count, &ends[..count], a.group));
+                continue;
+            }
+            let fps = options.fps.unwrap_or(DEFAULT_FPS);
+            let (t0, d) = (a.start(), a.duration());
+            let count = (((d - t0) * fps + 1e-3).floor() as usize)
+                .saturating_add(1)
+                .min(1 << 20);
+            for k in 0..count {
+                let t = (t0 + k as f32 / fps).min(d);
+                let (locals, weights) = a.evaluate(scene, t);
+                let world = scene.world(&locals);
+                push(model, format!("{}{}", a.name, k + 1), &world, &weights)?;
+            }
+            model.clips.push(Clip {
+                name: a.name.clone(),
+                first,
+                count,
+                fps,
+                frame_times: None,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The stored name of pose `p`, if the file has names.
+fn pose_name(scene: &Scene, p: usize) -> Option<String> {
+    if let Some(n) = &scene.frame_names {
+        return n.get(p).cloned();
+    }
+    p.checked_sub(1)
+        .and_then(|t| scene.target_names.as_ref()?.get(t).cloned())
+}
+
+/// A clip whose frames end at `ends`: a uniform rate when the steps are equal (and the
+/// times are not a frame group's), else per-frame times.
+fn timed_clip(name: &str, first: usize, count: usize, ends: &[f32], group: bool) -> Clip {
+    let step = ends[0];
+    let uniform = !group
+        && step > 0.0
+        && ends
+            .iter()
+            .enumerate()
+            .all(|(k, &e)| (e - step * (k + 1) as f32).abs() <= 1e-4 * (k + 1) as f32);
+    if uniform {
+        let fps = 1.0 / step;
+        let round = fps.round();
+        Clip {
+            name: name.to_string(),
+            first,
+            count,
+            fps: if (fps - round).abs() < 1e-3 {
+                round
+            } else {
+                fps
+            },
+            frame_times: None,
+        }
+    } else {
+        Clip {
+            name: name.to_string(),
+            first,
+            count,
+            fps: DEFAULT_FPS,
+            frame_times: Some(ends.to_vec()),
+        }
+    }
+}

@@ -1,0 +1,415 @@
+//! glTF 2.0 import (`.glb`, `.gltf` with embedded or side-car buffers).
+//!
+//! Source: the Khronos glTF 2.0 specification; the `gltf` crate parses and validates the
+//! JSON and the GLB container, every accessor is read here with its ranges checked
+//! (the `accessor` module).
+//!
+//! - **Scene.** The default scene (else the first, else every root node) is walked; each
+//!   primitive drawn as triangles, a strip or a fan becomes a [`Mesh`](crate::model::Mesh)
+//!   (points and lines are left out with a warning). Unskinned meshes are placed by their
+//!   node's world transform; skinned meshes stay in their bind space, as the specification
+//!   says. Y-up becomes the model's Z-up ([`from_y_up`](super::math::from_y_up)) and the
+//!   counter-clockwise fronts become the model's clockwise ones (mirroring nodes keep
+//!   theirs). Missing normals are computed (area-weighted); missing texture coordinates are
+//!   zero.
+//! - **Poses.** One clip per glTF animation. When an animation only drives morph weights
+//!   and every key shows one whole pose (one weight 1, the others 0, as the exporter of this
+//!   crate writes them), its frames are exactly those poses with the key times as timing,
+//!   named by the scene's `extras.frameNames` or the meshes' `extras.targetNames`. Every
+//!   other animation (skinning, node motion, blended weights) is sampled at `fps` (default
+//!   10) from its first key to its last inclusive, frames named `<clip><n>` from 1. Without
+//!   animations the model has one frame, the rest pose.
+//! - **Skeleton.** The first skin becomes [`Model::joints`](crate::Model) (bind poses from
+//!   the inverse bind matrices, parents from the node tree, parents first) with each
+//!   vertex's `JOINTS_n`/`WEIGHTS_n` as joint weights, and each animation that moves it a
+//!   [`SkeletalAnimation`](crate::model::SkeletalAnimation) of local joint transforms: at
+//!   its keys when every channel shares evenly spaced key times, else sampled at `fps`
+//!   (default 24).
+//! - **Skins.** Each base-colour texture is a skin (PNG decoded; other image types are an
+//!   error unless textures are skipped).
+
+mod accessor;
+mod animate;
+mod scene;
+mod skin;
+
+use super::ImportOptions;
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::image::{Image, Pixels};
+use crate::limits::Budget;
+use crate::model::{Converted, Model, Skin};
+use crate::resolve::Resolver;
+
+/// The format name in errors.
+const FORMAT: &str = "gltf";
+
+/// Each buffer's bytes, by buffer index.
+pub(super) type Buffers = Vec<Vec<u8>>;
+
+/// An error about the file's content.
+pub(super) fn fail(kind: ErrorKind, message: String) -> Error {
+    Error::new(FORMAT, kind, message, Location::None)
+}
+
+/// Reads a `.glb` or `.gltf` file. Side-car buffers and images (relative URIs) come from
+/// `resolver`.
+pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> Result<Converted> {
+    let g = parse(bytes)?;
+    let mut warnings = Vec::new();
+    let mut budget = Budget::new(&options.limits);
+    let buffers = load_buffers(&g, resolver, &mut budget)?;
+    let doc = &g.document;
+    let scene = scene::Scene::new(doc, &buffers, &mut budget, &mut warnings)?;
+    if scene.instances.is_empty() {
+        return Err(fail(
+            ErrorKind::InvalidModel,
+            "the file has no mesh drawn as triangles".into(),
+        ));
+    }
+    let skins = if options.skip_textures {
+        Vec::new()
+    } else {
+        load_skins(doc, &buffers, resolver, options, &mut budget)?
+    };
+    let skeleton = skin::Skeleton::new(doc, &scene, &buffers, &mut budget, &mut warnings)?;
+    let clips = animate::Animations::new(doc, &buffers, &scene, &mut budget, &mut warnings)?;
+    let mut model = Model::default();
+    clips.frames(&scene, skeleton.as_ref(), options, &mut model, &mut budget)?;
+    scene.meshes(&mut model, &skins);
+    model.skins = skins.into_iter().map(|(_, s)| s).collect();
+    if let Some(s) = &skeleton {
+        s.apply(&scene, &clips, options, &mut model, &mut warnings);
+    }
+    if scene.instances.len() > 1 {
+        warnings.push(format!(
+            "{} meshes read; formats with one mesh (MDL, MD2) merge them",
+            model.meshes.len()
+        ));
+    }
+    model
+        .validate()
+        .map_err(|e| fail(ErrorKind::InvalidModel, e.message))?;
+    Ok(Converted { model, warnings })
+}
+
+/// Parses and validates the JSON (and the GLB container).
+///
+/// gltf-json 1.4's validation indexes the accessor list with a primitive's `POSITION`
+/// attribute before checking it (a panic on a bad index), so that index is checked here
+/// first.
+fn parse(bytes: &[u8]) -> Result<gltf::Gltf> {
+    let error = |e: gltf::Error| {
+        let kind = match e {
+            gltf::Error::Validation(_) => ErrorKind::InvalidValue,
+            _ => ErrorKind::BadMagic,
+        };
+        fail(kind, e.to_string())
+    };
+    let unchecked = gltf::Gltf::from_slice_without_validation(bytes).map_err(error)?;
+    let root = unchecked.document.into_json();
+    for (mi, m) in root.meshes.iter().enumerate() {
+        for (pi, p) in m.primitives.iter().enumerate() {
+            let position = gltf::json::validation::Checked::Valid(gltf::Semantic::Positions);
+            if let Some(a) = p.attributes.get(&position) {
+                if a.value() >= root.accessors.len() {
+                    return Err(fail(
+                        ErrorKind::IndexOutOfRange,
+                        format!(
+                            "meshes[{mi}].primitives[{pi}].attributes.POSITION: accessor {} \
+                             does not exist ({} accessors)",
+                            a.value(),
+                            root.accessors.len()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    check_enums(&root)?;
+    let document = gltf::Document::from_json(root).map_err(error)?;
+    Ok(gltf::Gltf {
+        document,
+        blob: unchecked.blob,
+    })
+}
+
+/// The `gltf` crate's accessors unwrap enumerated values (component types, animation paths,
+/// interpolation, primitive modes) and an image's MIME type or URI, which its validation
+/// does not always reject: an unknown or missing one is an error here instead of a panic.
+fn check_enums(root: &gltf::json::Root) -> Result<()> {
+    use gltf::json::validation::Checked::Invalid;
+    let bad = |what: String| {
+        Err(fail(
+            ErrorKind::InvalidValue,
+            format!("{what}: unknown or missing value"),
+        ))
+    };
+    for (i, a) in root.accessors.iter().enumerate() {
+        if matches!(a.component_type, Invalid) {
+            return bad(format!("accessors[{i}].componentType"));
+        }
+        if matches!(a.type_, Invalid) {
+            return bad(format!("accessors[{i}].type"));
+        }
+        if let Some(s) = &a.sparse {
+            if matches!(s.indices.component_type, Invalid) {
+                return bad(format!("accessors[{i}].sparse.indices.componentType"));
+            }
+        }
+    }
+    for (i, a) in root.animations.iter().enumerate() {
+        for (k, c) in a.channels.iter().enumerate() {
+            if matches!(c.target.path, Invalid) {
+                return bad(format!("animations[{i}].channels[{k}].target.path"));
+            }
+            if c.target.node.value() >= root.nodes.len() {
+                return Err(fail(
+                    ErrorKind::IndexOutOfRange,
+                    format!(
+                        "animations[{i}].channels[{k}].target.node: node {} does not exist",
+                        c.target.node.value()
+                    ),
+                ));
+            }
+        }
+        for (k, s) in a.samplers.iter().enumerate() {
+            if matches!(s.interpolation, Invalid) {
+                return bad(format!("animations[{i}].samplers[{k}].interpolation"));
+            }
+        }
+    }
+    for (i, m) in root.meshes.iter().enumerate() {
+        for (k, p) in m.primitives.iter().enumerate() {
+            if matches!(p.mode, Invalid) {
+                return bad(format!("meshes[{i}].primitives[{k}].mode"));
+            }
+        }
+    }
+    for (i, im) in root.images.iter().enumerate() {
+        let ok = matches!(
+            (&im.buffer_view, &im.mime_type, &im.uri),
+            (Some(_), Some(_), _) | (None, _, Some(_))
+        );
+        if !ok {
+            return bad(format!(
+                "images[{i}] (a bufferView with a mimeType, or a uri)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The bytes of every buffer: the GLB's binary chunk, data URIs, or side-car files.
+fn load_buffers(g: &gltf::Gltf, resolver: &dyn Resolver, budget: &mut Budget) -> Result<Buffers> {
+    let mut out = Vec::new();
+    for b in g.document.buffers() {
+        let what = format!("buffer {}", b.index());
+        let data = match b.source() {
+            gltf::buffer::Source::Bin => g.blob.clone().ok_or_else(|| {
+                fail(
+                    ErrorKind::Truncated,
+                    format!("{what} refers to the binary chunk, which the file lacks"),
+                )
+            })?,
+            gltf::buffer::Source::Uri(uri) => load_uri(uri, resolver, &what)?,
+        };
+        if data.len() < b.length() {
+            return Err(fail(
+                ErrorKind::Truncated,
+                format!(
+                    "{what}: {} bytes, but byteLength is {}",
+                    data.len(),
+                    b.length()
+                ),
+            ));
+        }
+        budget.charge(data.len() as u64).map_err(|_| {
+            fail(
+                ErrorKind::LimitExceeded,
+                format!("{what}: {} bytes exceed the allocation limit", data.len()),
+            )
+        })?;
+        out.push(data);
+    }
+    Ok(out)
+}
+
+/// The bytes a URI names: a `data:` URI decoded, or a relative path through the resolver.
+fn load_uri(uri: &str, resolver: &dyn Resolver, what: &str) -> Result<Vec<u8>> {
+    if let Some(rest) = uri.strip_prefix("data:") {
+        let Some((head, data)) = rest.split_once(',') else {
+            return Err(fail(
+                ErrorKind::InvalidValue,
+                format!("{what}: data URI without a comma"),
+            ));
+        };
+        if !head.ends_with(";base64") {
+            return Err(fail(
+                ErrorKind::Unsupported,
+                format!("{what}: data URI is not base64"),
+            ));
+        }
+        return base64_decode(data)
+            .ok_or_else(|| fail(ErrorKind::InvalidValue, format!("{what}: bad base64 data")));
+    }
+    let path = percent_decode(uri);
+    resolver.load(&path).ok_or_else(|| {
+        fail(
+            ErrorKind::Truncated,
+            format!("{what}: cannot read \"{path}\" beside the file"),
+        )
+    })
+}
+
+/// `%xx` escapes of a URI decoded (a bad escape is kept as it is).
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Standard base64 (padding optional, whitespace ignored), or `None` on a bad character.
+fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(s.len() / 4 * 3);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in s.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b'=' | b' ' | b'\n' | b'\r' | b'\t' => continue,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// The skins: one per image used as a base-colour texture, keyed by material index.
+fn load_skins(
+    doc: &gltf::Document,
+    buffers: &Buffers,
+    resolver: &dyn Resolver,
+    options: &ImportOptions,
+    budget: &mut Budget,
+) -> Result<Vec<(Vec<usize>, Skin)>> {
+    let mut skins: Vec<(usize, Vec<usize>, Skin)> = Vec::new();
+    for m in doc.materials() {
+        let Some(mi) = m.index() else { continue };
+        let Some(info) = m.pbr_metallic_roughness().base_color_texture() else {
+            continue;
+        };
+        let image = info.texture().source();
+        if let Some(s) = skins.iter_mut().find(|s| s.0 == image.index()) {
+            s.1.push(mi);
+            continue;
+        }
+        let what = format!(
+            "image {}{}",
+            image.index(),
+            image
+                .name()
+                .map(|n| format!(" \"{n}\""))
+                .unwrap_or_default()
+        );
+        let (bytes, name) = match image.source() {
+            gltf::image::Source::View { view, .. } => {
+                let data = buffers.get(view.buffer().index());
+                let end = view.offset().checked_add(view.length());
+                let bytes = data
+                    .zip(end)
+                    .and_then(|(d, e)| d.get(view.offset()..e))
+                    .ok_or_else(|| {
+                        fail(
+                            ErrorKind::Truncated,
+                            format!("{what}: buffer view {} runs past its buffer", view.index()),
+                        )
+                    })?;
+                (bytes.to_vec(), image.name().unwrap_or_default().to_string())
+            }
+            gltf::image::Source::Uri { uri, .. } => {
+                let name = if uri.starts_with("data:") {
+                    image.name().unwrap_or_default().to_string()
+                } else {
+                    percent_decode(uri)
+                };
+                (load_uri(uri, resolver, &what)?, name)
+            }
+        };
+        let picture = decode_picture(&bytes, options, &what)?;
+        budget
+            .charge(picture.width as u64 * picture.height as u64 * 4)
+            .map_err(|_| {
+                fail(
+                    ErrorKind::LimitExceeded,
+                    format!("{what}: exceeds the allocation limit"),
+                )
+            })?;
+        skins.push((
+            image.index(),
+            vec![mi],
+            Skin {
+                name,
+                pictures: vec![picture],
+                picture_times: None,
+            },
+        ));
+    }
+    Ok(skins.into_iter().map(|(_, m, s)| (m, s)).collect())
+}
+
+/// Decodes a texture: PNG only.
+fn decode_picture(bytes: &[u8], options: &ImportOptions, what: &str) -> Result<Image> {
+    if bytes.starts_with(&[0x89, b'P', b'N', b'G']) {
+        let image = crate::image::png::decode(bytes, &options.limits)
+            .map_err(|e| fail(e.kind, format!("{what}: {}", e.message)))?;
+        debug_assert!(matches!(image.pixels, Pixels::Rgba8(_)));
+        return Ok(image);
+    }
+    let kind = if bytes.starts_with(&[0xFF, 0xD8]) {
+        "a JPEG picture"
+    } else {
+        "not a PNG picture"
+    };
+    Err(fail(
+        ErrorKind::Unsupported,
+        format!("{what}: {kind}; only PNG textures are decoded (convert it, or give the skin with --skin)"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_and_percent_decoding() {
+        assert_eq!(base64_decode("aGVsbG8=").unwrap(), b"hello");
+        assert_eq!(base64_decode("aGVsbG8").unwrap(), b"hello");
+        assert_eq!(base64_decode("").unwrap(), b"");
+        assert!(base64_decode("a*b").is_none());
+        assert_eq!(percent_decode("my%20skin.png"), "my skin.png");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("a%2"), "a%2");
+    }
+}

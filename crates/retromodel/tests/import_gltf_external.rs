@@ -1,0 +1,340 @@
+//! Issue 8, criterion 2 (and 4): a skinned, animated glTF made outside the project's
+//! exporter (built here by hand: JSON with `serde_json`, binary chunk with `f32`s) converts
+//! to MD2 and MDL whose frames match the animation sampled at the same times, computed here
+//! in closed form, to within one quantisation step; the MD2's GL commands draw exactly its
+//! triangle list. Also the importer's error texts for bad files.
+
+use retromodel::formats::{md2, quake_mdl};
+use retromodel::import::{gltf, ImportOptions};
+use retromodel::{Document, Limits, NoFiles, WriteOptions};
+use serde_json::json;
+
+/// A GLB container around `json` and `bin`.
+fn glb(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
+    let mut j = serde_json::to_vec(json).unwrap();
+    while j.len() % 4 != 0 {
+        j.push(b' ');
+    }
+    let mut b = bin.to_vec();
+    while b.len() % 4 != 0 {
+        b.push(0);
+    }
+    let total = 12 + 8 + j.len() + 8 + b.len();
+    let mut out = Vec::new();
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(j.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&j);
+    out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&b);
+    out
+}
+
+/// Column of a box from y = 0 to 2 (Y-up), four vertices per ring at y = 0, 1, 2.
+fn rings() -> Vec<[f32; 3]> {
+    let mut v = Vec::new();
+    for y in [0.0, 1.0, 2.0] {
+        for (x, z) in [(-0.25, -0.25), (0.25, -0.25), (0.25, 0.25), (-0.25, 0.25)] {
+            v.push([x, y, z]);
+        }
+    }
+    v
+}
+
+/// Weight of the child joint: 0 at the bottom ring, 0.5 in the middle, 1 at the top.
+fn child_weight(v: usize) -> f32 {
+    [0.0, 0.5, 1.0][v / 4]
+}
+
+/// The sides of the column, counter-clockwise seen from outside.
+fn triangles() -> Vec<[u16; 3]> {
+    let mut t = Vec::new();
+    for ring in 0..2u16 {
+        for k in 0..4u16 {
+            let (a, b) = (ring * 4 + k, ring * 4 + (k + 1) % 4);
+            let (c, d) = (a + 4, b + 4);
+            t.push([a, b, d]);
+            t.push([a, d, c]);
+        }
+    }
+    t
+}
+
+/// The rig: root joint moves along x by `t` units; the child joint (at y = 1 above it)
+/// turns about z by 90° per second. Keys at 0, 0.5 and 1 s, linear.
+fn skinned_glb() -> Vec<u8> {
+    let mut bin: Vec<u8> = Vec::new();
+    let mut views = Vec::new();
+    let mut accessors = Vec::new();
+    let mut push = |bytes: Vec<u8>, acc: serde_json::Value| -> usize {
+        while bin.len() % 4 != 0 {
+            bin.push(0);
+        }
+        views.push(json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": bytes.len()}));
+        bin.extend_from_slice(&bytes);
+        let mut acc = acc;
+        acc["bufferView"] = json!(views.len() - 1);
+        accessors.push(acc);
+        accessors.len() - 1
+    };
+    let f32s = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let pos = rings();
+    let flat: Vec<f32> = pos.iter().flatten().copied().collect();
+    let p = push(
+        f32s(&flat),
+        json!({"componentType": 5126, "count": pos.len(), "type": "VEC3",
+        "min": [-0.25, 0.0, -0.25], "max": [0.25, 2.0, 0.25]}),
+    );
+    let uv: Vec<f32> = (0..pos.len())
+        .flat_map(|v| [(v % 4) as f32 / 4.0, (v / 4) as f32 / 2.0])
+        .collect();
+    let u = push(
+        f32s(&uv),
+        json!({"componentType": 5126, "count": pos.len(), "type": "VEC2"}),
+    );
+    let joints: Vec<u8> = (0..pos.len()).flat_map(|_| [0u8, 1, 0, 0]).collect();
+    let j = push(
+        joints,
+        json!({"componentType": 5121, "count": pos.len(), "type": "VEC4"}),
+    );
+    let w: Vec<f32> = (0..pos.len())
+        .flat_map(|v| [1.0 - child_weight(v), child_weight(v), 0.0, 0.0])
+        .collect();
+    let wt = push(
+        f32s(&w),
+        json!({"componentType": 5126, "count": pos.len(), "type": "VEC4"}),
+    );
+    let idx: Vec<u8> = triangles()
+        .iter()
+        .flatten()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    let i = push(
+        idx,
+        json!({"componentType": 5123, "count": triangles().len() * 3, "type": "SCALAR"}),
+    );
+    // Inverse bind matrices: root at the origin, child at y = 1.
+    #[rustfmt::skip]
+    let ibm = [
+        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 1.0f32,
+    ];
+    let m = push(
+        f32s(&ibm),
+        json!({"componentType": 5126, "count": 2, "type": "MAT4"}),
+    );
+    let times = push(
+        f32s(&[0.0, 0.5, 1.0]),
+        json!({"componentType": 5126, "count": 3, "type": "SCALAR", "min": [0.0], "max": [1.0]}),
+    );
+    let tr = push(
+        f32s(&[0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0]),
+        json!({"componentType": 5126, "count": 3, "type": "VEC3"}),
+    );
+    let (s45, c45) = (22.5f32.to_radians().sin(), 22.5f32.to_radians().cos());
+    let (s90, c90) = (45f32.to_radians().sin(), 45f32.to_radians().cos());
+    let rot = push(
+        f32s(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, s45, c45, 0.0, 0.0, s90, c90]),
+        json!({"componentType": 5126, "count": 3, "type": "VEC4"}),
+    );
+    let doc = json!({
+        "asset": {"version": "2.0", "generator": "hand-made test rig"},
+        "scene": 0,
+        "scenes": [{"nodes": [0, 1]}],
+        "nodes": [
+            {"name": "column", "mesh": 0, "skin": 0},
+            {"name": "root", "children": [2]},
+            {"name": "child", "translation": [0.0, 1.0, 0.0]}
+        ],
+        "meshes": [{"name": "column", "primitives": [{"attributes": {
+            "POSITION": p, "TEXCOORD_0": u, "JOINTS_0": j, "WEIGHTS_0": wt}, "indices": i}]}],
+        "skins": [{"joints": [1, 2], "inverseBindMatrices": m}],
+        "animations": [{"name": "bend", "samplers": [
+            {"input": times, "output": tr, "interpolation": "LINEAR"},
+            {"input": times, "output": rot, "interpolation": "LINEAR"}],
+            "channels": [
+                {"sampler": 0, "target": {"node": 1, "path": "translation"}},
+                {"sampler": 1, "target": {"node": 2, "path": "rotation"}}]}],
+        "buffers": [{"byteLength": bin.len()}],
+        "bufferViews": views,
+        "accessors": accessors,
+    });
+    glb(&doc, &bin)
+}
+
+/// Where vertex `v` is at time `t`, Z-up: linear blend of the root's and the child's motion.
+fn expected(v: usize, t: f32) -> [f32; 3] {
+    let p = rings()[v];
+    let w = child_weight(v);
+    let a = (90.0 * t).to_radians();
+    // Child: rotate about z around the pivot (0, 1, 0), then the root's translation.
+    let (x, y) = (p[0], p[1] - 1.0);
+    let turned = [
+        x * a.cos() - y * a.sin(),
+        x * a.sin() + y * a.cos() + 1.0,
+        p[2],
+    ];
+    let blended: [f32; 3] = std::array::from_fn(|k| (1.0 - w) * p[k] + w * turned[k]);
+    let y_up = [blended[0] + t, blended[1], blended[2]];
+    [y_up[0], -y_up[2], y_up[1]]
+}
+
+#[test]
+fn hand_made_skinned_gltf_becomes_md2_and_mdl_frames() {
+    let bytes = skinned_glb();
+    let imported = gltf::read(&bytes, &NoFiles, &ImportOptions::default()).unwrap();
+    let model = &imported.model;
+    // One clip at 10 frames per second from 0 to 1 s inclusive.
+    assert_eq!(model.frames.len(), 11);
+    assert_eq!(model.clips.len(), 1);
+    assert_eq!(
+        (model.clips[0].name.as_str(), model.clips[0].count),
+        ("bend", 11)
+    );
+    assert_eq!(model.frames[3].name, "bend4");
+    assert_eq!(model.joints.len(), 2);
+    assert_eq!(model.animations.len(), 1);
+    let limits = Limits::default();
+    let o = WriteOptions::default();
+    let md2_bytes = md2::from_model(model, &o).unwrap().file.write();
+    let mdl_bytes = quake_mdl::from_model(model, &o).unwrap().file.write();
+    for bytes in [md2_bytes, mdl_bytes] {
+        let doc = Document::parse(&bytes, &limits).unwrap();
+        let steps: Vec<[f32; 3]> = match &doc {
+            Document::Md2(f) => {
+                let h = &f.header;
+                let problem = md2::glcmds::mismatch(
+                    &f.glcmds.commands,
+                    &f.triangles,
+                    &f.texcoords,
+                    [h.skinwidth, h.skinheight],
+                    true,
+                );
+                assert_eq!(problem, None, "GL commands");
+                assert_eq!(f.glcmds.triangle_count(), 16);
+                f.frames.iter().map(|fr| fr.scale).collect()
+            }
+            Document::QuakeMdl(f) => vec![f.header.scale; f.pose_count()],
+            _ => unreachable!(),
+        };
+        let back = doc.to_model(&Default::default(), &NoFiles).model;
+        assert_eq!(back.frames.len(), 11);
+        assert_eq!(back.triangle_count(), 16);
+        let mesh = &back.meshes[0];
+        let mut worst = 0f32;
+        for (f, step) in steps.iter().enumerate() {
+            let t = f as f32 / 10.0;
+            for (k, &sv) in mesh.source_vertices.iter().enumerate() {
+                let want = expected(sv as usize, t);
+                let got = mesh.morph_targets[f].positions[k];
+                for ax in 0..3 {
+                    let d = (want[ax] - got[ax]).abs();
+                    worst = worst.max(d / step[ax]);
+                    assert!(
+                        d <= step[ax] + 1e-5,
+                        "{}: frame {f} vertex {sv} axis {ax}: want {want:?} got {got:?} (step {})",
+                        doc.format().name(),
+                        step[ax]
+                    );
+                }
+            }
+        }
+        eprintln!("{}: worst error {worst:.3} steps", doc.format().name());
+    }
+}
+
+#[test]
+fn model_vertex_order_follows_the_file() {
+    // The importer keeps vertex i of the primitive as mesh vertex i.
+    let model = gltf::read(&skinned_glb(), &NoFiles, &ImportOptions::default())
+        .unwrap()
+        .model;
+    for (v, p) in model.meshes[0].positions.iter().enumerate() {
+        let want = expected(v, 0.0);
+        assert!(
+            (0..3).all(|k| (p[k] - want[k]).abs() < 1e-6),
+            "{v}: {p:?} vs {want:?}"
+        );
+    }
+}
+
+fn error_of(bytes: &[u8]) -> String {
+    gltf::read(bytes, &NoFiles, &ImportOptions::default())
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn bad_files_give_clear_errors() {
+    let empty = json!({"asset": {"version": "2.0"}});
+    assert_eq!(
+        error_of(&glb(&empty, &[])),
+        "gltf: the file has no mesh drawn as triangles"
+    );
+    assert_eq!(
+        error_of(&serde_json::to_vec(&empty).unwrap()),
+        "gltf: the file has no mesh drawn as triangles"
+    );
+    assert!(error_of(b"{ nope").starts_with("gltf: "));
+    // A texture that is not a PNG.
+    let mut bin = skinned_glb();
+    let _ = &mut bin;
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "material": 0}]}],
+        "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}],
+        "textures": [{"source": 0}],
+        "images": [{"bufferView": 1, "mimeType": "image/jpeg"}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+            "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0]}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 4}],
+        "buffers": [{"byteLength": 40}],
+    });
+    let mut data: Vec<u8> = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    data.extend_from_slice(&[0xFF, 0xD8, 0xFF, 0xE0]);
+    assert_eq!(
+        error_of(&glb(&doc, &data)),
+        "gltf: image 0: a JPEG picture; only PNG textures are decoded (convert it, or give the skin with --skin)"
+    );
+    // The same file with textures skipped reads.
+    let skip = ImportOptions {
+        skip_textures: true,
+        ..Default::default()
+    };
+    assert!(gltf::read(&glb(&doc, &data), &NoFiles, &skip).is_ok());
+    // An accessor running past its buffer view.
+    let mut short = doc.clone();
+    short["accessors"][0]["count"] = json!(4);
+    short["accessors"][0]["min"] = json!([0.0, 0.0, 0.0]);
+    assert_eq!(
+        gltf::read(&glb(&short, &data), &NoFiles, &skip).unwrap_err().to_string(),
+        "gltf: mesh 0 primitive 0: POSITION (accessor 0): 4 elements from byte 0 run past buffer view 0 (36 bytes)"
+    );
+}
+
+#[test]
+fn truncated_and_flipped_glb_never_panic() {
+    let bytes = skinned_glb();
+    let limits = ImportOptions::default();
+    for cut in 0..bytes.len() {
+        let _ = gltf::read(&bytes[..cut], &NoFiles, &limits);
+    }
+    let mut rng = 0x2545F4914F6CDD1Du64;
+    for i in (0..bytes.len()).cycle().take(bytes.len() * 64) {
+        let mut m = bytes.clone();
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        m[i] ^= 1 << (rng % 8);
+        if let Ok(c) = gltf::read(&m, &NoFiles, &limits) {
+            assert!(c.model.validate().is_ok());
+        }
+    }
+}
