@@ -722,6 +722,11 @@ impl Nodes {
                         let v: Vec<[f32; 4]> = it.into_f32().collect();
                         local[node].1 = slerp(v[k - 1], v[k], s);
                     }
+                    ReadOutputs::Scales(it) => {
+                        let v: Vec<[f32; 3]> = it.collect();
+                        local[node].2 =
+                            std::array::from_fn(|c| v[k - 1][c] * (1.0 - s) + v[k][c] * s);
+                    }
                     _ => panic!("unexpected channel"),
                 }
             }
@@ -1100,7 +1105,7 @@ fn corpus_exports_reproduce_poses_and_skinning() {
     let Some(dir) = common::corpus_dir() else {
         return;
     };
-    let (mut keyframe, mut skipped) = (0, 0);
+    let (mut keyframe, mut skipped, mut skinned_mdl7) = (0, 0, 0);
     let mut facing = [0usize; 2];
     for path in common::files_with_extension(&dir, &["mdl", "md2"]) {
         let bytes = std::fs::read(&path).unwrap();
@@ -1108,6 +1113,12 @@ fn corpus_exports_reproduce_poses_and_skinning() {
             skipped += 1;
             continue;
         };
+        if !model.animations.is_empty() && model.meshes.iter().any(|m| !m.joint_weights.is_empty())
+        {
+            // MDL7 with bones exports a skin instead of morph targets: tests/gs_mdl7_gltf.rs.
+            skinned_mdl7 += 1;
+            continue;
+        }
         let rel = path.strip_prefix(&dir).unwrap().display().to_string();
         let (g, f) = check_keyframes(&model, &GltfOptions::default(), &format!("corpus/{rel}"));
         facing[0] += f[0];
@@ -1165,7 +1176,7 @@ fn corpus_exports_reproduce_poses_and_skinning() {
         Glb::new(&glb);
     }
     eprintln!(
-        "{keyframe} keyframe models, {skeletal} md5meshes with {pairs} animations (worst {worst} beyond weight straying), {skipped} unreadable files skipped"
+        "{keyframe} keyframe models ({skinned_mdl7} skinned MDL7 left to gs_mdl7_gltf), {skeletal} md5meshes with {pairs} animations (worst {worst} beyond weight straying), {skipped} unreadable files skipped"
     );
     assert!(keyframe > 0);
     // Quake and Quake 2 fronts are clockwise: reversed, they face along the normals in glTF.

@@ -6,10 +6,12 @@
 //! without going back to the file.
 
 mod clips;
+mod scene;
 mod skeletal;
 mod validate;
 
 pub use clips::clips_from_frame_names;
+pub use scene::{mul_matrix, Matrix4, MeshPart, NodeTransform, SceneNode};
 pub use skeletal::{CameraKey, CameraPath, JointTransform, SkeletalAnimation};
 
 use crate::image::Image;
@@ -27,10 +29,23 @@ pub struct Model {
     pub skins: Vec<Skin>,
     /// Joints of a skeletal model (empty for vertex-animated formats).
     pub joints: Vec<Joint>,
-    /// Skeletal animations over [`Model::joints`].
+    /// Skeletal animations over [`Model::joints`]. A Model with animations and meshes with
+    /// [`Mesh::joint_weights`] is skeletal: those meshes' `positions` and `normals` are the
+    /// bind pose the joints skin (their morph targets, if any, are the same motion baked
+    /// per frame for keyframe writers), and exporters that write skins animate the joints
+    /// instead of morphing (never both).
     pub animations: Vec<SkeletalAnimation>,
+    /// Scales of the animations' joint transforms, for formats whose bone matrices scale
+    /// (MDL7): per animation of [`Model::animations`], per frame, per joint, the scale `S`
+    /// of the local transform `T · R · S`. Empty when every scale is 1 (MD5).
+    pub animation_scales: Vec<Vec<Vec<[f32; 3]>>>,
     /// A camera path (Doom 3 md5camera), if the file is one.
     pub camera: Option<CameraPath>,
+    /// A scene hierarchy over the meshes (WMP levels: objects, blocks, lights), parents
+    /// before children; empty for models, which exporters write as one node per mesh. Mesh
+    /// positions stay in model space whatever the nodes say (see [`SceneNode`]); a mesh that
+    /// a node holds a part of is exported only through nodes.
+    pub nodes: Vec<SceneNode>,
 }
 
 /// A model converted from a file, and what the conversion noticed.
@@ -58,9 +73,10 @@ pub struct Frame {
 pub struct Mesh {
     /// Mesh name (empty when the format has none).
     pub name: String,
-    /// Vertex positions of the first pose.
+    /// Vertex positions of the first pose; for a mesh with joint weights in a Model with
+    /// [`Model::animations`], the bind pose the joints skin (MD5, MDL7 with bones).
     pub positions: Vec<[f32; 3]>,
-    /// Unit normals of the first pose.
+    /// Unit normals of the first pose (of the bind pose, as for `positions`).
     pub normals: Vec<[f32; 3]>,
     /// Texture coordinates, `[0, 1]` across the skin, `v` downwards.
     pub uvs: Vec<[f32; 2]>,

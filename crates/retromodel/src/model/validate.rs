@@ -6,7 +6,9 @@ use crate::image::Pixels;
 
 impl Model {
     /// Checks the invariants: array lengths agree, indices are in range, clips lie inside the
-    /// frame list, every picture's pixel buffer matches its size.
+    /// frame list, every picture's pixel buffer matches its size, scene nodes come after
+    /// their parents with finite transforms (unit rotation, no zero scale) and hold disjoint
+    /// triangle runs of unskinned meshes.
     pub fn validate(&self) -> Result<()> {
         let fail = |msg: String| {
             Err(Error::new(
@@ -126,9 +128,77 @@ impl Model {
                 ));
             }
         }
+        if !self.animation_scales.is_empty() {
+            if self.animation_scales.len() != self.animations.len() {
+                return fail(format!(
+                    "{} animation scale lists for {} animations",
+                    self.animation_scales.len(),
+                    self.animations.len()
+                ));
+            }
+            for (a, s) in self.animations.iter().zip(&self.animation_scales) {
+                if s.len() != a.frames.len() || s.iter().any(|f| f.len() != self.joints.len()) {
+                    return fail(format!(
+                        "animation {:?}: scales do not match its frames and joints",
+                        a.name
+                    ));
+                }
+            }
+        }
         for (ji, j) in self.joints.iter().enumerate() {
             if matches!(j.parent, Some(p) if p >= ji) {
                 return fail(format!("joint {ji}: parent index not lower than its own"));
+            }
+        }
+        // Scene nodes: parents first, finite invertible transforms, parts inside their
+        // meshes, no triangle held twice, no skinned mesh (a skin places those).
+        let mut held: Vec<Vec<std::ops::Range<usize>>> = vec![Vec::new(); self.meshes.len()];
+        for (ni, n) in self.nodes.iter().enumerate() {
+            if matches!(n.parent, Some(p) if p >= ni) {
+                return fail(format!("node {ni}: parent index not lower than its own"));
+            }
+            let t = &n.transform;
+            let finite = t
+                .translation
+                .iter()
+                .chain(&t.rotation)
+                .chain(&t.scale)
+                .all(|c| c.is_finite());
+            let len = t.rotation.iter().map(|c| c * c).sum::<f32>().sqrt();
+            if !finite || (len - 1.0).abs() > 1e-3 || t.scale.contains(&0.0) {
+                return fail(format!(
+                    "node {ni}: transform {t:?} is not finite with a unit rotation and a non-zero scale"
+                ));
+            }
+            for part in &n.parts {
+                let Some(m) = self.meshes.get(part.mesh) else {
+                    return fail(format!("node {ni}: mesh {} out of range", part.mesh));
+                };
+                let r = &part.triangles;
+                if r.start > r.end || r.end > m.triangles.len() {
+                    return fail(format!(
+                        "node {ni}: triangles {}..{} outside mesh {}'s 0..{}",
+                        r.start,
+                        r.end,
+                        part.mesh,
+                        m.triangles.len()
+                    ));
+                }
+                if !m.joint_weights.is_empty() {
+                    return fail(format!(
+                        "node {ni}: mesh {} has joint weights; skinned meshes are in no node",
+                        part.mesh
+                    ));
+                }
+                if !r.is_empty() {
+                    held[part.mesh].push(r.clone());
+                }
+            }
+        }
+        for (mi, ranges) in held.iter_mut().enumerate() {
+            ranges.sort_by_key(|r| (r.start, r.end));
+            if ranges.windows(2).any(|w| w[1].start < w[0].end) {
+                return fail(format!("mesh {mi}: two node parts hold the same triangle"));
             }
         }
         Ok(())

@@ -24,6 +24,8 @@ pub(super) struct Timeline {
     pub frames: Vec<usize>,
     /// Key times in seconds, strictly increasing, one per entry of `frames`.
     pub times: Vec<f32>,
+    /// Whether the times are a frame group's stored ones.
+    pub group: bool,
 }
 
 /// `frames` at `fps`, the last held for one step.
@@ -39,6 +41,7 @@ fn uniform(name: &str, frames: Vec<usize>, fps: f32) -> Timeline {
         name: name.to_string(),
         frames: keys,
         times,
+        group: false,
     }
 }
 
@@ -59,6 +62,7 @@ fn grouped(clip: &Clip, ends: &[f32]) -> Option<Timeline> {
         name: clip.name.clone(),
         frames,
         times,
+        group: true,
     })
 }
 
@@ -74,10 +78,12 @@ pub(super) struct Track<'a> {
     pub translations: &'a [[f32; 3]],
     /// Rotation per key (Y-up, made continuous).
     pub rotations: &'a [[f32; 4]],
+    /// Scale per key (Y-up axes), when the track scales.
+    pub scales: Option<&'a [[f32; 3]]>,
 }
 
 impl Builder<'_> {
-    /// Adds a translation and a rotation channel for `track`.
+    /// Adds a translation, a rotation and (when it has scales) a scale channel for `track`.
     pub(super) fn trs_channels(
         &mut self,
         track: Track<'_>,
@@ -102,6 +108,17 @@ impl Builder<'_> {
             &[track.node],
             Property::Rotation,
         );
+        if let Some(scales) = track.scales {
+            let output = self.floats(scales, None, false);
+            channel(
+                samplers,
+                channels,
+                track.input,
+                output,
+                &[track.node],
+                Property::Scale,
+            );
+        }
     }
 }
 
@@ -244,9 +261,16 @@ impl Builder<'_> {
                 &nodes,
                 Property::MorphTargetWeights,
             );
+            // How many frames the keys show and whether their times are a frame group's:
+            // what an import needs to rebuild the clip exactly.
+            let extras = serde_json::value::to_raw_value(&serde_json::json!({
+                "frameCount": t.frames.len() - 1,
+                "frameGroup": t.group,
+            }))
+            .ok();
             self.root.push(json::Animation {
                 extensions: None,
-                extras: Default::default(),
+                extras,
                 channels,
                 name: Some(t.name),
                 samplers,

@@ -158,6 +158,7 @@ impl Builder<'_> {
                 node,
                 translations: &translations,
                 rotations: &rotations,
+                scales: None,
             },
             &mut samplers,
             &mut channels,

@@ -79,7 +79,8 @@ fn info(index: json::Index<json::Texture>) -> json::texture::Info {
 
 impl Builder<'_> {
     /// Materials for the skins that exported meshes use (all skins when there are several:
-    /// they become variants).
+    /// they become variants). A model with scene nodes (a level) uses its skins side by side,
+    /// one per texture name: they are plain materials, never variants.
     pub(super) fn materials(&mut self, exported: &[usize]) -> Result<Materials> {
         let model = self.model;
         let mut used: Vec<usize> = exported
@@ -101,7 +102,7 @@ impl Builder<'_> {
                 variants: Vec::new(),
             });
         }
-        let several = model.skins.len() > 1;
+        let several = model.skins.len() > 1 && model.nodes.is_empty();
         let mut variants = Vec::new();
         for (s, slot) in per_skin.iter_mut().enumerate() {
             if several || used.contains(&s) {

@@ -8,10 +8,86 @@ use json::buffer::Target;
 use json::mesh::Semantic;
 use json::validation::Checked::Valid;
 
+use json::scene::UnitQuaternion;
+
 use super::material::Materials;
 use super::{invalid, unit, Builder};
 use crate::error::Result;
-use crate::model::{to_y_up, Mesh};
+use crate::model::{quat_to_y_up, to_y_up, Matrix4, Mesh};
+
+/// A node's space: model-space points and normals expressed in it.
+pub(super) struct Local {
+    /// The inverse of the node's world matrix (rows of the linear part, then translation).
+    inverse: [[f64; 3]; 3],
+    /// Translation of the inverse.
+    offset: [f64; 3],
+    /// The transpose of the world matrix's linear part: turns model-space normals into
+    /// node-space ones (the inverse transpose of the inverse).
+    normal: [[f64; 3]; 3],
+}
+
+impl Local {
+    /// The space of a node with world matrix `w`, `None` when `w` cannot be inverted.
+    pub fn of_world(w: &Matrix4) -> Option<Local> {
+        let a = |r: usize, c: usize| w[r][c];
+        let cof = [
+            [
+                a(1, 1) * a(2, 2) - a(1, 2) * a(2, 1),
+                a(0, 2) * a(2, 1) - a(0, 1) * a(2, 2),
+                a(0, 1) * a(1, 2) - a(0, 2) * a(1, 1),
+            ],
+            [
+                a(1, 2) * a(2, 0) - a(1, 0) * a(2, 2),
+                a(0, 0) * a(2, 2) - a(0, 2) * a(2, 0),
+                a(0, 2) * a(1, 0) - a(0, 0) * a(1, 2),
+            ],
+            [
+                a(1, 0) * a(2, 1) - a(1, 1) * a(2, 0),
+                a(0, 1) * a(2, 0) - a(0, 0) * a(2, 1),
+                a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0),
+            ],
+        ];
+        let det = a(0, 0) * cof[0][0] + a(0, 1) * cof[1][0] + a(0, 2) * cof[2][0];
+        let size = (0..3)
+            .flat_map(|r| (0..3).map(move |c| (r, c)))
+            .map(|(r, c)| a(r, c).abs())
+            .fold(0.0, f64::max);
+        if !(det.is_finite() && det.abs() > 1e-12 * size * size * size) {
+            return None;
+        }
+        let inverse = cof.map(|row| row.map(|c| c / det));
+        let t = [w[0][3], w[1][3], w[2][3]];
+        let offset = std::array::from_fn(|r| -(0..3).map(|k| inverse[r][k] * t[k]).sum::<f64>());
+        let normal = std::array::from_fn(|r| std::array::from_fn(|c| w[c][r]));
+        Some(Local {
+            inverse,
+            offset,
+            normal,
+        })
+    }
+
+    fn apply(m: &[[f64; 3]; 3], p: [f32; 3]) -> [f64; 3] {
+        let p = p.map(f64::from);
+        std::array::from_fn(|r| (0..3).map(|k| m[r][k] * p[k]).sum::<f64>())
+    }
+
+    /// Model-space points in the node's space.
+    fn points(&self, p: &[[f32; 3]]) -> Vec<[f32; 3]> {
+        p.iter()
+            .map(|&v| {
+                let q = Self::apply(&self.inverse, v);
+                std::array::from_fn(|k| (q[k] + self.offset[k]) as f32)
+            })
+            .collect()
+    }
+
+    /// Model-space normals in the node's space (not yet of unit length).
+    fn normals(&self, n: &[[f32; 3]]) -> Vec<[f32; 3]> {
+        n.iter()
+            .map(|&v| Self::apply(&self.normal, v).map(|c| c as f32))
+            .collect()
+    }
+}
 
 /// The direction a normal without one gets: up.
 fn up() -> [f32; 3] {
@@ -88,79 +164,21 @@ impl Builder<'_> {
         !m.joint_weights.is_empty() && !self.model.joints.is_empty()
     }
 
-    /// One glTF mesh and node per exported mesh.
+    /// One glTF mesh and node per exported mesh that no scene node holds a part of, then the
+    /// scene nodes ([`Builder::scene_nodes`]).
     pub(super) fn meshes(&mut self, exported: &[usize], materials: &Materials) -> Result<()> {
         let model = self.model;
-        let targets = if self.animated() && model.frames.len() > 1 {
-            model.frames.len() - 1
-        } else {
-            0
-        };
+        let targets = self.target_count();
+        let mut in_nodes = vec![false; model.meshes.len()];
+        for part in model.nodes.iter().flat_map(|n| &n.parts) {
+            in_nodes[part.mesh] = true;
+        }
         for &mi in exported {
+            if in_nodes[mi] {
+                continue;
+            }
             let m = &model.meshes[mi];
-            let (p0, n0) = match m.morph_targets.first() {
-                Some(t) => (&t.positions, &t.normals),
-                None => (&m.positions, &m.normals),
-            };
-            let base = points(p0, &|| format!("mesh {mi}"))?;
-            let base_n = normals(n0);
-            let mut attributes = BTreeMap::new();
-            let a = self.floats(&base, Some(Target::ArrayBuffer), true);
-            attributes.insert(Valid(Semantic::Positions), a);
-            let a = self.floats(&base_n, Some(Target::ArrayBuffer), false);
-            attributes.insert(Valid(Semantic::Normals), a);
-            if !m.uvs.is_empty() {
-                if let Some(i) = m
-                    .uvs
-                    .iter()
-                    .position(|uv| !uv.iter().all(|c| c.is_finite()))
-                {
-                    return Err(invalid(format!(
-                        "mesh {mi}: vertex {i} has non-finite texture coordinates {:?}",
-                        m.uvs[i]
-                    )));
-                }
-                let a = self.floats(&m.uvs, Some(Target::ArrayBuffer), false);
-                attributes.insert(Valid(Semantic::TexCoords(0)), a);
-            }
-            if self.skinned(m) {
-                self.skin_attributes(mi, m, &mut attributes);
-            }
-            let indices = self.indices(m);
-            let mut morphs = Vec::with_capacity(targets);
-            for f in 1..=targets {
-                let t = &m.morph_targets[f];
-                let p = points(&t.positions, &|| format!("mesh {mi}: frame {f}"))?;
-                let dp: Vec<[f32; 3]> = p
-                    .iter()
-                    .zip(&base)
-                    .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
-                    .collect();
-                let dn: Vec<[f32; 3]> = normals(&t.normals)
-                    .iter()
-                    .zip(&base_n)
-                    .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
-                    .collect();
-                morphs.push(json::mesh::MorphTarget {
-                    positions: Some(self.floats(&dp, Some(Target::ArrayBuffer), true)),
-                    normals: Some(self.floats(&dn, Some(Target::ArrayBuffer), false)),
-                    tangents: None,
-                });
-            }
-            let material = m.skin.and_then(|s| materials.per_skin[s]);
-            let extensions = match (material, materials.variants.is_empty()) {
-                (Some(_), false) => Some(materials.primitive_extension()),
-                _ => None,
-            };
-            let primitive = json::mesh::Primitive {
-                attributes,
-                extensions,
-                extras: Default::default(),
-                indices: Some(indices),
-                material,
-                mode: Valid(json::mesh::Mode::Triangles),
-                targets: (targets > 0).then_some(morphs),
-            };
+            let primitive = self.primitive(mi, 0..m.triangles.len(), None, targets, materials)?;
             let name = if m.name.is_empty() {
                 format!("mesh{mi}")
             } else {
@@ -184,14 +202,249 @@ impl Builder<'_> {
                 self.morph_nodes.push(node);
             }
         }
+        self.scene_nodes(exported, materials, &in_nodes)
+    }
+
+    /// Whether the model is exported as a skeleton in motion: animated, with skeletal
+    /// animations and a mesh with joint weights. Its skinned meshes are then written in
+    /// their bind pose ([`crate::model::Mesh::positions`]) and no mesh gets morph targets:
+    /// the joints move the vertices, and the frames' baked copies of that motion would move
+    /// them twice.
+    pub(super) fn skeletal_export(&self) -> bool {
+        self.animated()
+            && !self.model.animations.is_empty()
+            && self.model.meshes.iter().any(|m| self.skinned(m))
+    }
+
+    /// Morph targets each mesh gets: one per pose after the first, when animated and not
+    /// skeletal.
+    fn target_count(&self) -> usize {
+        if self.skeletal_export() {
+            0
+        } else if self.animated() && self.model.frames.len() > 1 {
+            self.model.frames.len() - 1
+        } else {
+            0
+        }
+    }
+
+    /// The model's scene nodes ([`crate::model::Model::nodes`]): one glTF node each with its
+    /// name and local transform (Y-up), and, when it holds triangles, one mesh with one
+    /// primitive per part, the vertices expressed in the node's space (by the inverse of its
+    /// world transform: the Model keeps them in model space). Triangles of a held mesh that no
+    /// part holds are left out with a warning.
+    fn scene_nodes(
+        &mut self,
+        exported: &[usize],
+        materials: &Materials,
+        in_nodes: &[bool],
+    ) -> Result<()> {
+        let model = self.model;
+        if model.nodes.is_empty() {
+            return Ok(());
+        }
+        let targets = self.target_count();
+        let mut drawable = vec![false; model.meshes.len()];
+        for &mi in exported {
+            drawable[mi] = true;
+        }
+        let mut covered = vec![0usize; model.meshes.len()];
+        let worlds = model.node_world_matrices();
+        let mut nodes: Vec<json::Index<json::Node>> = Vec::with_capacity(model.nodes.len());
+        for (ni, n) in model.nodes.iter().enumerate() {
+            let name = if n.name.is_empty() {
+                format!("node{ni}")
+            } else {
+                n.name.clone()
+            };
+            let mut primitives = Vec::new();
+            if n.parts
+                .iter()
+                .any(|p| drawable[p.mesh] && !p.triangles.is_empty())
+            {
+                let local = Local::of_world(&worlds[ni]).ok_or_else(|| {
+                    invalid(format!(
+                        "node {ni} \"{name}\": its world transform cannot be inverted"
+                    ))
+                })?;
+                for part in &n.parts {
+                    covered[part.mesh] += part.triangles.len();
+                    if !drawable[part.mesh] || part.triangles.is_empty() {
+                        continue;
+                    }
+                    primitives.push(self.primitive(
+                        part.mesh,
+                        part.triangles.clone(),
+                        Some(&local),
+                        targets,
+                        materials,
+                    )?);
+                }
+            }
+            let mesh = (!primitives.is_empty()).then(|| {
+                self.root.push(json::Mesh {
+                    extensions: None,
+                    extras: Default::default(),
+                    name: Some(name.clone()),
+                    primitives,
+                    weights: (targets > 0).then(|| vec![0.0; targets]),
+                })
+            });
+            let t = &n.transform;
+            let translation = to_y_up(t.translation);
+            let rotation = {
+                let q = t.rotation.map(f64::from);
+                let len = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+                quat_to_y_up(q.map(|c| (c / len) as f32))
+            };
+            let scale = [t.scale[0], t.scale[2], t.scale[1]];
+            let node = self.root.push(json::Node {
+                mesh,
+                name: Some(name),
+                translation: (translation != [0.0; 3]).then_some(translation),
+                rotation: (rotation != [0.0, 0.0, 0.0, 1.0]).then_some(UnitQuaternion(rotation)),
+                scale: (scale != [1.0; 3]).then_some(scale),
+                ..json::Node::default()
+            });
+            match n.parent {
+                Some(p) => self.root.nodes[nodes[p].value()]
+                    .children
+                    .get_or_insert_with(Vec::new)
+                    .push(node),
+                None => self.roots.push(node),
+            }
+            if mesh.is_some() && targets > 0 {
+                self.morph_nodes.push(node);
+            }
+            nodes.push(node);
+        }
+        for (mi, m) in model.meshes.iter().enumerate() {
+            if in_nodes[mi] && drawable[mi] && covered[mi] < m.triangles.len() {
+                self.warnings.push(format!(
+                    "mesh {mi}: {} triangles in no node; left out",
+                    m.triangles.len() - covered[mi]
+                ));
+            }
+        }
         Ok(())
     }
 
-    /// The triangles, each as `(a, c, b)`: the source formats' front faces are clockwise,
-    /// glTF's counter-clockwise. 16-bit indices when they fit (65535 is primitive restart).
-    fn indices(&mut self, m: &Mesh) -> json::Index<json::Accessor> {
-        let flipped = m.triangles.iter().flat_map(|&[a, b, c]| [a, c, b]);
-        if m.positions.len() <= 65535 {
+    /// One primitive of mesh `mi`: triangles `tris` and the vertices from the lowest to the
+    /// highest they use, in the node space `local` gives (model space without), with their
+    /// morph targets and the mesh's material.
+    fn primitive(
+        &mut self,
+        mi: usize,
+        tris: std::ops::Range<usize>,
+        local: Option<&Local>,
+        targets: usize,
+        materials: &Materials,
+    ) -> Result<json::mesh::Primitive> {
+        let m = &self.model.meshes[mi];
+        let triangles = &m.triangles[tris];
+        let (lo, hi) = if local.is_some() {
+            let lo = triangles.iter().flatten().min().copied().unwrap_or(0) as usize;
+            let hi = triangles.iter().flatten().max().copied().unwrap_or(0) as usize;
+            (lo, hi + 1)
+        } else {
+            (0, m.positions.len())
+        };
+        let place = |p: &[[f32; 3]], what: &dyn Fn() -> String| -> Result<Vec<[f32; 3]>> {
+            match local {
+                Some(l) => points(&l.points(&p[lo..hi]), what),
+                None => points(p, what),
+            }
+        };
+        let turn = |n: &[[f32; 3]]| -> Vec<[f32; 3]> {
+            match local {
+                Some(l) => normals(&l.normals(&n[lo..hi])),
+                None => normals(n),
+            }
+        };
+        let first = if self.skeletal_export() && self.skinned(m) {
+            None
+        } else {
+            m.morph_targets.first()
+        };
+        let (p0, n0) = match first {
+            Some(t) => (&t.positions, &t.normals),
+            None => (&m.positions, &m.normals),
+        };
+        let base = place(p0, &|| format!("mesh {mi}"))?;
+        let base_n = turn(n0);
+        let mut attributes = BTreeMap::new();
+        let a = self.floats(&base, Some(Target::ArrayBuffer), true);
+        attributes.insert(Valid(Semantic::Positions), a);
+        let a = self.floats(&base_n, Some(Target::ArrayBuffer), false);
+        attributes.insert(Valid(Semantic::Normals), a);
+        if !m.uvs.is_empty() {
+            if let Some(i) = m
+                .uvs
+                .iter()
+                .position(|uv| !uv.iter().all(|c| c.is_finite()))
+            {
+                return Err(invalid(format!(
+                    "mesh {mi}: vertex {i} has non-finite texture coordinates {:?}",
+                    m.uvs[i]
+                )));
+            }
+            let a = self.floats(&m.uvs[lo..hi], Some(Target::ArrayBuffer), false);
+            attributes.insert(Valid(Semantic::TexCoords(0)), a);
+        }
+        if self.skinned(m) {
+            self.skin_attributes(mi, m, &mut attributes);
+        }
+        let indices = self.indices(triangles, lo as u32, hi - lo);
+        let mut morphs = Vec::with_capacity(targets);
+        for f in 1..=targets {
+            let t = &m.morph_targets[f];
+            let p = place(&t.positions, &|| format!("mesh {mi}: frame {f}"))?;
+            let dp: Vec<[f32; 3]> = p
+                .iter()
+                .zip(&base)
+                .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
+                .collect();
+            let dn: Vec<[f32; 3]> = turn(&t.normals)
+                .iter()
+                .zip(&base_n)
+                .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
+                .collect();
+            morphs.push(json::mesh::MorphTarget {
+                positions: Some(self.floats(&dp, Some(Target::ArrayBuffer), true)),
+                normals: Some(self.floats(&dn, Some(Target::ArrayBuffer), false)),
+                tangents: None,
+            });
+        }
+        let material = m.skin.and_then(|s| materials.per_skin[s]);
+        let extensions = match (material, materials.variants.is_empty()) {
+            (Some(_), false) => Some(materials.primitive_extension()),
+            _ => None,
+        };
+        Ok(json::mesh::Primitive {
+            attributes,
+            extensions,
+            extras: Default::default(),
+            indices: Some(indices),
+            material,
+            mode: Valid(json::mesh::Mode::Triangles),
+            targets: (targets > 0).then_some(morphs),
+        })
+    }
+
+    /// The triangles, each as `(a, c, b)` less `first`: the source formats' front faces are
+    /// clockwise, glTF's counter-clockwise. 16-bit indices when the `count` vertices allow
+    /// (65535 is primitive restart).
+    fn indices(
+        &mut self,
+        triangles: &[[u32; 3]],
+        first: u32,
+        count: usize,
+    ) -> json::Index<json::Accessor> {
+        let flipped = triangles
+            .iter()
+            .flat_map(|&[a, b, c]| [a, c, b])
+            .map(|i| i - first);
+        if count <= 65535 {
             let data: Vec<[u16; 1]> = flipped.map(|i| [i as u16]).collect();
             self.integers(&data, Some(Target::ElementArrayBuffer))
         } else {

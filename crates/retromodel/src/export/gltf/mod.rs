@@ -8,10 +8,16 @@
 //!   second unless [`GltfOptions::fps`] says otherwise), frame groups at their stored times. A
 //!   clip's last pose is held for one step, so a clip lasts its full duration
 //!   ([`ClipSplit`] picks the clips).
-//! - *Skeletal models* (MD5): one node per joint (local bind transform), one skin with inverse
+//! - *Skeletal models* (MD5, MDL7 with bones): a Model with [`crate::Model::animations`]
+//!   and joint-weighted meshes is exported as a skin *instead of* morph targets (its frames'
+//!   baked copies of the motion would move the vertices twice): the skinned meshes in their
+//!   bind pose ([`crate::model::Mesh::positions`]), no morph targets on any mesh, no morph
+//!   weight animation; with [`Frames::First`] it is the first pose as a still mesh. One node
+//!   per joint (local bind transform), one skin with inverse
 //!   bind matrices, `JOINTS_n`/`WEIGHTS_n` with at most [`GltfOptions::max_influences`] joints
 //!   a vertex (the heaviest, renormalised, with a warning), one animation per
-//!   [`crate::model::SkeletalAnimation`] with a translation and a rotation channel per joint.
+//!   [`crate::model::SkeletalAnimation`] with a translation and a rotation channel per joint
+//!   (and a scale channel for a joint that [`crate::Model::animation_scales`] scales).
 //!   A model with several root joints gets a plain `skeleton` node above them (glTF wants a
 //!   common root).
 //! - *Camera paths* (md5camera): a perspective camera on a node animated by translation and
@@ -19,6 +25,13 @@
 //!   field of view (that needs `KHR_animation_pointer`), so the first key's is used, with a
 //!   warning when it changes. Doom 3 stores the horizontal field of view; `yfov` is computed
 //!   for Doom 3's 4:3 screen and `aspectRatio` is set to 4/3.
+//! - *Levels* (a Model with [`crate::Model::nodes`], WMP): one node per scene node with its
+//!   name and local transform (Y-up), parents before children; a node holding triangles gets
+//!   one mesh with one primitive per [`crate::model::MeshPart`] (per texture for WMP
+//!   blocks), its vertices expressed in the node's space by the inverse of the node's world
+//!   transform (the Model keeps them in model space), so that the scene puts them back where
+//!   the Model has them. Meshes no node holds are written as below, one node each. Skins
+//!   are then plain materials shared by name, never variants.
 //! - *Skins*: every picture as a PNG image (palette applied). Each skin is a material: its
 //!   first picture the base colour texture (nearest-neighbour sampling unless
 //!   [`Filter::Linear`]), metallic 0, roughness 1; its fullbright mask the emissive texture;
@@ -302,9 +315,17 @@ fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<B
         b.camera_animation()?;
     }
     if !b.roots.is_empty() {
+        // Every frame's name, so that an import gets them back (morph targets name only
+        // the poses after the first).
+        let names: Vec<&str> = model.frames.iter().map(|f| f.name.as_str()).collect();
+        let extras = (!names.is_empty())
+            .then(|| {
+                serde_json::value::to_raw_value(&serde_json::json!({ "frameNames": names })).ok()
+            })
+            .flatten();
         let scene = b.root.push(json::Scene {
             extensions: None,
-            extras: Default::default(),
+            extras,
             name: None,
             nodes: b.roots.clone(),
         });

@@ -132,8 +132,9 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// One animation per skeletal animation: per joint a translation and a rotation channel,
-    /// frame `k` at `k / fps` seconds.
+    /// One animation per skeletal animation: per joint a translation and a rotation channel
+    /// (and a scale channel where [`crate::Model::animation_scales`] is not 1), frame `k` at
+    /// `k / fps` seconds.
     pub(super) fn skeletal_animations(&mut self) -> Result<()> {
         let model = self.model;
         if self.joint_nodes.is_empty() {
@@ -172,9 +173,31 @@ impl Builder<'_> {
             let input = self.times(&times);
             let mut samplers = Vec::new();
             let mut channels = Vec::new();
+            let scales_of = model.animation_scales.get(ai);
             for (j, &node) in self.joint_nodes.clone().iter().enumerate() {
                 let mut translations = Vec::with_capacity(frames.len());
                 let mut rotations = Vec::with_capacity(frames.len());
+                // A joint whose scale is 1 throughout gets no scale channel.
+                let scales: Option<Vec<[f32; 3]>> = scales_of
+                    .filter(|s| s.iter().any(|f| f[j] != [1.0; 3]))
+                    .map(|s| {
+                        frames
+                            .iter()
+                            .map(|&f| {
+                                let v = s[f][j];
+                                [v[0], v[2], v[1]]
+                            })
+                            .collect()
+                    });
+                if let Some(bad) = scales
+                    .iter()
+                    .flatten()
+                    .find(|v| !finite(&v[..]) || v.contains(&0.0))
+                {
+                    return Err(invalid(format!(
+                        "animation \"{name}\": joint {j}: scale {bad:?} is not finite and non-zero"
+                    )));
+                }
                 for &f in &frames {
                     let t = a.frames[f][j];
                     if !finite(&t.translation) || !finite(&t.rotation) {
@@ -193,14 +216,20 @@ impl Builder<'_> {
                         node,
                         translations: &translations,
                         rotations: &rotations,
+                        scales: scales.as_deref(),
                     },
                     &mut samplers,
                     &mut channels,
                 );
             }
+            // A one-frame animation has two keys: the frame count says so to an import.
+            let extras = serde_json::value::to_raw_value(
+                &serde_json::json!({ "frameCount": a.frames.len() }),
+            )
+            .ok();
             self.root.push(json::Animation {
                 extensions: None,
-                extras: Default::default(),
+                extras,
                 channels,
                 name: Some(name),
                 samplers,

@@ -19,8 +19,17 @@
 //!   G_parent`, and a vertex moves to `sum_j w_j * (p * G_j)` over its weights (normals by the
 //!   matrices' upper 3x3, renormalised). A bone without a transform in a frame keeps its
 //!   parent's motion. The weights come from the group's deformers, normalised, or else from
-//!   the vertex's bone index (weight 1). The bones' motion is baked into the morph targets;
-//!   [`Model::animations`] stays empty so that exporters do not move the vertices twice.
+//!   the vertex's bone index (weight 1). The bones' motion is baked into the morph targets
+//!   (for keyframe writers: MDL, MD2, GameStudio MDL2..5), and, when it can be a skin, also
+//!   given as [`Model::animations`]: one per clip (one `all` clip when there are none), each
+//!   frame's bone matrices decomposed into local joint transforms `B_parent⁻¹ · M_j · B_j`
+//!   (translation, rotation, and scale in [`Model::animation_scales`] when a matrix scales).
+//!   Such a Model is skeletal: its meshes' `positions` and `normals` are the bind pose (the
+//!   group's base vertices), and exporters that write skins animate the joints instead of
+//!   the morph targets. The motion stays in the morph targets only (frame 0 as the mesh)
+//!   when frames also replace vertices (vertex animation, no warning), when a bone matrix
+//!   shears, is singular or not affine, or when a group has weights on some vertices only
+//!   (a warning each); bones that move no vertex give no animation.
 //! - **Skins.** True-colour pictures decode to RGBA8, 8-bit ones use
 //!   [`ConvertOptions::palette`] or the built-in Quake palette. External pictures are loaded
 //!   through the [`Resolver`] by their stored name and decoded when they are PCX; DDS files
@@ -34,8 +43,8 @@ use crate::formats::normals;
 use crate::image::{self, pcx, Image, Palette, Pixels};
 use crate::limits::{Budget, Limits};
 use crate::model::{
-    clips_from_frame_names, Clip, Converted, Frame as ModelFrame, Joint, Mesh, Model, MorphTarget,
-    Skin as ModelSkin,
+    clips_from_frame_names, Clip, Converted, Frame as ModelFrame, Joint, JointTransform, Mesh,
+    Model, MorphTarget, SkeletalAnimation, Skin as ModelSkin,
 };
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
@@ -118,7 +127,10 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
         ));
     }
 
-    let meshes: Vec<Mesh> = groups.into_iter().flat_map(|g| g.finish()).collect();
+    let clips = clips_from_names(&frames, options.fps);
+    let skeletal = skeleton.animations(file, &groups, &clips, options.fps, &mut warnings);
+    let bind = skeletal.is_some();
+    let meshes: Vec<Mesh> = groups.into_iter().flat_map(|g| g.finish(bind)).collect();
     for (f, frame) in frames.iter_mut().enumerate() {
         let mut it = meshes.iter().flat_map(|m| &m.morph_targets[f].positions);
         if let Some(first) = it.next() {
@@ -132,7 +144,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
             frame.bounds_max = hi;
         }
     }
-    let clips = clips_from_names(&frames, options.fps);
+    let (animations, animation_scales) = skeletal.unwrap_or_default();
     Converted {
         model: Model {
             meshes,
@@ -140,6 +152,8 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
             clips,
             skins,
             joints: skeleton.joints,
+            animations,
+            animation_scales,
             ..Model::default()
         },
         warnings,
@@ -259,6 +273,269 @@ impl Skeleton {
         }
         Some(global)
     }
+}
+
+/// Skeletal animations and their joint scales (see [`Model::animation_scales`]).
+type Animations = (Vec<SkeletalAnimation>, Vec<Vec<Vec<[f32; 3]>>>);
+
+impl Skeleton {
+    /// The bone matrix of each bone in frame `f` (the first transform naming it, as
+    /// [`Skeleton::motion`] takes), `None` for a bone without one.
+    fn locals<'f>(&self, file: &'f File<'_>, f: usize) -> Vec<Option<&'f [f32; 16]>> {
+        let mut local: Vec<Option<&[f32; 16]>> = vec![None; self.joints.len()];
+        for t in file
+            .groups
+            .iter()
+            .filter_map(|g| g.frames.get(f))
+            .flat_map(|fr| &fr.transforms)
+        {
+            if let Some(slot @ None) = local.get_mut(t.bone as usize) {
+                *slot = Some(&t.matrix);
+            }
+        }
+        local
+    }
+
+    /// The bones as [`Model::animations`], one per clip (one `all` clip when there are
+    /// none): per frame, each joint's transform relative to its parent, decomposed from the
+    /// bone matrices. `None` when the bone motion cannot be a skin, with a warning for a bone
+    /// matrix that shears, is singular or not affine, or a group with weights on some
+    /// vertices only, without one when frames also replace vertices (vertex animation: as
+    /// before, nothing is lost); the motion then stays baked in the morph targets only. A
+    /// group without weights stays still, a mesh without a skin; bones that move no vertex
+    /// give no animation.
+    ///
+    /// With `B` the joints' bind translations and `M_j` bone `j`'s matrix in column-vector
+    /// form (the identity when the frame has none), a bone's object-space motion is
+    /// `K_j = K_parent · M_j`, so its joint's world transform `K_j · B_j` is the parent's
+    /// times the local `B_parent⁻¹ · M_j · B_j`, split into `T · R · S`.
+    fn animations(
+        &self,
+        file: &File<'_>,
+        groups: &[GroupMeshes],
+        clips: &[Clip],
+        fps: f32,
+        warnings: &mut Vec<String>,
+    ) -> Option<Animations> {
+        let frame_count = file.frame_count();
+        if self.joints.is_empty() || frame_count == 0 {
+            return None;
+        }
+        let fallback = |warnings: &mut Vec<String>, why: String| {
+            warnings.push(format!(
+                "{why}; the bone motion is exported as morph targets only (no skeletal animation)"
+            ));
+            None
+        };
+        let replaced = file
+            .groups
+            .iter()
+            .flat_map(|g| &g.frames)
+            .filter(|fr| !fr.vertices.is_empty())
+            .count();
+        if replaced > 0 {
+            // Vertex animation as well as bones: a skin cannot replace vertices, the morph
+            // targets hold both (no warning: nothing changes for such a model).
+            return None;
+        }
+        if groups
+            .iter()
+            .all(|g| g.influences.iter().all(|i| i.is_empty()))
+        {
+            // The bones move no vertex: nothing to animate.
+            return None;
+        }
+        // A group without any weight stays still (a mesh without a skin); one with some
+        // weightless vertices cannot be a skin.
+        if let Some(g) = groups.iter().position(|g| {
+            g.influences.iter().any(|i| i.is_empty()) && g.influences.iter().any(|i| !i.is_empty())
+        }) {
+            return fallback(
+                warnings,
+                format!("group {g} has vertices both with and without bone weights"),
+            );
+        }
+        let mut per_frame = Vec::with_capacity(frame_count);
+        let mut scales = Vec::with_capacity(frame_count);
+        for f in 0..frame_count {
+            let locals = self.locals(file, f);
+            let mut transforms = Vec::with_capacity(self.joints.len());
+            let mut frame_scales = Vec::with_capacity(self.joints.len());
+            for (j, joint) in self.joints.iter().enumerate() {
+                let m = locals[j].copied().unwrap_or(IDENTITY);
+                let below = joint
+                    .parent
+                    .map_or([0.0; 3], |p| self.joints[p].translation);
+                match decompose(&m, joint.translation, below) {
+                    Ok((t, s)) => {
+                        transforms.push(t);
+                        frame_scales.push(s);
+                    }
+                    Err(why) => {
+                        return fallback(
+                            warnings,
+                            format!("frame {f}: bone {j}: its matrix {why}"),
+                        );
+                    }
+                }
+            }
+            per_frame.push(transforms);
+            scales.push(frame_scales);
+        }
+        let all;
+        let clips = if clips.is_empty() {
+            all = [Clip {
+                name: "all".to_string(),
+                first: 0,
+                count: frame_count,
+                fps,
+                frame_times: None,
+            }];
+            &all[..]
+        } else {
+            clips
+        };
+        let mut animations = Vec::with_capacity(clips.len());
+        let mut animation_scales = Vec::with_capacity(clips.len());
+        for c in clips {
+            let range = c.first..c.first + c.count;
+            animations.push(SkeletalAnimation {
+                name: c.name.clone(),
+                fps: c.fps,
+                frames: per_frame[range.clone()].to_vec(),
+                bounds: Vec::new(),
+                loops: false,
+            });
+            animation_scales.push(scales[range].to_vec());
+        }
+        let unit = animation_scales
+            .iter()
+            .flatten()
+            .flatten()
+            .all(|s| *s == [1.0; 3]);
+        if unit {
+            animation_scales.clear();
+        }
+        Some((animations, animation_scales))
+    }
+}
+
+/// Largest cosine between two axes of a bone matrix that still counts as a rotation and
+/// scale (the corpus's worst is 6e-6).
+const MAX_SHEAR: f64 = 1e-4;
+
+/// The local joint transform `B_parent⁻¹ · M · B_joint` of a row-vector bone matrix `m`
+/// (`B` translations by `bind` and `parent_bind`), as translation, unit rotation and scale
+/// (scales within 1e-6 of 1 are written as 1); or why it has none.
+fn decompose(
+    m: &[f32; 16],
+    bind: [f32; 3],
+    parent_bind: [f32; 3],
+) -> Result<(JointTransform, [f32; 3]), String> {
+    let m = m.map(f64::from);
+    if !m.iter().all(|c| c.is_finite()) {
+        return Err("is not finite".to_string());
+    }
+    if m[3].abs() > 1e-6 || m[7].abs() > 1e-6 || m[11].abs() > 1e-6 || (m[15] - 1.0).abs() > 1e-6 {
+        return Err(format!(
+            "is not affine (last column {:?})",
+            [m[3], m[7], m[11], m[15]]
+        ));
+    }
+    // Column-vector form: column k of the linear part is row k of the row-vector matrix.
+    let mut cols: [[f64; 3]; 3] = std::array::from_fn(|k| [m[4 * k], m[4 * k + 1], m[4 * k + 2]]);
+    let mut scale = cols.map(|c| (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt());
+    if scale.iter().any(|&s| s.is_nan() || s <= 1e-12) {
+        return Err("is singular".to_string());
+    }
+    for (c, s) in cols.iter_mut().zip(&scale) {
+        *c = c.map(|x| x / s);
+    }
+    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let shear = [(0, 1), (0, 2), (1, 2)]
+        .iter()
+        .map(|&(a, b)| dot(cols[a], cols[b]).abs())
+        .fold(0.0, f64::max);
+    if shear > MAX_SHEAR {
+        return Err(format!("shears (axes {:.1e} from perpendicular)", shear));
+    }
+    let [x, y, z] = cols;
+    let cross = [
+        x[1] * y[2] - x[2] * y[1],
+        x[2] * y[0] - x[0] * y[2],
+        x[0] * y[1] - x[1] * y[0],
+    ];
+    if dot(cross, z) < 0.0 {
+        scale[0] = -scale[0];
+        cols[0] = cols[0].map(|c| -c);
+    }
+    let rotation = quat_from_columns(&cols);
+    // Translation: A · bind + t - parent_bind.
+    let a = |r: usize, k: usize| m[4 * k + r];
+    let translation: [f32; 3] = std::array::from_fn(|r| {
+        let b = bind.map(f64::from);
+        ((0..3).map(|k| a(r, k) * b[k]).sum::<f64>() + m[12 + r] - f64::from(parent_bind[r])) as f32
+    });
+    let scale = scale.map(|s| {
+        if (s - 1.0).abs() <= 1e-6 {
+            1.0
+        } else {
+            s as f32
+        }
+    });
+    if !translation.iter().chain(&scale).all(|c| c.is_finite()) || scale.contains(&0.0) {
+        return Err("moves or scales beyond f32".to_string());
+    }
+    Ok((
+        JointTransform {
+            translation,
+            rotation,
+        },
+        scale,
+    ))
+}
+
+/// The unit quaternion `[x, y, z, w]` of a rotation given by its matrix's columns
+/// (re-orthonormalised to the nearest rotation only through the normalisation at the end).
+fn quat_from_columns(c: &[[f64; 3]; 3]) -> [f32; 4] {
+    // r[row][col]
+    let r = |row: usize, col: usize| c[col][row];
+    let trace = r(0, 0) + r(1, 1) + r(2, 2);
+    let q = if trace > 0.0 {
+        let s = (trace + 1.0).sqrt() * 2.0;
+        [
+            (r(2, 1) - r(1, 2)) / s,
+            (r(0, 2) - r(2, 0)) / s,
+            (r(1, 0) - r(0, 1)) / s,
+            0.25 * s,
+        ]
+    } else if r(0, 0) > r(1, 1) && r(0, 0) > r(2, 2) {
+        let s = (1.0 + r(0, 0) - r(1, 1) - r(2, 2)).sqrt() * 2.0;
+        [
+            0.25 * s,
+            (r(0, 1) + r(1, 0)) / s,
+            (r(0, 2) + r(2, 0)) / s,
+            (r(2, 1) - r(1, 2)) / s,
+        ]
+    } else if r(1, 1) > r(2, 2) {
+        let s = (1.0 + r(1, 1) - r(0, 0) - r(2, 2)).sqrt() * 2.0;
+        [
+            (r(0, 1) + r(1, 0)) / s,
+            0.25 * s,
+            (r(1, 2) + r(2, 1)) / s,
+            (r(0, 2) - r(2, 0)) / s,
+        ]
+    } else {
+        let s = (1.0 + r(2, 2) - r(0, 0) - r(1, 1)).sqrt() * 2.0;
+        [
+            (r(0, 2) + r(2, 0)) / s,
+            (r(1, 2) + r(2, 1)) / s,
+            0.25 * s,
+            (r(1, 0) - r(0, 1)) / s,
+        ]
+    };
+    let len = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+    q.map(|v| (v / len) as f32)
 }
 
 /// `a * b` for row-major 4x4 matrices.
@@ -531,7 +808,9 @@ impl GroupMeshes {
         }
     }
 
-    fn finish(self) -> Vec<Mesh> {
+    /// The group's meshes: positions and normals of the first pose, or of the bind pose
+    /// when `bind` (a skeletal Model).
+    fn finish(self, bind: bool) -> Vec<Mesh> {
         let skinned = self.influences.iter().any(|i| !i.is_empty());
         let (bind_p, bind_n, influences, name) = (
             self.bind_positions,
@@ -542,7 +821,8 @@ impl GroupMeshes {
         self.parts
             .into_iter()
             .map(|p| {
-                let (positions, normals) = match p.targets.first() {
+                let first = if bind { None } else { p.targets.first() };
+                let (positions, normals) = match first {
                     Some(t) => (t.positions.clone(), t.normals.clone()),
                     None => (
                         p.source_vertices

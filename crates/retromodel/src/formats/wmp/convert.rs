@@ -1,10 +1,13 @@
 //! WMP levels to the format-neutral [`Model`]: block solids from their planes ([`solid`]),
-//! placed through the object hierarchy and grouped by texture ([`to_model`]).
+//! placed through the object hierarchy and grouped by texture, with a node tree of objects,
+//! blocks and markers ([`to_model`]).
 
 use std::collections::HashMap;
 
 use super::raw::{Block, Item, Object, Shape, WmpFile};
-use crate::model::{Converted, Mesh, Model, Skin};
+use crate::model::{
+    mul_matrix, Converted, Matrix4, Mesh, MeshPart, Model, NodeTransform, SceneNode, Skin,
+};
 
 /// Faces per block beyond which a block is left out (clipping is quadratic in them).
 pub const MAX_BLOCK_FACES: usize = 1024;
@@ -480,6 +483,45 @@ impl Affine {
     }
 }
 
+/// The node transform of an object: its position, the rotation
+/// `Rz(pan) · Ry(-tilt) · Rx(roll)` as a quaternion and its scale, as [`Affine::of_object`]
+/// places. `None` when that does not fit a valid `f32` transform (a coordinate beyond
+/// `f32`, a scale that rounds to zero or differs from the others by more than 10^6): the
+/// node then has the identity transform, which is as correct (the Model's positions are in
+/// model space; the transform is only the frame the hierarchy is written in).
+fn node_transform(o: &Object) -> Option<NodeTransform> {
+    let [pan, tilt, roll] = [0, 1, 2].map(|i| o.angles[i].value());
+    let half = |a: f64| (a / 2.0).sin_cos();
+    let (sz, cz) = half(pan);
+    let (sy, cy) = half(-tilt);
+    let (sx, cx) = half(roll);
+    // qz(pan) * qy(-tilt) * qx(roll), [x, y, z, w].
+    let zy = [-sz * sy, cz * sy, sz * cy, cz * cy];
+    let q = [
+        zy[3] * sx + zy[0] * cx,
+        zy[1] * cx + zy[2] * sx,
+        zy[2] * cx - zy[1] * sx,
+        zy[3] * cx - zy[0] * sx,
+    ];
+    let len = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+    let scale = [0, 1, 2].map(|i| o.scale[i].value() as f32);
+    let (lo, hi) = scale.iter().fold((f32::INFINITY, 0.0f32), |(lo, hi), s| {
+        (lo.min(s.abs()), hi.max(s.abs()))
+    });
+    let t = NodeTransform {
+        translation: [0, 1, 2].map(|i| o.position[i].value() as f32),
+        rotation: q.map(|c| (c / len) as f32),
+        scale,
+    };
+    let finite = t
+        .translation
+        .iter()
+        .chain(&t.rotation)
+        .chain(&t.scale)
+        .all(|c| c.is_finite());
+    (finite && lo > 0.0 && hi <= lo * 1e6).then_some(t)
+}
+
 /// The model being built: one mesh per texture.
 struct Builder<'a> {
     file_blocks: Vec<&'a Block>,
@@ -490,14 +532,75 @@ struct Builder<'a> {
     corners: usize,
     full: bool,
     warnings: Vec<String>,
+    /// The scene hierarchy: objects, placed blocks, lights, entities and sounds.
+    nodes: Vec<SceneNode>,
+    /// The world matrix of each node, as the `f32` transforms give it.
+    worlds: Vec<Matrix4>,
+}
+
+/// Whether the linear part of `m` is safely invertible: its determinant is not small
+/// against its largest entry cubed.
+fn well_conditioned(m: &Matrix4) -> bool {
+    let r = |i: usize| [m[i][0], m[i][1], m[i][2]];
+    let det = dot(r(0), cross(r(1), r(2)));
+    let size = (0..3)
+        .flat_map(|i| r(i).into_iter())
+        .fold(0.0, |a: f64, c| a.max(c.abs()));
+    det.is_finite() && det.abs() > 1e-9 * size * size * size
 }
 
 impl Builder<'_> {
-    /// Adds block `b` (position in `file_blocks`) placed by `at`.
-    fn place(&mut self, b: usize, at: &Affine) {
+    /// Adds a node, returns its index. A transform that would make the node's world matrix
+    /// nearly singular is replaced by the identity (the exporter inverts world matrices).
+    fn node(&mut self, name: String, parent: Option<usize>, transform: NodeTransform) -> usize {
+        let above = parent.map(|p| self.worlds[p]);
+        let world = |t: &NodeTransform| match &above {
+            Some(a) => mul_matrix(a, &t.matrix()),
+            None => t.matrix(),
+        };
+        let mut transform = transform;
+        let mut w = world(&transform);
+        if !well_conditioned(&w) {
+            transform = NodeTransform::IDENTITY;
+            w = world(&transform);
+        }
+        self.worlds.push(w);
+        self.nodes.push(SceneNode {
+            name,
+            parent,
+            transform,
+            parts: Vec::new(),
+        });
+        self.nodes.len() - 1
+    }
+
+    /// Adds block `b` (position in `file_blocks`) placed by `at` as a node (`block N`) under
+    /// `parent`, holding the block's triangles of each mesh.
+    fn place(&mut self, b: usize, at: &Affine, parent: Option<usize>) {
         if self.full {
             return;
         }
+        let name = format!("block {}", self.file_blocks[b].index);
+        let node = self.node(name, parent, NodeTransform::IDENTITY);
+        let before: Vec<usize> = self.meshes.iter().map(|m| m.triangles.len()).collect();
+        self.add_faces(b, at);
+        let parts = self
+            .meshes
+            .iter()
+            .enumerate()
+            .filter_map(|(m, mesh)| {
+                let start = before.get(m).copied().unwrap_or(0);
+                (mesh.triangles.len() > start).then_some(MeshPart {
+                    mesh: m,
+                    triangles: start..mesh.triangles.len(),
+                })
+            })
+            .collect();
+        self.nodes[node].parts = parts;
+    }
+
+    /// Adds the faces of block `b` placed by `at` to the meshes of their textures.
+    fn add_faces(&mut self, b: usize, at: &Affine) {
         let solid = &self.solids[b];
         if solid.faces.is_empty() {
             return;
@@ -584,6 +687,17 @@ impl Builder<'_> {
 /// needs the texture sizes from the WADs. Positions are in WED quants (about an inch by
 /// Conitec's convention), Z up, right-handed, unscaled.
 ///
+/// **Nodes.** [`Model::nodes`] mirror the placement: each object visit is a node named
+/// after the object (WED's group name, the comment after its opening brace, else
+/// `object N`) with the object's position, rotation and scale as its transform, under the
+/// node of the object that contains it; each placed block is a node `block N` with the
+/// identity transform under its object's node (a root for a block in no object), holding
+/// one [`crate::model::MeshPart`] per texture mesh with the block's triangles; each
+/// `light`, `entity` and `sound` member is an empty node (`light 1`) at its object's origin.
+/// Meshes keep model-space positions; a transform that does not fit a valid `f32`
+/// transform, or would make the node's world matrix nearly singular, is replaced by the
+/// identity (the nodes only give the frame the hierarchy is written in).
+///
 /// **Bounds.** The model holds at most 2^20 face corners, and placement visits at most 2^20 objects (a hierarchy that shares objects can expand
 /// exponentially); beyond that the rest of the level is left out with a warning.
 ///
@@ -610,6 +724,21 @@ pub fn to_model(file: &WmpFile, warnings: &[String]) -> Converted {
         }
     }
     let objects: Vec<&Object> = file.objects().collect();
+    // WED's group name (the comment after the opening brace), else `object N`.
+    let object_names: Vec<String> = file
+        .statements
+        .iter()
+        .filter_map(|s| match &s.item {
+            Item::Object(o) => Some(
+                s.inner_comments
+                    .iter()
+                    .map(|c| c.trim())
+                    .find(|c| !c.is_empty())
+                    .map_or_else(|| format!("object {}", o.index), str::to_string),
+            ),
+            _ => None,
+        })
+        .collect();
     let mut objects_by_index: HashMap<u32, usize> = HashMap::new();
     for (i, o) in objects.iter().enumerate() {
         if objects_by_index.insert(o.index, i).is_some() {
@@ -675,6 +804,8 @@ pub fn to_model(file: &WmpFile, warnings: &[String]) -> Converted {
         corners: 0,
         full: false,
         warnings: Vec::new(),
+        nodes: Vec::new(),
+        worlds: Vec::new(),
     };
     if !objects.is_empty() && contained.iter().all(|&c| c) {
         warnings.push("every object is inside another: no root object to place from".into());
@@ -692,9 +823,10 @@ pub fn to_model(file: &WmpFile, warnings: &[String]) -> Converted {
         if contained[r] || objects_by_index.get(&root.index) != Some(&r) {
             continue;
         }
-        let mut stack: Vec<(usize, Affine, usize)> = vec![(r, Affine::IDENTITY, 0)];
+        let mut stack: Vec<(usize, Affine, usize, Option<usize>)> =
+            vec![(r, Affine::IDENTITY, 0, None)];
         let mut chain: Vec<usize> = Vec::new();
-        while let Some((k, parent, depth)) = stack.pop() {
+        while let Some((k, parent, depth, parent_node)) = stack.pop() {
             if builder.full {
                 break;
             }
@@ -720,6 +852,11 @@ pub fn to_model(file: &WmpFile, warnings: &[String]) -> Converted {
                 continue;
             }
             chain.push(k);
+            let node = builder.node(
+                object_names[k].clone(),
+                parent_node,
+                node_transform(o).unwrap_or(NodeTransform::IDENTITY),
+            );
             let mut children = Vec::new();
             for m in &o.members {
                 for &i in &m.indices {
@@ -727,8 +864,17 @@ pub fn to_model(file: &WmpFile, warnings: &[String]) -> Converted {
                         "block" => {
                             if let Some(&b) = blocks_by_index.get(&i) {
                                 placed_blocks[b] = true;
-                                builder.place(b, &at);
+                                builder.place(b, &at, Some(node));
                             }
+                        }
+                        kind @ ("light" | "entity" | "sound")
+                            if others.contains_key(&(kind, i)) =>
+                        {
+                            builder.node(
+                                format!("{kind} {i}"),
+                                Some(node),
+                                NodeTransform::IDENTITY,
+                            );
                         }
                         "object" => {
                             let Some(&c) = objects_by_index.get(&i) else {
@@ -745,7 +891,7 @@ pub fn to_model(file: &WmpFile, warnings: &[String]) -> Converted {
                                 );
                                 continue;
                             }
-                            children.push((c, at, depth + 1));
+                            children.push((c, at, depth + 1, Some(node)));
                         }
                         _ => {}
                     }
@@ -762,7 +908,7 @@ pub fn to_model(file: &WmpFile, warnings: &[String]) -> Converted {
                     builder.file_blocks[b].index
                 ));
             }
-            builder.place(b, &Affine::IDENTITY);
+            builder.place(b, &Affine::IDENTITY, None);
         }
     }
     warnings.append(&mut builder.warnings);
@@ -779,6 +925,7 @@ pub fn to_model(file: &WmpFile, warnings: &[String]) -> Converted {
         model: Model {
             meshes: builder.meshes,
             skins,
+            nodes: builder.nodes,
             ..Model::default()
         },
         warnings,

@@ -15,6 +15,10 @@
 //! - [`odd_planes`]: the manual's cube with a bottom of another texture and three faces
 //!   that give nothing: a plane outside the cube, a plane given twice and three colinear
 //!   points.
+//! - [`nested`]: five boxes in the A4 layout with six textures, a light and an entity,
+//!   placed by four nested objects (`Group` > `Tree` > `Rock`, `Group` > `object 12` >
+//!   `Rock`: the `Rock` object is shared, so its block is placed twice) with turns about
+//!   every axis, non-uniform scales and a mirroring; two blocks in no object.
 
 /// The A4 manual's example level ([module docs](self)).
 pub fn manual_example() -> Vec<u8> {
@@ -43,8 +47,87 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("manual_block.wmp", manual_block()),
         ("tiny_710.wmp", tiny_710()),
         ("odd_planes.wmp", odd_planes()),
+        ("nested.wmp", nested()),
     ]
 }
+
+/// An A4-layout box block from `lo` to `hi` with textures for its faces in the order top,
+/// +x, -y, -x, +y, bottom; plane points clockwise seen from outside, as in [`manual_block`].
+fn plane_box(index: u32, lo: [i32; 3], hi: [i32; 3], textures: [&str; 6]) -> String {
+    let [lx, ly, lz] = lo;
+    let [hx, hy, hz] = hi;
+    let planes = [
+        [[0, 0, hz], [0, 1, hz], [1, 0, hz]],
+        [[hx, 0, 0], [hx, 0, 1], [hx, 1, 0]],
+        [[0, ly, 0], [0, ly, 1], [1, ly, 0]],
+        [[lx, 0, 0], [lx, 1, 0], [lx, 0, 1]],
+        [[0, hy, 0], [1, hy, 0], [0, hy, 1]],
+        [[0, 0, lz], [1, 0, lz], [0, 1, lz]],
+    ];
+    let mut s = format!("block {index} {{");
+    for (p, t) in planes.iter().zip(textures) {
+        for q in p {
+            s += &format!(" ( {}.0 {}.0 {}.0 )", q[0], q[1], q[2]);
+        }
+        s += &format!(" {t} 0 0 0 1.00 1.00 : 0000 0.0 50.0 ndef ndef 0.0 0000\n");
+    }
+    s + "{ 0000 ndef } }\n"
+}
+
+/// Nested objects, a shared object and loose blocks ([module docs](self)).
+pub fn nested() -> Vec<u8> {
+    let rock = "rock";
+    let mut s = String::from(
+        "// WMP2 retromodel fixture: nested objects, a shared object, loose blocks\n\
+         blocks 5 entities 2 objects 4\n",
+    );
+    s += &plane_box(
+        0,
+        [-16, -16, -16],
+        [16, 16, 16],
+        ["grass", rock, rock, rock, rock, rock],
+    );
+    s += &plane_box(
+        1,
+        [-4, -4, 0],
+        [4, 4, 48],
+        ["leaves", "bark", "bark", "bark", "bark", "bark"],
+    );
+    s += &plane_box(2, [100, 100, 0], [140, 120, 8], ["floor"; 6]);
+    s += &plane_box(
+        3,
+        [-200, -10, 0],
+        [-180, 10, 30],
+        [rock, rock, rock, rock, rock, "metal"],
+    );
+    s += &plane_box(4, [0, 0, 0], [10, 20, 5], ["metal"; 6]);
+    s += NESTED_OBJECTS;
+    s.into_bytes()
+}
+
+const NESTED_OBJECTS: &str = r#"light 5 { 80 80 60 250 }
+entity 6 { <ball.mdl> "the ball" (0 0 0) (0 0 0) (1 1 1) 0 0 0 0 0 0 0 0 }
+object 10 {  // Tree
+(50 -20 0) (0.5 0 0) (1 1 2)
+block 1
+object 11
+light 5
+}
+object 11 {  // Rock
+(10 0 48) (0.3 0.2 0.1) (0.5 0.75 0.5)
+block 0
+entity 6
+}
+object 12 {
+(-60 40 10) (3.141593 0 0) (-1 1 1)
+block 4
+object 11
+}
+object 13 {  // Group
+(0 0 5) (0 0 0.25) (1 1 1)
+object 10, 12
+}
+"#;
 
 const MANUAL_EXAMPLE: &str = r#"// WMP2 // ACKWED V 4.39 // Created 11.09.2000
 blocks 1 entities 2 objects 4
