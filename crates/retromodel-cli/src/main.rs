@@ -48,6 +48,10 @@ enum Command {
     Skins(commands::skins::Command),
     Bench(commands::bench::Args),
     Sample(commands::sample::Args),
+    #[cfg(feature = "render")]
+    Render(commands::render::Args),
+    #[cfg(feature = "viewer")]
+    View(commands::view::Args),
 }
 
 /// Where side files (palettes, MD2 skins) come from; every command that decodes skins
@@ -90,6 +94,10 @@ fn main() -> ExitCode {
         Command::Skins(c) => commands::skins::run(c),
         Command::Bench(a) => commands::bench::run(a),
         Command::Sample(a) => commands::sample::run(a),
+        #[cfg(feature = "render")]
+        Command::Render(a) => commands::render::run(a),
+        #[cfg(feature = "viewer")]
+        Command::View(a) => commands::view::run(a),
     };
     match result {
         Ok(code) => code,

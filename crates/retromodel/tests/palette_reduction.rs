@@ -4,7 +4,6 @@
 //! pictures, and speed on 1024 x 1024.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use retromodel::image::{Image, IndexOptions, Indexed, Palette, Pixels};
 
@@ -239,8 +238,8 @@ fn indexed_pictures() {
 }
 
 #[test]
-fn a_megapixel_is_fast() {
-    // 1024 x 1024 of many distinct colours.
+fn a_megapixel_of_distinct_colours_reduces() {
+    // 1024 x 1024 of many distinct colours (speed: `retromodel bench --palette`, BENCHMARKS.md).
     let n = 1024u32;
     let mut rgba = Vec::with_capacity((n * n * 4) as usize);
     let mut s = 0x1234_5678u32;
@@ -263,12 +262,14 @@ fn a_megapixel_is_fast() {
         pixels: Pixels::Rgba8(rgba),
     };
     for dither in [false, true] {
-        let t = Instant::now();
         let r = reduce(&img, 223, dither, Some(255));
-        let took = t.elapsed();
-        eprintln!("1024x1024, dither {dither}: {took:?}");
         assert_eq!(r.indices.len(), (n * n) as usize);
         assert!(r.indices.iter().all(|&i| i <= 223));
-        assert!(took.as_secs_f64() < 10.0, "{took:?}");
+        assert!(!r.has_transparent);
+        assert!(
+            r.mean_error > 0.0 && r.mean_error < 64.0,
+            "{}",
+            r.mean_error
+        );
     }
 }

@@ -42,6 +42,16 @@ pub struct Args {
     /// (positions and weight normals, one core).
     #[arg(long, conflicts_with_all = ["parse_only", "gl_commands"])]
     skinning: bool,
+    /// Time glTF import instead of loading: each model is exported to .glb first (untimed),
+    /// then the .glb files are imported into Models, every frame posed
+    /// (`files=F bytes=B rounds=N seconds=S MBps=M files_per_s=R`, bytes of .glb).
+    #[arg(long, conflicts_with_all = ["parse_only", "gl_commands", "skinning"])]
+    import: bool,
+    /// Time palette reduction instead of loading: every skin picture (as RGBA) matched to
+    /// the Quake palette without fullbrights, plain and dithered
+    /// (`pictures=P pixels=X rounds=N dither=D seconds=S megapixels_per_s=M`).
+    #[arg(long, conflicts_with_all = ["parse_only", "gl_commands", "skinning", "import"])]
+    palette: bool,
 }
 
 /// Runs the command.
@@ -73,6 +83,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     if args.skinning {
         return bench_skinning(&args.paths, args.rounds);
+    }
+    if args.import {
+        return bench_import(&data, args.rounds);
+    }
+    if args.palette {
+        return bench_palette(&data, args.rounds);
     }
     let bytes: usize = data.iter().map(Vec::len).sum();
     let start = Instant::now();
@@ -227,5 +243,82 @@ fn bench_skinning(paths: &[PathBuf], rounds: u32) -> Result<ExitCode> {
         elapsed,
         vertices as f64 / elapsed
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Times [`retromodel::import::gltf::read`] over the models of `data` exported to .glb.
+fn bench_import(data: &[Vec<u8>], rounds: u32) -> Result<ExitCode> {
+    let limits = Limits::default();
+    let mut glbs = Vec::new();
+    for b in data {
+        let model = Document::parse(b, &limits)?
+            .to_model(&ConvertOptions::default(), &NoFiles)
+            .model;
+        let options = retromodel::export::gltf::GltfOptions::default();
+        if let Ok((glb, _)) = retromodel::export::gltf::to_glb(&model, &options) {
+            glbs.push(glb);
+        }
+    }
+    let bytes: usize = glbs.iter().map(Vec::len).sum();
+    let options = retromodel::import::ImportOptions::default();
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for g in &glbs {
+            black_box(retromodel::import::gltf::read(g, &NoFiles, &options)?);
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    outln!(
+        "files={} bytes={} rounds={} seconds={:.3} MBps={:.1} files_per_s={:.0}",
+        glbs.len(),
+        bytes,
+        rounds,
+        secs,
+        bytes as f64 * f64::from(rounds) / secs / 1e6,
+        glbs.len() as f64 * f64::from(rounds) / secs
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Times [`retromodel::image::Image::to_indexed_with`] over every skin picture of `data`.
+fn bench_palette(data: &[Vec<u8>], rounds: u32) -> Result<ExitCode> {
+    use retromodel::image::{Image, IndexOptions, Palette, Pixels};
+    let limits = Limits::default();
+    let mut pictures = Vec::new();
+    for b in data {
+        let model = Document::parse(b, &limits)?
+            .to_model(&ConvertOptions::default(), &NoFiles)
+            .model;
+        for p in model.skins.iter().flat_map(|s| &s.pictures) {
+            pictures.push(Image {
+                width: p.width,
+                height: p.height,
+                pixels: Pixels::Rgba8(p.to_rgba8()),
+            });
+        }
+    }
+    let pixels: u64 = pictures
+        .iter()
+        .map(|p| u64::from(p.width) * u64::from(p.height))
+        .sum();
+    for dither in [false, true] {
+        let options = IndexOptions {
+            last: 223,
+            dither,
+            transparent: None,
+        };
+        let start = Instant::now();
+        for _ in 0..rounds {
+            for p in &pictures {
+                black_box(p.to_indexed_with(&Palette::QUAKE, &options));
+            }
+        }
+        let secs = start.elapsed().as_secs_f64();
+        outln!(
+            "pictures={} pixels={pixels} rounds={rounds} dither={dither} seconds={secs:.3} megapixels_per_s={:.1}",
+            pictures.len(),
+            pixels as f64 * f64::from(rounds) / secs / 1e6
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -3,9 +3,13 @@
 pub mod bench;
 pub mod convert;
 pub mod info;
+#[cfg(feature = "render")]
+pub mod render;
 pub mod sample;
 pub mod skins;
 pub mod validate;
+#[cfg(feature = "viewer")]
+pub mod view;
 
 use std::path::Path;
 

@@ -10,6 +10,7 @@ pub mod bake;
 #[cfg(feature = "gltf")]
 pub mod gltf;
 pub mod math;
+#[cfg(feature = "png")]
 pub mod obj;
 
 use crate::limits::Limits;
@@ -28,6 +29,7 @@ pub struct ImportOptions {
 
 /// Area-weighted vertex normals of counter-clockwise triangles (the unit normal of the
 /// summed face normals; straight up in Y for a vertex no triangle uses).
+#[cfg(any(feature = "png", feature = "gltf"))]
 pub(crate) fn smooth_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f32; 3]> {
     let mut acc = vec![[0.0f32; 3]; positions.len()];
     for t in triangles {

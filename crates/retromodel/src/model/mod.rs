@@ -8,11 +8,13 @@
 mod clips;
 mod scene;
 mod skeletal;
+mod timeline;
 mod validate;
 
 pub use clips::clips_from_frame_names;
 pub use scene::{mul_matrix, Matrix4, MeshPart, NodeTransform, SceneNode};
 pub use skeletal::{CameraKey, CameraPath, JointTransform, SkeletalAnimation};
+pub use timeline::{KeyPose, Timeline, DEFAULT_FPS};
 
 use crate::image::Image;
 

@@ -13,7 +13,7 @@ use json::validation::Checked::Valid;
 
 use super::{strictly_increasing, Builder, ClipSplit, DEFAULT_FPS};
 use crate::error::Result;
-use crate::model::Clip;
+use crate::model::{self, Clip};
 
 /// Poses of one animation and when each is reached.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,40 +28,24 @@ pub(super) struct Timeline {
     pub group: bool,
 }
 
-/// `frames` at `fps`, the last held for one step.
+/// `frames` at `fps`, the last held for one step ([`model::Timeline::uniform`]).
 fn uniform(name: &str, frames: Vec<usize>, fps: f32) -> Timeline {
-    let mut keys = frames;
-    if let Some(&last) = keys.last() {
-        keys.push(last);
-    }
-    let times = (0..keys.len())
-        .map(|k| (k as f64 / f64::from(fps)) as f32)
-        .collect();
+    let t = model::Timeline::uniform(frames, fps);
     Timeline {
         name: name.to_string(),
-        frames: keys,
-        times,
+        frames: t.frames,
+        times: t.times,
         group: false,
     }
 }
 
-/// A frame group at its stored end times, or `None` when they are not positive and strictly
-/// increasing.
-fn grouped(clip: &Clip, ends: &[f32]) -> Option<Timeline> {
-    let ok = ends.len() == clip.count
-        && ends.iter().all(|t| t.is_finite())
-        && ends.first().is_some_and(|&t| t > 0.0)
-        && ends.windows(2).all(|w| w[0] < w[1]);
-    if !ok {
-        return None;
-    }
-    let mut frames: Vec<usize> = (clip.first..clip.first + clip.count).collect();
-    frames.push(clip.first + clip.count - 1);
-    let times = std::iter::once(0.0).chain(ends.iter().copied()).collect();
-    Some(Timeline {
+/// A frame group at its stored end times ([`model::Timeline::grouped`]), or `None` when they
+/// are not positive and strictly increasing.
+fn grouped(clip: &Clip) -> Option<Timeline> {
+    model::Timeline::grouped(clip).map(|t| Timeline {
         name: clip.name.clone(),
-        frames,
-        times,
+        frames: t.frames,
+        times: t.times,
         group: true,
     })
 }
@@ -179,7 +163,7 @@ impl Builder<'_> {
                 for c in &model.clips {
                     let what = format!("clip \"{}\"", c.name);
                     let t = match &c.frame_times {
-                        Some(ends) => match grouped(c, ends) {
+                        Some(ends) => match grouped(c) {
                             Some(t) => t,
                             None => {
                                 let r = self.rate(fps.unwrap_or(c.fps), &what);
@@ -203,7 +187,7 @@ impl Builder<'_> {
                     let Some(ends) = &c.frame_times else {
                         continue;
                     };
-                    match grouped(c, ends) {
+                    match grouped(c) {
                         Some(t) => {
                             covered[c.first..c.first + c.count].fill(true);
                             out.push(t);
@@ -296,10 +280,14 @@ mod tests {
             fps: 10.0,
             frame_times: Some(vec![0.1, 0.2, 0.35]),
         };
-        let t = grouped(&clip, clip.frame_times.as_ref().unwrap()).unwrap();
+        let t = grouped(&clip).unwrap();
         assert_eq!(t.frames, vec![2, 3, 4, 4]);
         assert_eq!(t.times, vec![0.0, 0.1, 0.2, 0.35]);
-        assert!(grouped(&clip, &[0.1, 0.1, 0.2]).is_none());
-        assert!(grouped(&clip, &[0.0, 0.1, 0.2]).is_none());
+        let bad = |times: Vec<f32>| Clip {
+            frame_times: Some(times),
+            ..clip.clone()
+        };
+        assert!(grouped(&bad(vec![0.1, 0.1, 0.2])).is_none());
+        assert!(grouped(&bad(vec![0.0, 0.1, 0.2])).is_none());
     }
 }

@@ -1,0 +1,135 @@
+//! Golden statistics of corpus renders: one model of each family (Quake MDL, MD2, MD5,
+//! 3D GameStudio) rendered by `retromodel render` at fixed settings; the share of covered
+//! pixels and the mean colour of the covered pixels must match
+//! `crates/retromodel-render/tests/golden/corpus_stats.txt` within a small tolerance (corpus
+//! pixels are not committed). `RETROMODEL_BLESS=1` rewrites the file. Skipped with a notice
+//! when RETROMODEL_CORPUS is unset or there is no GPU adapter.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const MODELS: &[(&str, &[&str])] = &[
+    (
+        "quake_mdl/github-pnahratow-LibreQuake/lq1/progs/boss.mdl",
+        &["--frame", "0"],
+    ),
+    ("assimp/test/models-nonbsd/MD2/horse.md2", &["--frame", "3"]),
+    (
+        "md5/debian-redeclipse-data/redeclipse/data/weapons/zapper/mesh.md5mesh",
+        &["--time", "0.3"],
+    ),
+    (
+        "3dgs_mdl/github-ikskuh-libgamestudio/data/mdl/mdl4-golem.mdl",
+        &["--frame", "10"],
+    ),
+];
+
+const COVERAGE_TOL: f64 = 0.01;
+const MEAN_TOL: f64 = 6.0;
+
+fn corpus() -> Option<PathBuf> {
+    let dir = PathBuf::from(std::env::var_os("RETROMODEL_CORPUS")?);
+    assert!(
+        dir.join("MANIFEST.tsv").is_file(),
+        "RETROMODEL_CORPUS={} has no MANIFEST.tsv",
+        dir.display()
+    );
+    Some(dir)
+}
+
+/// Coverage and mean R, G, B of covered pixels.
+fn stats(path: &Path) -> [f64; 4] {
+    let mut dec = png::Decoder::new(std::fs::File::open(path).unwrap());
+    dec.set_transformations(png::Transformations::EXPAND);
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size()];
+    let info = r.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    let covered: Vec<&[u8]> = buf.chunks_exact(4).filter(|p| p[3] > 0).collect();
+    let n = covered.len().max(1) as f64;
+    let mean = |c: usize| covered.iter().map(|p| f64::from(p[c])).sum::<f64>() / n;
+    [
+        covered.len() as f64 / (buf.len() / 4) as f64,
+        mean(0),
+        mean(1),
+        mean(2),
+    ]
+}
+
+#[test]
+fn corpus_renders_match_golden_statistics() {
+    let Some(corpus) = corpus() else {
+        eprintln!("RETROMODEL_CORPUS is not set: corpus render goldens skipped");
+        return;
+    };
+    let golden = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../retromodel-render/tests/golden/corpus_stats.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = vec![
+        "# retromodel render --size 128x128 --camera auto: model, coverage, mean R G B of covered pixels".to_string(),
+    ];
+    let mut got = Vec::new();
+    for (i, (rel, extra)) in MODELS.iter().enumerate() {
+        let out = dir.path().join(format!("{i}.png"));
+        let mut args = vec![
+            "render".to_string(),
+            corpus.join(rel).to_string_lossy().into_owned(),
+            out.to_string_lossy().into_owned(),
+            "--size".into(),
+            "128x128".into(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let o = Command::new(env!("CARGO_BIN_EXE_retromodel"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        if !o.status.success() && err.contains("no GPU adapter") {
+            assert!(
+                std::env::var_os("RETROMODEL_REQUIRE_GPU").is_none(),
+                "RETROMODEL_REQUIRE_GPU is set but: {err}"
+            );
+            eprintln!("no GPU adapter: skipped");
+            return;
+        }
+        assert!(o.status.success(), "{rel}: {err}");
+        let s = stats(&out);
+        lines.push(format!(
+            "{rel} {:.4} {:.2} {:.2} {:.2}",
+            s[0], s[1], s[2], s[3]
+        ));
+        got.push((rel.to_string(), s));
+    }
+    if std::env::var_os("RETROMODEL_BLESS").is_some() {
+        std::fs::write(&golden, lines.join("\n") + "\n").unwrap();
+        eprintln!("{}: written", golden.display());
+        return;
+    }
+    let text = std::fs::read_to_string(&golden).expect("golden statistics file");
+    for (rel, s) in got {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(rel.as_str()))
+            .unwrap_or_else(|| panic!("{rel}: not in {}", golden.display()));
+        let want: Vec<f64> = line
+            .split_whitespace()
+            .skip(1)
+            .map(|v| v.parse().unwrap())
+            .collect();
+        eprintln!("{rel}: got {s:?}, golden {want:?}");
+        assert!(
+            (s[0] - want[0]).abs() <= COVERAGE_TOL,
+            "{rel}: coverage {} vs golden {}",
+            s[0],
+            want[0]
+        );
+        for c in 1..4 {
+            assert!(
+                (s[c] - want[c]).abs() <= MEAN_TOL,
+                "{rel}: mean channel {c} {} vs golden {}",
+                s[c],
+                want[c]
+            );
+        }
+    }
+}

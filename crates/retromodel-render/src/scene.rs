@@ -1,0 +1,577 @@
+//! A model uploaded to the GPU: every pose once, skins as textures, skeletal data.
+
+use std::collections::HashSet;
+
+use glam::{Mat4, Vec3};
+use retromodel::formats::md5::{
+    self,
+    anim::{Animation, JointPose, Playback, RootMotion},
+    quat::Quat,
+};
+use retromodel::image::Image;
+use retromodel::model::{to_y_up, Model};
+use wgpu::util::DeviceExt;
+
+use crate::camera::Framing;
+use crate::timing::KeyPose;
+use crate::{Gpu, RenderError, Renderer};
+
+/// One vertex of one pose: what the keyframe path's pose buffers hold.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct PoseVertex {
+    pub pos: [f32; 3],
+    pub normal: [f32; 3],
+}
+
+/// Positions and normals of one pose.
+type PoseSlices<'a> = (&'a [[f32; 3]], &'a [[f32; 3]]);
+
+/// A bind-pose vertex with its four heaviest joint influences.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct SkinVertex {
+    pub pos: [f32; 3],
+    pub normal: [f32; 3],
+    pub joints: [u32; 4],
+    pub weights: [f32; 4],
+}
+
+/// What to draw: two keyframes and a blend, or a skeletal animation at a time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Pose {
+    /// Keyframe path: model frames `a` and `b` blended by `blend` (clamped to the frames
+    /// there are; a skeletal model shows its bind pose).
+    Keyframe(KeyPose),
+    /// Skeletal path: animation `animation` of [`Model::animations`] at `time` seconds,
+    /// sampled by the core library (Doom 3's rules: a looping cycle lasts `frames - 1`
+    /// frames; root translation removed as the engine does when it moves the entity).
+    Skeletal {
+        /// Index into the model's animations.
+        animation: usize,
+        /// Seconds from the animation's start.
+        time: f32,
+        /// Loop (Doom 3 cycles) or clamp to the last frame.
+        looping: bool,
+    },
+}
+
+impl Pose {
+    /// Model frame `f` exactly.
+    pub fn frame(f: usize) -> Pose {
+        Pose::Keyframe(KeyPose {
+            a: f,
+            b: f,
+            blend: 0.0,
+        })
+    }
+}
+
+pub(crate) struct GpuMesh {
+    pub uvs: wgpu::Buffer,
+    pub poses: wgpu::Buffer,
+    pub pose_count: usize,
+    pub vertex_count: usize,
+    pub skinned: Option<wgpu::Buffer>,
+    pub indices: wgpu::Buffer,
+    pub index_count: u32,
+    pub lines: wgpu::Buffer,
+    pub line_count: u32,
+    pub skin: Option<usize>,
+}
+
+/// A model on the GPU, ready for [`Renderer`] draws.
+pub struct GpuModel {
+    pub(crate) meshes: Vec<GpuMesh>,
+    /// Per skin, one material bind group per picture.
+    pub(crate) skins: Vec<Vec<wgpu::BindGroup>>,
+    pub(crate) default_material: wgpu::BindGroup,
+    pub(crate) joints: Option<(wgpu::Buffer, wgpu::BindGroup)>,
+    framing: Framing,
+    animation_boxes: Vec<Option<[Vec3; 2]>>,
+    frame_bounds: Vec<Option<[Vec3; 2]>>,
+    frame_count: usize,
+    animations: Vec<Option<Animation>>,
+    animation_names: Vec<String>,
+    inverse_bind: Vec<Mat4>,
+    scratch: Vec<JointPose>,
+    matrices: Vec<[f32; 16]>,
+    warnings: Vec<String>,
+    /// Whether the last [`GpuModel::prepare`] selected the skeletal path.
+    pub(crate) skeletal_now: bool,
+}
+
+fn texture(gpu: &Gpu, width: u32, height: u32, rgba: &[u8], label: &str) -> wgpu::TextureView {
+    let tex = gpu.device.create_texture_with_data(
+        &gpu.queue,
+        &wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        },
+        wgpu::util::TextureDataOrder::LayerMajor,
+        rgba,
+    );
+    tex.create_view(&Default::default())
+}
+
+/// The heaviest four influences of a vertex, renormalised to sum to 1.
+pub(crate) fn four_influences(list: &[(u32, f32)]) -> ([u32; 4], [f32; 4]) {
+    let mut merged: Vec<(u32, f32)> = Vec::with_capacity(list.len());
+    for &(j, w) in list {
+        match merged.iter_mut().find(|(k, _)| *k == j) {
+            Some(e) => e.1 += w,
+            None => merged.push((j, w)),
+        }
+    }
+    merged.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    merged.truncate(4);
+    let sum: f32 = merged.iter().map(|e| e.1).sum();
+    let mut joints = [0u32; 4];
+    let mut weights = [0f32; 4];
+    for (i, &(j, w)) in merged.iter().enumerate() {
+        joints[i] = j;
+        weights[i] = if sum > 0.0 && sum.is_finite() {
+            w / sum
+        } else {
+            w
+        };
+    }
+    (joints, weights)
+}
+
+fn extend(b: &mut Option<[Vec3; 2]>, p: Vec3) {
+    if !p.is_finite() {
+        return;
+    }
+    *b = Some(match *b {
+        None => [p, p],
+        Some([lo, hi]) => [lo.min(p), hi.max(p)],
+    });
+}
+
+fn framing_of_box(b: Option<[Vec3; 2]>, scale: f32) -> Framing {
+    let [lo, hi] = b.unwrap_or([Vec3::ZERO, Vec3::ZERO]);
+    Framing {
+        center: ((lo + hi) * 0.5).into(),
+        radius: ((hi - lo).length() * 0.5 * scale).max(1e-3),
+    }
+}
+
+fn y_up(p: [f32; 3]) -> Vec3 {
+    Vec3::from(to_y_up(p))
+}
+
+impl GpuModel {
+    /// Uploads `model`: every pose of every mesh, UVs, triangles, edges for the wireframe,
+    /// skins (first picture of each group member, fullbright masks), and for a skeletal model
+    /// the bind-pose vertices with their four heaviest joint weights and the animations.
+    pub fn new(gpu: &Gpu, renderer: &Renderer, model: &Model) -> Result<GpuModel, RenderError> {
+        let device = &gpu.device;
+        let mut warnings = Vec::new();
+        if model.meshes.iter().all(|m| m.triangles.is_empty()) {
+            return Err(RenderError::Model("the model has no triangles".into()));
+        }
+        // Skeletal when there are animations and no keyframes beside them (a format that
+        // bakes bone motion into morph targets plays those, so nothing moves twice).
+        let skeletal = !model.joints.is_empty()
+            && !model.animations.is_empty()
+            && model.meshes.iter().all(|m| m.morph_targets.len() <= 1);
+        let mut bounds: Option<[Vec3; 2]> = None;
+        let mut frame_bounds: Vec<Option<[Vec3; 2]>> = vec![None; model.frames.len().max(1)];
+        let mut meshes = Vec::new();
+        // Skinned vertices that triangles use, kept on the CPU for framing animations.
+        let mut cpu_skin: Vec<SkinVertex> = Vec::new();
+        for (mi, mesh) in model.meshes.iter().enumerate() {
+            let n = mesh.positions.len();
+            if n == 0 || mesh.triangles.is_empty() {
+                continue;
+            }
+            // Poses: the morph targets, or the base pose when there are none.
+            let mut poses: Vec<PoseVertex> = Vec::new();
+            let targets: Vec<PoseSlices<'_>> = if mesh.morph_targets.is_empty() {
+                vec![(&mesh.positions[..], &mesh.normals[..])]
+            } else {
+                mesh.morph_targets
+                    .iter()
+                    .map(|t| (&t.positions[..], &t.normals[..]))
+                    .collect()
+            };
+            // Bounds count only vertices that triangles use.
+            let mut used = vec![false; n];
+            for t in &mesh.triangles {
+                for &i in t {
+                    if let Some(u) = used.get_mut(i as usize) {
+                        *u = true;
+                    }
+                }
+            }
+            for (f, (ps, ns)) in targets.iter().enumerate() {
+                for (v, &is_used) in used.iter().enumerate() {
+                    let pos = ps.get(v).copied().unwrap_or([0.0; 3]);
+                    if is_used {
+                        extend(&mut bounds, y_up(pos));
+                        if let Some(b) = frame_bounds.get_mut(f) {
+                            extend(b, y_up(pos));
+                        }
+                    }
+                    poses.push(PoseVertex {
+                        pos,
+                        normal: ns.get(v).copied().unwrap_or([0.0, 0.0, 1.0]),
+                    });
+                }
+            }
+            let bytes = (poses.len() * std::mem::size_of::<PoseVertex>()) as u64;
+            if bytes > device.limits().max_buffer_size {
+                return Err(RenderError::Model(format!(
+                    "mesh {mi}: {} poses of {n} vertices need {bytes} bytes, more than the adapter's largest buffer",
+                    targets.len()
+                )));
+            }
+            let label = format!("mesh {mi}");
+            let poses_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(&label),
+                contents: bytemuck::cast_slice(&poses),
+                usage: wgpu::BufferUsages::VERTEX,
+            });
+            let uvs: Vec<[f32; 2]> = (0..n)
+                .map(|v| mesh.uvs.get(v).copied().unwrap_or([0.0; 2]))
+                .collect();
+            let uvs = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(&label),
+                contents: bytemuck::cast_slice(&uvs),
+                usage: wgpu::BufferUsages::VERTEX,
+            });
+            let tris: Vec<u32> = mesh
+                .triangles
+                .iter()
+                .filter(|t| t.iter().all(|&i| (i as usize) < n))
+                .flatten()
+                .copied()
+                .collect();
+            let mut edges = HashSet::new();
+            let mut lines: Vec<u32> = Vec::new();
+            for t in tris.chunks_exact(3) {
+                for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+                    if edges.insert((a.min(b), a.max(b))) {
+                        lines.extend([a, b]);
+                    }
+                }
+            }
+            let index_count = tris.len() as u32;
+            let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(&label),
+                contents: bytemuck::cast_slice(&tris),
+                usage: wgpu::BufferUsages::INDEX,
+            });
+            let line_count = lines.len() as u32;
+            let lines = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(&label),
+                contents: bytemuck::cast_slice(&lines),
+                usage: wgpu::BufferUsages::INDEX,
+            });
+            let skinned = (skeletal && !mesh.joint_weights.is_empty()).then(|| {
+                let verts: Vec<SkinVertex> = (0..n)
+                    .map(|v| {
+                        let (joints, weights) =
+                            four_influences(mesh.joint_weights.get(v).map_or(&[][..], |w| w));
+                        SkinVertex {
+                            pos: mesh.positions[v],
+                            normal: mesh.normals.get(v).copied().unwrap_or([0.0, 0.0, 1.0]),
+                            joints: joints.map(|j| j.min(model.joints.len() as u32 - 1)),
+                            weights,
+                        }
+                    })
+                    .collect();
+                cpu_skin.extend(verts.iter().zip(&used).filter(|(_, &u)| u).map(|(v, _)| *v));
+                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some(&label),
+                    contents: bytemuck::cast_slice(&verts),
+                    usage: wgpu::BufferUsages::VERTEX,
+                })
+            });
+            meshes.push(GpuMesh {
+                uvs,
+                poses: poses_buf,
+                pose_count: targets.len(),
+                vertex_count: n,
+                skinned,
+                indices,
+                index_count,
+                lines,
+                line_count,
+                skin: mesh.skin,
+            });
+        }
+        // Skeletal animations: sampled by the core library's md5 Animation, rebuilt from the
+        // Model (joint order kept).
+        let mut animations = Vec::new();
+        let mut animation_names = Vec::new();
+        let mut animation_boxes = Vec::new();
+        if skeletal {
+            for (i, a) in model.animations.iter().enumerate() {
+                animation_names.push(a.name.clone());
+
+                let built = md5::anim_from_model(model, i)
+                    .map_err(|e| e.to_string())
+                    .and_then(|f| Animation::new(&f));
+                match built {
+                    Ok(anim) => animations.push(Some(anim)),
+                    Err(e) => {
+                        warnings.push(format!("animation {:?}: {e}; not playable", a.name));
+                        animations.push(None);
+                    }
+                }
+            }
+        }
+        let inverse_bind: Vec<Mat4> = model
+            .joints
+            .iter()
+            .map(|j| {
+                let pose = JointPose::new(j.translation, Quat::from_array(j.rotation));
+                Mat4::from_cols_array(&pose.inverse().to_mat4())
+            })
+            .collect();
+        // Each animation's box: the used vertices skinned on the CPU at up to 32 frames.
+        for anim in &animations {
+            let mut b = None;
+            if let Some(anim) = anim {
+                let mut pose = vec![JointPose::IDENTITY; model.joints.len()];
+                let n = anim.frame_count();
+                let step = n.div_ceil(32).max(1);
+                for f in (0..n).step_by(step) {
+                    let t = f as f32 / anim.frame_rate();
+                    anim.sample_global(t, Playback::Clamp, RootMotion::InPlace, &mut pose);
+                    let m: Vec<Mat4> = pose
+                        .iter()
+                        .zip(&inverse_bind)
+                        .map(|(p, inv)| Mat4::from_cols_array(&p.to_mat4()) * *inv)
+                        .collect();
+                    for v in &cpu_skin {
+                        let mut p = Vec3::ZERO;
+                        for (j, w) in v.joints.iter().zip(v.weights) {
+                            if w != 0.0 {
+                                if let Some(mj) = m.get(*j as usize) {
+                                    p += w * mj.transform_point3(Vec3::from(v.pos));
+                                }
+                            }
+                        }
+                        extend(&mut b, y_up(p.into()));
+                    }
+                }
+            }
+            animation_boxes.push(b);
+        }
+        let joints = if skeletal {
+            if !gpu.vertex_storage {
+                return Err(RenderError::Model(
+                    "skeletal animation needs storage buffers in vertex shaders, which this adapter lacks".into(),
+                ));
+            }
+            let buf = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("joint matrices"),
+                size: (model.joints.len().max(1) * 64) as u64,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            let layout = renderer
+                .joints_layout
+                .as_ref()
+                .ok_or_else(|| RenderError::Model("no skinning pipeline".into()))?;
+            let bg = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("joints"),
+                layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: buf.as_entire_binding(),
+                }],
+            });
+            Some((buf, bg))
+        } else {
+            None
+        };
+        // Skins.
+        let max_side = device.limits().max_texture_dimension_2d;
+        let mut skins = Vec::new();
+        for (si, skin) in model.skins.iter().enumerate() {
+            let mut groups = Vec::new();
+            for (pi, pic) in skin.pictures.iter().enumerate() {
+                if pic.width == 0 || pic.height == 0 {
+                    continue;
+                }
+                let resized;
+                let pic: &Image = if pic.width > max_side || pic.height > max_side {
+                    resized = pic.resized(pic.width.min(max_side), pic.height.min(max_side));
+                    &resized
+                } else {
+                    pic
+                };
+                let label = format!("skin {si} picture {pi}");
+                let base = texture(gpu, pic.width, pic.height, &pic.to_rgba8(), &label);
+                let fb = match pic.fullbright_mask() {
+                    Some(mask) => texture(gpu, pic.width, pic.height, &mask, &label),
+                    None => texture(gpu, 1, 1, &[0, 0, 0, 255], &label),
+                };
+                groups.push(renderer.material(gpu, &base, &fb));
+            }
+            skins.push(groups);
+        }
+        let grey = texture(gpu, 1, 1, &[180, 180, 180, 255], "untextured");
+        let black = texture(gpu, 1, 1, &[0, 0, 0, 255], "no fullbrights");
+        let default_material = renderer.material(gpu, &grey, &black);
+        let framing = framing_of_box(bounds, if skeletal { 1.15 } else { 1.0 });
+        Ok(GpuModel {
+            meshes,
+            skins,
+            default_material,
+            joints,
+            framing,
+            animation_boxes,
+            frame_bounds,
+            frame_count: model.frames.len().max(1),
+            animations,
+            animation_names,
+            scratch: vec![JointPose::IDENTITY; model.joints.len()],
+            matrices: vec![[0.0; 16]; model.joints.len()],
+            inverse_bind,
+            warnings,
+            skeletal_now: false,
+        })
+    }
+
+    /// The sphere around every pose (keyframe models) or around the bind pose, 15% larger
+    /// (skeletal models), in the Y-up world.
+    pub fn framing(&self) -> Framing {
+        self.framing
+    }
+
+    /// The sphere around the given keyframes only (a clip, or the two poses of a still), so
+    /// a pose far away in another clip (a death fall) does not shrink the model in view.
+    /// Skeletal models and an empty list give [`GpuModel::framing`].
+    pub fn framing_of(&self, frames: &[usize]) -> Framing {
+        if self.joints.is_some() {
+            return self.framing;
+        }
+        let mut b = None;
+        for &f in frames {
+            if let Some(Some([lo, hi])) = self.frame_bounds.get(f) {
+                extend(&mut b, *lo);
+                extend(&mut b, *hi);
+            }
+        }
+        match b {
+            Some(_) => framing_of_box(b, 1.0),
+            None => self.framing,
+        }
+    }
+
+    /// The sphere around skeletal animation `i` as drawn: the vertices skinned on the CPU at
+    /// up to 32 of its frames (root motion removed, as drawn). [`GpuModel::framing`] when
+    /// the animation cannot be played.
+    pub fn framing_of_animation(&self, i: usize) -> Framing {
+        match self.animation_boxes.get(i).copied().flatten() {
+            Some(b) => framing_of_box(Some(b), 1.0),
+            None => self.framing,
+        }
+    }
+
+    /// Number of keyframes (1 for a model without frames).
+    pub fn frame_count(&self) -> usize {
+        self.frame_count
+    }
+
+    /// The skeletal animations' names, in model order.
+    pub fn animation_names(&self) -> &[String] {
+        &self.animation_names
+    }
+
+    /// Frames and rate of skeletal animation `i`, if it is playable.
+    pub fn animation_info(&self, i: usize) -> Option<(usize, f32)> {
+        let a = self.animations.get(i)?.as_ref()?;
+        Some((a.frame_count(), a.frame_rate()))
+    }
+
+    /// Problems noticed while uploading (animations that could not be rebuilt).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Number of skins uploaded.
+    pub fn skin_count(&self) -> usize {
+        self.skins.len()
+    }
+
+    /// The joint matrices of the last skeletal [`GpuModel::prepare`] (object space, bind
+    /// pose to animated pose, column-major).
+    pub fn joint_matrices(&self) -> &[[f32; 16]] {
+        &self.matrices
+    }
+
+    /// Gets the pose ready: for a skeletal pose, samples the animation on the CPU (the
+    /// core library's sampler) and writes the joint matrices to the GPU; for a keyframe pose,
+    /// clamps the frames. Returns the keyframe pose to bind.
+    pub fn prepare(&mut self, gpu: &Gpu, pose: &Pose) -> KeyPose {
+        match *pose {
+            Pose::Keyframe(k) => {
+                self.skeletal_now = false;
+                let last = self.frame_count - 1;
+                KeyPose {
+                    a: k.a.min(last),
+                    b: k.b.min(last),
+                    blend: if k.blend.is_finite() {
+                        k.blend.clamp(0.0, 1.0)
+                    } else {
+                        0.0
+                    },
+                }
+            }
+            Pose::Skeletal {
+                animation,
+                time,
+                looping,
+            } => {
+                let (Some(Some(anim)), Some((buf, _))) =
+                    (self.animations.get(animation), self.joints.as_ref())
+                else {
+                    self.skeletal_now = false;
+                    return KeyPose {
+                        a: 0,
+                        b: 0,
+                        blend: 0.0,
+                    };
+                };
+                let playback = if looping {
+                    Playback::Loop
+                } else {
+                    Playback::Clamp
+                };
+                anim.sample_global(time, playback, RootMotion::InPlace, &mut self.scratch);
+                for ((m, p), inv) in self
+                    .matrices
+                    .iter_mut()
+                    .zip(&self.scratch)
+                    .zip(&self.inverse_bind)
+                {
+                    *m = (Mat4::from_cols_array(&p.to_mat4()) * *inv).to_cols_array();
+                }
+                gpu.queue
+                    .write_buffer(buf, 0, bytemuck::cast_slice(&self.matrices));
+                self.skeletal_now = true;
+                KeyPose {
+                    a: 0,
+                    b: 0,
+                    blend: 0.0,
+                }
+            }
+        }
+    }
+}
