@@ -236,25 +236,36 @@ impl Scene {
         normals.clear();
         let m = world[inst.node];
         let nm = math::normal_matrix(&m);
+        // Only the targets in use: a pose of a 1000-frame model has one weight set.
+        let active: Vec<(&Target, f32)> = inst
+            .targets
+            .iter()
+            .zip(weights)
+            .filter(|(_, &w)| w != 0.0)
+            .map(|(t, &w)| (t, w))
+            .collect();
+        let joint_normals: Option<Vec<Mat4>> =
+            joints.map(|js| js.iter().map(math::normal_matrix).collect());
+        positions.reserve(inst.positions.len());
+        normals.reserve(inst.positions.len());
         for v in 0..inst.positions.len() {
             let mut p = inst.positions[v];
             let mut n = inst.normals[v];
-            for (t, &w) in inst.targets.iter().zip(weights) {
-                if w != 0.0 {
-                    let d = t.positions[v];
-                    p = std::array::from_fn(|a| p[a] + w * d[a]);
-                    if let Some(dn) = &t.normals {
-                        n = std::array::from_fn(|a| n[a] + w * dn[v][a]);
-                    }
+            for &(t, w) in &active {
+                let d = t.positions[v];
+                p = std::array::from_fn(|a| p[a] + w * d[a]);
+                if let Some(dn) = &t.normals {
+                    n = std::array::from_fn(|a| n[a] + w * dn[v][a]);
                 }
             }
             let (p, n) = match joints {
                 Some(js) if !inst.influences[v].is_empty() => {
                     let (mut sp, mut sn) = ([0.0f32; 3], [0.0f32; 3]);
+                    let jn = joint_normals.as_deref().unwrap_or(js);
                     for &(j, w) in &inst.influences[v] {
                         let jm = &js[j as usize];
                         let q = math::transform_point(jm, p);
-                        let r = math::transform_vector(&math::normal_matrix(jm), n);
+                        let r = math::transform_vector(&jn[j as usize], n);
                         for a in 0..3 {
                             sp[a] += w * q[a];
                             sn[a] += w * r[a];
