@@ -397,79 +397,43 @@ fn primitive(
             .map(|k| [indices[0], indices[k - 1], indices[k]])
             .collect(),
     };
-    let normals = match p.get(&Semantic::Normals) {
-        Some(a) => {
-            let v = v3(floats(
-                buffers,
-                &a,
-                &[Dimensions::Vec3],
-                budget,
-                &format!("{what}: NORMAL"),
-            )?
-            .0);
-            if v.len() != n {
-                return Err(count_error(what, "NORMAL", v.len(), n));
+    // A per-vertex attribute: read, checked to have one value per vertex.
+    let mut attribute =
+        |acc: gltf::Accessor<'_>, dims: Dimensions, name: &str| -> Result<Vec<f32>> {
+            let width = dims.multiplicity();
+            let (f, _) = floats(buffers, &acc, &[dims], budget, &format!("{what}: {name}"))?;
+            if f.len() != n * width {
+                return Err(count_error(what, name, f.len() / width, n));
             }
-            v
-        }
+            Ok(f)
+        };
+    let normals = match p.get(&Semantic::Normals) {
+        Some(a) => v3(attribute(a, Dimensions::Vec3, "NORMAL")?),
         None => crate::import::smooth_normals(&positions, &triangles),
     };
     let uvs: Vec<[f32; 2]> = match p.get(&Semantic::TexCoords(0)) {
-        Some(a) => {
-            let (f, _) = floats(
-                buffers,
-                &a,
-                &[Dimensions::Vec2],
-                budget,
-                &format!("{what}: TEXCOORD_0"),
-            )?;
-            let v: Vec<[f32; 2]> = f.chunks_exact(2).map(|c| [c[0], c[1]]).collect();
-            if v.len() != n {
-                return Err(count_error(what, "TEXCOORD_0", v.len(), n));
-            }
-            v
-        }
+        Some(a) => attribute(a, Dimensions::Vec2, "TEXCOORD_0")?
+            .chunks_exact(2)
+            .map(|c| [c[0], c[1]])
+            .collect(),
         None => vec![[0.0, 0.0]; n],
     };
     let mut targets = Vec::new();
     for (t, mt) in p.morph_targets().enumerate() {
         let positions = match mt.positions() {
-            Some(a) => {
-                let v = v3(floats(
-                    buffers,
-                    &a,
-                    &[Dimensions::Vec3],
-                    budget,
-                    &format!("{what}: target {t} POSITION"),
-                )?
-                .0);
-                if v.len() != n {
-                    return Err(count_error(
-                        what,
-                        &format!("target {t} POSITION"),
-                        v.len(),
-                        n,
-                    ));
-                }
-                v
-            }
+            Some(a) => v3(attribute(
+                a,
+                Dimensions::Vec3,
+                &format!("target {t} POSITION"),
+            )?),
             None => vec![[0.0; 3]; n],
         };
         let normals = match mt.normals() {
-            Some(a) => {
-                let v = v3(floats(
-                    buffers,
-                    &a,
-                    &[Dimensions::Vec3],
-                    budget,
-                    &format!("{what}: target {t} NORMAL"),
-                )?
-                .0);
-                if v.len() != n {
-                    return Err(count_error(what, &format!("target {t} NORMAL"), v.len(), n));
-                }
-                Some(v)
-            }
+            Some(a) => Some(v3(attribute(
+                a,
+                Dimensions::Vec3,
+                &format!("target {t} NORMAL"),
+            )?)),
             None => None,
         };
         targets.push(Target { positions, normals });
