@@ -65,11 +65,16 @@ pub struct Renderer {
     globals_group: wgpu::BindGroup,
     material_layout: wgpu::BindGroupLayout,
     pub(crate) joints_layout: Option<wgpu::BindGroupLayout>,
+    /// Joint matrices and a mesh's packed influences (`vs_skin_all`), when the adapter lets
+    /// vertex shaders read two storage buffers.
+    pub(crate) influences_layout: Option<wgpu::BindGroupLayout>,
     sampler: wgpu::Sampler,
     morph_fill: wgpu::RenderPipeline,
     morph_wire: wgpu::RenderPipeline,
     skin_fill: Option<wgpu::RenderPipeline>,
     skin_wire: Option<wgpu::RenderPipeline>,
+    skin_all_fill: Option<wgpu::RenderPipeline>,
+    skin_all_wire: Option<wgpu::RenderPipeline>,
 }
 
 /// The depth format of every pass.
@@ -146,21 +151,30 @@ impl Renderer {
                 },
             ],
         });
+        let storage = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::VERTEX,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: true },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
         let joints_layout = gpu.vertex_storage.then(|| {
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some("joints"),
-                entries: &[wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::VERTEX,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: true },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                }],
+                entries: &[storage(0)],
             })
         });
+        let influences_layout = (gpu.vertex_storage
+            && device.limits().max_storage_buffers_per_shader_stage >= 2)
+            .then(|| {
+                device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some("joints and influences"),
+                    entries: &[storage(0), storage(1)],
+                })
+            });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("nearest"),
             address_mode_u: wgpu::AddressMode::Repeat,
@@ -193,6 +207,13 @@ impl Renderer {
             array_stride: std::mem::size_of::<SkinVertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &wgpu::vertex_attr_array![1 => Float32x3, 2 => Float32x3, 5 => Uint32x4, 6 => Float32x4],
+        };
+        // The same vertex buffer for `vs_skin_all`: bind position and normal only, the
+        // influences come from a storage buffer.
+        let bind_vertex = wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<SkinVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![1 => Float32x3, 2 => Float32x3],
         };
         let pipeline = |label: &str,
                         layout: &wgpu::PipelineLayout,
@@ -262,7 +283,7 @@ impl Renderer {
                     bind_group_layouts: &[&globals_layout, &material_layout, jl],
                     push_constant_ranges: &[],
                 });
-                let buffers = [uv_layout, skin_vertex];
+                let buffers = [uv_layout.clone(), skin_vertex];
                 (
                     Some(pipeline("skinned", &layout, "vs_skin", &buffers, false)),
                     Some(pipeline(
@@ -276,16 +297,46 @@ impl Renderer {
             }
             None => (None, None),
         };
+        let (skin_all_fill, skin_all_wire) = match &influences_layout {
+            Some(il) => {
+                let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some("skinned, every influence"),
+                    bind_group_layouts: &[&globals_layout, &material_layout, il],
+                    push_constant_ranges: &[],
+                });
+                let buffers = [uv_layout, bind_vertex];
+                (
+                    Some(pipeline(
+                        "skinned, every influence",
+                        &layout,
+                        "vs_skin_all",
+                        &buffers,
+                        false,
+                    )),
+                    Some(pipeline(
+                        "skinned wire, every influence",
+                        &layout,
+                        "vs_skin_all_wire",
+                        &buffers,
+                        true,
+                    )),
+                )
+            }
+            None => (None, None),
+        };
         Renderer {
             globals,
             globals_group,
             material_layout,
             joints_layout,
+            influences_layout,
             sampler,
             morph_fill,
             morph_wire,
             skin_fill,
             skin_wire,
+            skin_all_fill,
+            skin_all_wire,
         }
     }
 
@@ -398,8 +449,22 @@ impl Renderer {
                     &self.skin_wire,
                 ) {
                     (true, Some(verts), Some((_, joints)), Some(fill), Some(wire_p)) => {
-                        pass.set_pipeline(if wire { wire_p } else { fill });
-                        pass.set_bind_group(2, joints, &[]);
+                        // Every influence from a storage buffer when a vertex has more than
+                        // four; the four of the vertex attributes otherwise.
+                        match (
+                            &mesh.influence_group,
+                            &self.skin_all_fill,
+                            &self.skin_all_wire,
+                        ) {
+                            (Some(group), Some(all_fill), Some(all_wire)) => {
+                                pass.set_pipeline(if wire { all_wire } else { all_fill });
+                                pass.set_bind_group(2, group, &[]);
+                            }
+                            _ => {
+                                pass.set_pipeline(if wire { wire_p } else { fill });
+                                pass.set_bind_group(2, joints, &[]);
+                            }
+                        }
                         pass.set_vertex_buffer(1, verts.slice(..));
                         true
                     }

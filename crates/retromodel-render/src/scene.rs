@@ -24,6 +24,9 @@ pub(crate) struct PoseVertex {
     pub normal: [f32; 3],
 }
 
+/// A vertex's `(joint, weight)` influences.
+type Influences = Vec<(u32, f32)>;
+
 /// Positions and normals of one pose.
 type PoseSlices<'a> = (&'a [[f32; 3]], &'a [[f32; 3]]);
 
@@ -73,6 +76,11 @@ pub(crate) struct GpuMesh {
     pub pose_count: usize,
     pub vertex_count: usize,
     pub skinned: Option<wgpu::Buffer>,
+    /// Every influence of every vertex ([`pack_influences`]), when a vertex has more than
+    /// [`FAST_INFLUENCES`] and the renderer has the `vs_skin_all` pipelines.
+    pub influences: Option<wgpu::Buffer>,
+    /// The joint matrices and [`GpuMesh::influences`] bound for `vs_skin_all`.
+    pub influence_group: Option<wgpu::BindGroup>,
     pub indices: wgpu::Buffer,
     pub index_count: u32,
     pub lines: wgpu::Buffer,
@@ -97,6 +105,7 @@ pub struct GpuModel {
     scratch: Vec<JointPose>,
     matrices: Vec<[f32; 16]>,
     warnings: Vec<String>,
+    max_influences: usize,
     /// Whether the last [`GpuModel::prepare`] selected the skeletal path.
     pub(crate) skeletal_now: bool,
 }
@@ -124,8 +133,22 @@ fn texture(gpu: &Gpu, width: u32, height: u32, rgba: &[u8], label: &str) -> wgpu
     tex.create_view(&Default::default())
 }
 
-/// The heaviest four influences of a vertex, renormalised to sum to 1.
-pub(crate) fn four_influences(list: &[(u32, f32)]) -> ([u32; 4], [f32; 4]) {
+/// Most joint influences per vertex that the fast skinning path (`vs_skin`, joints and
+/// weights as vertex attributes) takes exactly; meshes with more are skinned from a storage
+/// buffer of every influence (`vs_skin_all`).
+pub(crate) const FAST_INFLUENCES: usize = 4;
+
+/// A vertex's influences merged per joint (weights of a joint added up), zero and non-finite
+/// weights dropped, heaviest first (ties by joint index), renormalised to sum to 1 when the
+/// sum is positive and finite.
+pub(crate) fn merged_influences(list: &[(u32, f32)]) -> Vec<(u32, f32)> {
+    let mut merged = merge_per_joint(list);
+    normalise(&mut merged);
+    merged
+}
+
+/// [`merged_influences`] before the renormalisation.
+fn merge_per_joint(list: &[(u32, f32)]) -> Vec<(u32, f32)> {
     let mut merged: Vec<(u32, f32)> = Vec::with_capacity(list.len());
     for &(j, w) in list {
         match merged.iter_mut().find(|(k, _)| *k == j) {
@@ -133,20 +156,50 @@ pub(crate) fn four_influences(list: &[(u32, f32)]) -> ([u32; 4], [f32; 4]) {
             None => merged.push((j, w)),
         }
     }
+    merged.retain(|e| e.1 != 0.0 && e.1.is_finite());
     merged.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    merged.truncate(4);
-    let sum: f32 = merged.iter().map(|e| e.1).sum();
+    merged
+}
+
+/// Divides the weights by their sum when it is positive and finite.
+fn normalise(list: &mut [(u32, f32)]) {
+    let sum: f32 = list.iter().map(|e| e.1).sum();
+    if sum > 0.0 && sum.is_finite() {
+        for e in list {
+            e.1 /= sum;
+        }
+    }
+}
+
+/// The heaviest four influences of a vertex, renormalised to sum to 1.
+pub(crate) fn four_influences(list: &[(u32, f32)]) -> ([u32; 4], [f32; 4]) {
+    let mut merged = merge_per_joint(list);
+    merged.truncate(FAST_INFLUENCES);
+    normalise(&mut merged);
     let mut joints = [0u32; 4];
     let mut weights = [0f32; 4];
     for (i, &(j, w)) in merged.iter().enumerate() {
         joints[i] = j;
-        weights[i] = if sum > 0.0 && sum.is_finite() {
-            w / sum
-        } else {
-            w
-        };
+        weights[i] = w;
     }
     (joints, weights)
+}
+
+/// Every influence of every vertex of a mesh, packed for `vs_skin_all` as `vec2<u32>`
+/// entries: first one `(start, count)` per vertex, then the `(joint, weight bits)` pairs
+/// that the starts point at (indices into the same array).
+fn pack_influences(all: &[Vec<(u32, f32)>]) -> Vec<[u32; 2]> {
+    let mut out: Vec<[u32; 2]> =
+        Vec::with_capacity(all.len() + all.iter().map(Vec::len).sum::<usize>());
+    let mut start = all.len() as u32;
+    for list in all {
+        out.push([start, list.len() as u32]);
+        start += list.len() as u32;
+    }
+    for list in all {
+        out.extend(list.iter().map(|&(j, w)| [j, w.to_bits()]));
+    }
+    out
 }
 
 fn extend(b: &mut Option<[Vec3; 2]>, p: Vec3) {
@@ -174,7 +227,9 @@ fn y_up(p: [f32; 3]) -> Vec3 {
 impl GpuModel {
     /// Uploads `model`: every pose of every mesh, UVs, triangles, edges for the wireframe,
     /// skins (first picture of each group member, fullbright masks), and for a skeletal model
-    /// the bind-pose vertices with their four heaviest joint weights and the animations.
+    /// the bind-pose vertices with their four heaviest joint weights, every influence of the
+    /// meshes that have vertices with more than four (one storage buffer each), and the
+    /// animations.
     pub fn new(gpu: &Gpu, renderer: &Renderer, model: &Model) -> Result<GpuModel, RenderError> {
         let device = &gpu.device;
         let mut warnings = Vec::new();
@@ -189,8 +244,13 @@ impl GpuModel {
         let mut bounds: Option<[Vec3; 2]> = None;
         let mut frame_bounds: Vec<Option<[Vec3; 2]>> = vec![None; model.frames.len().max(1)];
         let mut meshes = Vec::new();
-        // Skinned vertices that triangles use, kept on the CPU for framing animations.
-        let mut cpu_skin: Vec<SkinVertex> = Vec::new();
+        // Skinned vertices that triangles use, with the influences drawn, kept on the CPU for
+        // framing animations.
+        let mut cpu_skin: Vec<([f32; 3], Influences)> = Vec::new();
+        let mut max_influences = 0;
+        let last_joint = model.joints.len().saturating_sub(1) as u32;
+        // Whether the renderer can skin with every influence (storage buffers enough).
+        let all_path = renderer.influences_layout.is_some();
         for (mi, mesh) in model.meshes.iter().enumerate() {
             let n = mesh.positions.len();
             if n == 0 || mesh.triangles.is_empty() {
@@ -279,7 +339,44 @@ impl GpuModel {
                 contents: bytemuck::cast_slice(&lines),
                 usage: wgpu::BufferUsages::INDEX,
             });
-            let skinned = (skeletal && !mesh.joint_weights.is_empty()).then(|| {
+            let mut influences = None;
+            let skinned = if skeletal && !mesh.joint_weights.is_empty() {
+                let all: Vec<Vec<(u32, f32)>> = (0..n)
+                    .map(|v| {
+                        let mut list =
+                            merged_influences(mesh.joint_weights.get(v).map_or(&[][..], |w| w));
+                        for e in &mut list {
+                            e.0 = e.0.min(last_joint);
+                        }
+                        list
+                    })
+                    .collect();
+                let most = all.iter().map(Vec::len).max().unwrap_or(0);
+                max_influences = max_influences.max(most);
+                if most > FAST_INFLUENCES {
+                    let packed = pack_influences(&all);
+                    let bytes = std::mem::size_of_val(&packed[..]) as u64;
+                    let limits = device.limits();
+                    if !all_path {
+                        warnings.push(format!(
+                            "mesh {mi}: vertices with up to {most} joint influences skinned with the heaviest {FAST_INFLUENCES} (the adapter has too few vertex-stage storage buffers)"
+                        ));
+                    } else if bytes > u64::from(limits.max_storage_buffer_binding_size)
+                        || bytes > limits.max_buffer_size
+                    {
+                        warnings.push(format!(
+                            "mesh {mi}: {bytes} bytes of joint influences exceed the adapter's storage buffer size; skinned with the heaviest {FAST_INFLUENCES}"
+                        ));
+                    } else {
+                        influences = Some(device.create_buffer_init(
+                            &wgpu::util::BufferInitDescriptor {
+                                label: Some(&format!("mesh {mi} influences")),
+                                contents: bytemuck::cast_slice(&packed),
+                                usage: wgpu::BufferUsages::STORAGE,
+                            },
+                        ));
+                    }
+                }
                 let verts: Vec<SkinVertex> = (0..n)
                     .map(|v| {
                         let (joints, weights) =
@@ -287,24 +384,37 @@ impl GpuModel {
                         SkinVertex {
                             pos: mesh.positions[v],
                             normal: mesh.normals.get(v).copied().unwrap_or([0.0, 0.0, 1.0]),
-                            joints: joints.map(|j| j.min(model.joints.len() as u32 - 1)),
+                            joints: joints.map(|j| j.min(last_joint)),
                             weights,
                         }
                     })
                     .collect();
-                cpu_skin.extend(verts.iter().zip(&used).filter(|(_, &u)| u).map(|(v, _)| *v));
-                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some(&label),
-                    contents: bytemuck::cast_slice(&verts),
-                    usage: wgpu::BufferUsages::VERTEX,
-                })
-            });
+                for ((v, list), _) in verts.iter().zip(all).zip(&used).filter(|(_, &u)| u) {
+                    let drawn = if influences.is_some() {
+                        list
+                    } else {
+                        v.joints.into_iter().zip(v.weights).collect()
+                    };
+                    cpu_skin.push((v.pos, drawn));
+                }
+                Some(
+                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some(&label),
+                        contents: bytemuck::cast_slice(&verts),
+                        usage: wgpu::BufferUsages::VERTEX,
+                    }),
+                )
+            } else {
+                None
+            };
             meshes.push(GpuMesh {
                 uvs,
                 poses: poses_buf,
                 pose_count: targets.len(),
                 vertex_count: n,
                 skinned,
+                influences,
+                influence_group: None,
                 indices,
                 index_count,
                 lines,
@@ -356,12 +466,12 @@ impl GpuModel {
                         .zip(&inverse_bind)
                         .map(|(p, inv)| Mat4::from_cols_array(&p.to_mat4()) * *inv)
                         .collect();
-                    for v in &cpu_skin {
+                    for (pos, list) in &cpu_skin {
                         let mut p = Vec3::ZERO;
-                        for (j, w) in v.joints.iter().zip(v.weights) {
+                        for &(j, w) in list {
                             if w != 0.0 {
-                                if let Some(mj) = m.get(*j as usize) {
-                                    p += w * mj.transform_point3(Vec3::from(v.pos));
+                                if let Some(mj) = m.get(j as usize) {
+                                    p += w * mj.transform_point3(Vec3::from(*pos));
                                 }
                             }
                         }
@@ -395,6 +505,26 @@ impl GpuModel {
                     resource: buf.as_entire_binding(),
                 }],
             });
+            if let Some(layout) = &renderer.influences_layout {
+                for mesh in &mut meshes {
+                    mesh.influence_group = mesh.influences.as_ref().map(|inf| {
+                        device.create_bind_group(&wgpu::BindGroupDescriptor {
+                            label: Some("joints and influences"),
+                            layout,
+                            entries: &[
+                                wgpu::BindGroupEntry {
+                                    binding: 0,
+                                    resource: buf.as_entire_binding(),
+                                },
+                                wgpu::BindGroupEntry {
+                                    binding: 1,
+                                    resource: inf.as_entire_binding(),
+                                },
+                            ],
+                        })
+                    });
+                }
+            }
             Some((buf, bg))
         } else {
             None
@@ -444,6 +574,7 @@ impl GpuModel {
             matrices: vec![[0.0; 16]; model.joints.len()],
             inverse_bind,
             warnings,
+            max_influences,
             skeletal_now: false,
         })
     }
@@ -503,6 +634,14 @@ impl GpuModel {
     /// Problems noticed while uploading (animations that could not be rebuilt).
     pub fn warnings(&self) -> &[String] {
         &self.warnings
+    }
+
+    /// The most joint influences of any skinned vertex (merged per joint; 0 for a model that
+    /// is not drawn skeletal). Above 4, the meshes that have such vertices are skinned with
+    /// every influence, read from a storage buffer by the vertex shader; otherwise the
+    /// influences are vertex attributes.
+    pub fn max_influences(&self) -> usize {
+        self.max_influences
     }
 
     /// Number of skins uploaded.

@@ -3,7 +3,9 @@
 // Keyframe path (vs_morph): pose A and pose B arrive as two vertex buffers (slices of one
 // buffer holding every pose of the mesh), the vertex shader blends positions and normals by
 // `globals.params.x`. Skeletal path (vs_skin): bind-pose vertices with up to four joint
-// influences, skinned by the joint matrices of the current frame (a storage buffer).
+// influences, skinned by the joint matrices of the current frame (a storage buffer). Meshes
+// with a vertex of more than four influences use vs_skin_all, which loops over every
+// influence of the vertex, read from a second storage buffer by vertex index.
 // Positions are in the model's Z-up space; `globals.model` is the Z-up -> Y-up rotation.
 
 struct Globals {
@@ -21,6 +23,9 @@ struct Globals {
 @group(1) @binding(1) var fullbright_texture: texture_2d<f32>;
 @group(1) @binding(2) var skin_sampler: sampler;
 @group(2) @binding(0) var<storage, read> joints: array<mat4x4<f32>>;
+// vs_skin_all only: per vertex `(start, count)` at the vertex's index, then the
+// `(joint, bitcast<u32>(weight))` pairs that the starts point at, in the same array.
+@group(2) @binding(1) var<storage, read> influences: array<vec2<u32>>;
 
 struct VsOut {
     @builtin(position) clip: vec4<f32>,
@@ -103,6 +108,44 @@ fn vs_skin_wire(
     @location(6) weight: vec4<f32>,
 ) -> VsOut {
     let s = skin(position, normal, joint, weight);
+    var out = finish(s[0], s[1], uv);
+    out.clip.z = out.clip.z - globals.params.z * out.clip.w;
+    return out;
+}
+
+fn skin_all(vertex: u32, position: vec3<f32>, normal: vec3<f32>) -> array<vec3<f32>, 2> {
+    let range = influences[vertex];
+    var p = vec3<f32>(0.0);
+    var n = vec3<f32>(0.0);
+    for (var i = 0u; i < range.y; i = i + 1u) {
+        let e = influences[range.x + i];
+        let w = bitcast<f32>(e.y);
+        let m = joints[e.x];
+        p = p + w * (m * vec4<f32>(position, 1.0)).xyz;
+        n = n + w * (m * vec4<f32>(normal, 0.0)).xyz;
+    }
+    return array<vec3<f32>, 2>(p, n);
+}
+
+@vertex
+fn vs_skin_all(
+    @builtin(vertex_index) vertex: u32,
+    @location(0) uv: vec2<f32>,
+    @location(1) position: vec3<f32>,
+    @location(2) normal: vec3<f32>,
+) -> VsOut {
+    let s = skin_all(vertex, position, normal);
+    return finish(s[0], s[1], uv);
+}
+
+@vertex
+fn vs_skin_all_wire(
+    @builtin(vertex_index) vertex: u32,
+    @location(0) uv: vec2<f32>,
+    @location(1) position: vec3<f32>,
+    @location(2) normal: vec3<f32>,
+) -> VsOut {
+    let s = skin_all(vertex, position, normal);
     var out = finish(s[0], s[1], uv);
     out.clip.z = out.clip.z - globals.params.z * out.clip.w;
     return out;

@@ -7,6 +7,7 @@ mod common;
 
 use retromodel::export::gltf::{to_glb, GltfOptions};
 use retromodel::formats::{md2, md5, quake_mdl};
+use retromodel::image::{Palette, Pixels};
 use retromodel::import::{self, bake::bake_skeletal, ImportOptions};
 use retromodel::model::Clip;
 use retromodel::{Document, Limits, Model, NoFiles, WriteOptions};
@@ -68,7 +69,7 @@ fn file_vertices(doc: &Document<'_>) -> usize {
     }
 }
 
-fn keyframe_round_trip(path: &std::path::Path) -> usize {
+fn keyframe_round_trip(path: &std::path::Path, skins_compared: &mut usize) -> usize {
     let what = path.display().to_string();
     let bytes = std::fs::read(path).unwrap();
     let limits = Limits::default();
@@ -122,6 +123,41 @@ fn keyframe_round_trip(path: &std::path::Path) -> usize {
         assert_eq!(fa.name, fc.name, "{what}: frame name");
     }
     same_clips(&what, &a.clips, &c.clips);
+    // Quake skins come back colour for colour, fullbright pixels (the exported emissive
+    // mask) and holes included. (The Quake palette repeats some colours, 0 and 48 for one,
+    // so an index may come back as its twin.)
+    for (sa, sc) in a.skins.iter().zip(&c.skins) {
+        let (Some(pa), Some(pc)) = (sa.pictures.first(), sc.pictures.first()) else {
+            continue;
+        };
+        if let (
+            Pixels::Indexed {
+                indices: ia,
+                palette,
+                ..
+            },
+            Pixels::Indexed { indices: ic, .. },
+        ) = (&pa.pixels, &pc.pixels)
+        {
+            if matches!(doc, Document::QuakeMdl(_)) && **palette == Palette::QUAKE {
+                assert_eq!(
+                    (pa.width, pa.height),
+                    (pc.width, pc.height),
+                    "{what}: skin size"
+                );
+                let differ = ia
+                    .iter()
+                    .zip(ic)
+                    .filter(|(&x, &y)| palette.rgb(x) != palette.rgb(y) || (x >= 224) != (y >= 224))
+                    .count();
+                assert_eq!(
+                    differ, 0,
+                    "{what}: {differ} skin pixels changed colour or glow"
+                );
+                *skins_compared += 1;
+            }
+        }
+    }
     let step = steps(&doc_c);
     let (ma, mc) = (&a.meshes[0], &c.meshes[0]);
     for (ta, tc) in ma.triangles.iter().zip(&mc.triangles) {
@@ -161,11 +197,17 @@ fn corpus_mdl_and_md2_survive_gltf() {
         })
         .collect();
     assert!(files.len() >= 240, "{} files", files.len());
-    let frames: usize = files.iter().map(|p| keyframe_round_trip(p)).sum();
+    let mut skins = 0;
+    let frames: usize = files
+        .iter()
+        .map(|p| keyframe_round_trip(p, &mut skins))
+        .sum();
     eprintln!(
-        "{} MDL and MD2 files through glTF and back ({frames} frames)",
+        "{} MDL and MD2 files through glTF and back ({frames} frames, {skins} Quake skins \
+         compared pixel for pixel)",
         files.len()
     );
+    assert!(skins >= 150, "{skins} skins compared");
 }
 
 /// The md5mesh at `path` with every md5anim beside it that fits.

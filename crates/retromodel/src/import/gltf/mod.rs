@@ -333,31 +333,20 @@ fn load_skins(
                 .map(|n| format!(" \"{n}\""))
                 .unwrap_or_default()
         );
-        let (bytes, name) = match image.source() {
-            gltf::image::Source::View { view, .. } => {
-                let data = buffers.get(view.buffer().index());
-                let end = view.offset().checked_add(view.length());
-                let bytes = data
-                    .zip(end)
-                    .and_then(|(d, e)| d.get(view.offset()..e))
-                    .ok_or_else(|| {
-                        fail(
-                            ErrorKind::Truncated,
-                            format!("{what}: buffer view {} runs past its buffer", view.index()),
-                        )
-                    })?;
-                (bytes.to_vec(), image.name().unwrap_or_default().to_string())
+        let name = match image.source() {
+            gltf::image::Source::Uri { uri, .. } if !uri.starts_with("data:") => {
+                percent_decode(uri)
             }
-            gltf::image::Source::Uri { uri, .. } => {
-                let name = if uri.starts_with("data:") {
-                    image.name().unwrap_or_default().to_string()
-                } else {
-                    percent_decode(uri)
-                };
-                (load_uri(uri, resolver, &what)?, name)
-            }
+            _ => image.name().unwrap_or_default().to_string(),
         };
+        let bytes = texture_bytes(&image, buffers, resolver, &what)?;
         let picture = decode_picture(&bytes, options, &what)?;
+        // The fullbright mask this crate's exporter writes as the emissive texture.
+        let emissive = m
+            .emissive_texture()
+            .and_then(|e| texture_bytes(&e.texture().source(), buffers, resolver, &what).ok())
+            .and_then(|b| decode_picture(&b, options, &what).ok());
+        let picture = quake_indexed(&picture, emissive.as_ref()).unwrap_or(picture);
         budget
             .charge(picture.width as u64 * picture.height as u64 * 4)
             .map_err(|_| {
@@ -377,6 +366,85 @@ fn load_skins(
         ));
     }
     Ok(skins.into_iter().map(|(_, m, s)| (m, s)).collect())
+}
+
+/// The bytes of an image: a buffer view, a data URI or a side file.
+fn texture_bytes(
+    image: &gltf::Image<'_>,
+    buffers: &Buffers,
+    resolver: &dyn Resolver,
+    what: &str,
+) -> Result<Vec<u8>> {
+    match image.source() {
+        gltf::image::Source::View { view, .. } => {
+            let end = view.offset().checked_add(view.length());
+            buffers
+                .get(view.buffer().index())
+                .zip(end)
+                .and_then(|(d, e)| d.get(view.offset()..e))
+                .map(<[u8]>::to_vec)
+                .ok_or_else(|| {
+                    fail(
+                        ErrorKind::Truncated,
+                        format!("{what}: buffer view {} runs past its buffer", view.index()),
+                    )
+                })
+        }
+        gltf::image::Source::Uri { uri, .. } => load_uri(uri, resolver, what),
+    }
+}
+
+/// A picture whose every opaque pixel is a colour of the Quake palette, as Quake palette
+/// indices: what this crate's exporter wrote from a Quake skin, so the skin comes back with
+/// its indices. `emissive` (the exported fullbright mask: fullbright pixels coloured, the
+/// rest black) says which pixels take the fullbright indices 224..=255; without it no pixel
+/// does. Pixels with alpha below one half take index 255 (Quake's `MF_HOLEY` hole).
+/// `None` when any pixel does not fit, so the picture stays true-colour.
+fn quake_indexed(picture: &Image, emissive: Option<&Image>) -> Option<Image> {
+    use crate::image::{Palette, QUAKE_FULLBRIGHT_START};
+    let Pixels::Rgba8(rgba) = &picture.pixels else {
+        return None;
+    };
+    let mask = match emissive.map(|e| (e.width, e.height, &e.pixels)) {
+        Some((w, h, Pixels::Rgba8(m))) if [w, h] == [picture.width, picture.height] => Some(m),
+        Some(_) => return None,
+        None => None,
+    };
+    let palette = Palette::QUAKE;
+    let (mut normal, mut bright) = (
+        std::collections::HashMap::new(),
+        std::collections::HashMap::new(),
+    );
+    for i in (0..=255u8).rev() {
+        let table = if i >= QUAKE_FULLBRIGHT_START {
+            &mut bright
+        } else {
+            &mut normal
+        };
+        table.insert(palette.rgb(i), i);
+    }
+    let mut holes = false;
+    let mut indices = Vec::with_capacity(rgba.len() / 4);
+    for (k, p) in rgba.chunks_exact(4).enumerate() {
+        if p[3] < 128 {
+            holes = true;
+            indices.push(255);
+            continue;
+        }
+        let lit = mask.is_some_and(|m| m[4 * k..4 * k + 3] != [0, 0, 0]);
+        let table = if lit { &bright } else { &normal };
+        indices.push(*table.get(&[p[0], p[1], p[2]])?);
+    }
+    Some(Image {
+        width: picture.width,
+        height: picture.height,
+        pixels: Pixels::Indexed {
+            indices,
+            palette: std::sync::Arc::new(palette),
+            fullbright_start: Some(QUAKE_FULLBRIGHT_START),
+            transparent_index: holes.then_some(255),
+        },
+    })
 }
 
 /// Decodes a texture: PNG only.
