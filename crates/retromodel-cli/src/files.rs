@@ -23,10 +23,16 @@ const MODEL_EXTENSIONS: &[&str] = &[
 /// The files named by `paths`: files as given, directories walked recursively in sorted order.
 /// A path that does not exist is returned as is, so its error is reported with the others.
 pub fn collect_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
+    collect_inputs_with(paths, &[])
+}
+
+/// [`collect_inputs`], directory walks also taking the files with one of `extra` extensions
+/// (lower case), such as the glTF and OBJ files a batch imports.
+pub fn collect_inputs_with(paths: &[PathBuf], extra: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            walk(p, &mut out);
+            walk(p, extra, &mut out);
         } else {
             out.push(p.clone());
         }
@@ -34,7 +40,7 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+fn walk(dir: &Path, extra: &[&str], out: &mut Vec<PathBuf>) {
     let Ok(rd) = fs::read_dir(dir) else {
         out.push(dir.to_path_buf());
         return;
@@ -43,12 +49,11 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            walk(&p, out);
-        } else if p
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| MODEL_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
-        {
+            walk(&p, extra, out);
+        } else if p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+            let e = e.to_ascii_lowercase();
+            MODEL_EXTENSIONS.contains(&e.as_str()) || extra.contains(&e.as_str())
+        }) {
             out.push(p);
         }
     }

@@ -324,3 +324,27 @@ fn obj_converts_to_mdl() {
         .model;
     assert_eq!(m.triangle_count(), 2);
 }
+
+#[test]
+fn a_folder_of_gltf_and_obj_converts_to_mdl() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("sub")).unwrap();
+    std::fs::write(src.join("grid.gltf"), grid_gltf(3, None)).unwrap();
+    std::fs::write(
+        src.join("sub/quad.obj"),
+        "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n",
+    )
+    .unwrap();
+    let out_dir = dir.path().join("out");
+    let out = run(&["convert", s(&src), s(&out_dir), "--to", "mdl"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for (path, triangles) in [("grid.mdl", 18), ("sub/quad.mdl", 2)] {
+        let bytes = std::fs::read(out_dir.join(path)).unwrap();
+        let m = Document::parse(&bytes, &Limits::default())
+            .unwrap()
+            .to_model(&Default::default(), &NoFiles)
+            .model;
+        assert_eq!(m.triangle_count(), triangles, "{path}");
+    }
+}

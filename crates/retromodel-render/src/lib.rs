@@ -9,9 +9,12 @@
 //!   buffer (positions and normals, pose after pose); a draw binds the slice of pose A and the
 //!   slice of pose B as two vertex buffers and a blend factor in a uniform, and the vertex
 //!   shader blends positions and normals. Per frame the CPU writes one uniform.
-//! - **Skeletal path** (MD5): bind-pose vertices with up to four joint influences (the heaviest
-//!   four, renormalised); the joint matrices of the current time are written to a storage
-//!   buffer per frame and the vertex shader skins.
+//! - **Skeletal path** (MD5, MDL7 bones): bind-pose vertices with up to four joint influences
+//!   as vertex attributes; the joint matrices of the current time are written to a storage
+//!   buffer per frame and the vertex shader skins. A mesh with a vertex of more than four
+//!   influences also gets every influence uploaded once into a second storage buffer, and
+//!   its vertices are skinned over all of them (exact linear blend skinning, no per-frame CPU
+//!   skinning); [`GpuModel::max_influences`] tells which.
 //! - **Shading**: the skin with nearest sampling (linear on request), Quake fullbright texels
 //!   unaffected by light, one directional light plus ambient, an optional wireframe overlay
 //!   (a line list drawn over the surfaces), a depth buffer, and back-face culling with the

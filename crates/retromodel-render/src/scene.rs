@@ -188,7 +188,7 @@ pub(crate) fn four_influences(list: &[(u32, f32)]) -> ([u32; 4], [f32; 4]) {
 /// Every influence of every vertex of a mesh, packed for `vs_skin_all` as `vec2<u32>`
 /// entries: first one `(start, count)` per vertex, then the `(joint, weight bits)` pairs
 /// that the starts point at (indices into the same array).
-fn pack_influences(all: &[Vec<(u32, f32)>]) -> Vec<[u32; 2]> {
+fn pack_influences(all: &[Influences]) -> Vec<[u32; 2]> {
     let mut out: Vec<[u32; 2]> =
         Vec::with_capacity(all.len() + all.iter().map(Vec::len).sum::<usize>());
     let mut start = all.len() as u32;
@@ -341,7 +341,7 @@ impl GpuModel {
             });
             let mut influences = None;
             let skinned = if skeletal && !mesh.joint_weights.is_empty() {
-                let all: Vec<Vec<(u32, f32)>> = (0..n)
+                let all: Vec<Influences> = (0..n)
                     .map(|v| {
                         let mut list =
                             merged_influences(mesh.joint_weights.get(v).map_or(&[][..], |w| w));
@@ -354,8 +354,9 @@ impl GpuModel {
                 let most = all.iter().map(Vec::len).max().unwrap_or(0);
                 max_influences = max_influences.max(most);
                 if most > FAST_INFLUENCES {
-                    let packed = pack_influences(&all);
-                    let bytes = std::mem::size_of_val(&packed[..]) as u64;
+                    // One `vec2<u32>` (8 bytes) per vertex and per influence.
+                    let entries = (n + all.iter().map(Vec::len).sum::<usize>()) as u64;
+                    let bytes = entries * 8;
                     let limits = device.limits();
                     if !all_path {
                         warnings.push(format!(
@@ -368,6 +369,7 @@ impl GpuModel {
                             "mesh {mi}: {bytes} bytes of joint influences exceed the adapter's storage buffer size; skinned with the heaviest {FAST_INFLUENCES}"
                         ));
                     } else {
+                        let packed = pack_influences(&all);
                         influences = Some(device.create_buffer_init(
                             &wgpu::util::BufferInitDescriptor {
                                 label: Some(&format!("mesh {mi} influences")),

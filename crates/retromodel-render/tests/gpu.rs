@@ -216,9 +216,11 @@ fn skinning_matches_cpu_skinned_positions() {
     );
 }
 
-/// The heaviest four influences are kept and renormalised (a vertex with five weights).
+/// Influences are merged per joint before anything else: a vertex with five entries on three
+/// joints renders like the same vertex with the three merged weights (and stays on the
+/// four-influence path; `skinning_all_weights.rs` checks vertices with more joints).
 #[test]
-fn five_weights_keep_the_heaviest_four() {
+fn five_entries_merge_per_joint() {
     let Some(gpu) = gpu_or_skip() else { return };
     let mut model = md5_model();
     let w = &mut model.meshes[0].joint_weights[0];

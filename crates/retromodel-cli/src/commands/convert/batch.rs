@@ -50,7 +50,13 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
             args.output.display()
         );
     }
-    let inputs = files::collect_inputs(std::slice::from_ref(&args.input));
+    // Keyframe outputs also take the glTF and OBJ files of the tree (imported).
+    let imports: &[&str] = if matches!(to.as_str(), "mdl" | "md2") {
+        &["glb", "gltf", "obj"]
+    } else {
+        &[]
+    };
+    let inputs = files::collect_inputs_with(std::slice::from_ref(&args.input), imports);
     if inputs.is_empty() {
         bail!("no model files under {}", args.input.display());
     }

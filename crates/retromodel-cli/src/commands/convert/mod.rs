@@ -47,7 +47,8 @@ use crate::SideFileArgs;
 /// is only replaced with --force, and nothing is written if any output is in the way.
 ///
 /// A folder as INPUT converts every model under it into OUTPUT (a folder) in parallel,
-/// keeping the tree: --to picks the format. Files that fail are reported and the others go
+/// keeping the tree: --to picks the format (with --to mdl or md2 the tree's .glb, .gltf and
+/// .obj files are imported too). Files that fail are reported and the others go
 /// on; outputs that exist are kept unless --force; the exit status is 1 if any file failed.
 ///
 /// Examples:
