@@ -33,60 +33,7 @@ use retromodel::{Limits, NoFiles};
 // ---------------------------------------------------------------------------------------
 // Small maths for the reference skinning.
 
-type Mat = [f32; 16];
-
-fn mat_mul(a: &Mat, b: &Mat) -> Mat {
-    let mut m = [0.0; 16];
-    for c in 0..4 {
-        for r in 0..4 {
-            m[4 * c + r] = (0..4).map(|k| a[4 * k + r] * b[4 * c + k]).sum();
-        }
-    }
-    m
-}
-
-fn mat_point(m: &Mat, p: [f32; 3]) -> [f32; 3] {
-    [0, 1, 2].map(|r| m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r])
-}
-
-fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat {
-    let [x, y, z, w] = q;
-    let r = [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y + w * z),
-            2.0 * (x * z - w * y),
-        ],
-        [
-            2.0 * (x * y - w * z),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z + w * x),
-        ],
-        [
-            2.0 * (x * z + w * y),
-            2.0 * (y * z - w * x),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
-    ];
-    [
-        r[0][0] * s[0],
-        r[0][1] * s[0],
-        r[0][2] * s[0],
-        0.0,
-        r[1][0] * s[1],
-        r[1][1] * s[1],
-        r[1][2] * s[1],
-        0.0,
-        r[2][0] * s[2],
-        r[2][1] * s[2],
-        r[2][2] * s[2],
-        0.0,
-        t[0],
-        t[1],
-        t[2],
-        1.0,
-    ]
-}
+use common::mat::{mat_mul, mat_point, trs, Mat};
 
 fn slerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
     let (a, mut b) = (a.map(f64::from), b.map(f64::from));

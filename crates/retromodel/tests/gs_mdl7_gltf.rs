@@ -21,52 +21,7 @@ use retromodel::formats::gs_mdl7::{self, fixtures, File};
 use retromodel::model::{to_y_up, Model};
 use retromodel::{ConvertOptions, Limits, NoFiles};
 
-/// Column-major 4x4.
-type Mat = [f32; 16];
-
-fn mat_mul(a: &Mat, b: &Mat) -> Mat {
-    let mut m = [0.0; 16];
-    for c in 0..4 {
-        for r in 0..4 {
-            m[4 * c + r] = (0..4).map(|k| a[4 * k + r] * b[4 * c + k]).sum();
-        }
-    }
-    m
-}
-
-fn mat_point(m: &Mat, p: [f32; 3]) -> [f32; 3] {
-    [0, 1, 2].map(|r| m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r])
-}
-
-fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat {
-    let [x, y, z, w] = q;
-    let r = [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y + w * z),
-            2.0 * (x * z - w * y),
-        ],
-        [
-            2.0 * (x * y - w * z),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z + w * x),
-        ],
-        [
-            2.0 * (x * z + w * y),
-            2.0 * (y * z - w * x),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
-    ];
-    let mut m = [0.0; 16];
-    for c in 0..3 {
-        for k in 0..3 {
-            m[4 * c + k] = r[c][k] * s[c];
-        }
-    }
-    m[12..15].copy_from_slice(&t);
-    m[15] = 1.0;
-    m
-}
+use common::mat::{mat_mul, mat_point, trs, Mat};
 
 /// How a model was exported.
 #[derive(Debug, PartialEq)]
