@@ -21,8 +21,8 @@ mkdir -p "$OUT"
 need=()
 command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
 command -v import >/dev/null 2>&1 || need+=(imagemagick)
-ldconfig -p | grep -q libxkbcommon-x11 || need+=(libxkbcommon-x11-0)
-ldconfig -p | grep -q libvulkan_lvp >/dev/null 2>&1 || [ -e /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so ] || need+=(mesa-vulkan-drivers)
+ldconfig -p | grep libxkbcommon-x11 >/dev/null || need+=(libxkbcommon-x11-0)
+ldconfig -p | grep libvulkan_lvp >/dev/null 2>&1 || [ -e /usr/lib/x86_64-linux-gnu/libvulkan_lvp.so ] || need+=(mesa-vulkan-drivers)
 if [ ${#need[@]} -gt 0 ]; then
   echo "apt-get install ${need[*]}"
   (export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq "${need[@]}") >/dev/null
