@@ -8,19 +8,9 @@ use anyhow::{Context, Result};
 use retromodel::image::Palette;
 use retromodel::Resolver;
 
-/// Extensions a directory walk picks up (case-insensitive). Explicit file arguments are
-/// always taken, whatever their name: formats are detected by magic.
-const MODEL_EXTENSIONS: &[&str] = &[
-    "mdl",
-    "md2",
-    "md5mesh",
-    "md5anim",
-    "md5camera",
-    "hmp",
-    "wmp",
-];
-
-/// The files named by `paths`: files as given, directories walked recursively in sorted order.
+/// The files named by `paths`: files as given, directories walked recursively in sorted order
+/// for the extensions of every registered format (case-insensitive). Explicit file arguments
+/// are always taken, whatever their name: formats are detected by magic.
 /// A path that does not exist is returned as is, so its error is reported with the others.
 pub fn collect_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
     collect_inputs_with(paths, &[])
@@ -41,6 +31,11 @@ pub fn collect_inputs_with(paths: &[PathBuf], extra: &[&str]) -> Vec<PathBuf> {
 }
 
 fn walk(dir: &Path, extra: &[&str], out: &mut Vec<PathBuf>) {
+    let known = retromodel::registry::extensions();
+    walk_with(dir, &known, extra, out);
+}
+
+fn walk_with(dir: &Path, known: &[&str], extra: &[&str], out: &mut Vec<PathBuf>) {
     let Ok(rd) = fs::read_dir(dir) else {
         out.push(dir.to_path_buf());
         return;
@@ -49,10 +44,10 @@ fn walk(dir: &Path, extra: &[&str], out: &mut Vec<PathBuf>) {
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            walk(&p, extra, out);
+            walk_with(&p, known, extra, out);
         } else if p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
             let e = e.to_ascii_lowercase();
-            MODEL_EXTENSIONS.contains(&e.as_str()) || extra.contains(&e.as_str())
+            known.contains(&e.as_str()) || extra.contains(&e.as_str())
         }) {
             out.push(p);
         }
@@ -145,10 +140,15 @@ fn create_temp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, fs::File)> {
 /// - Any other game path (an MD2 skin `models/tank/skin.pcx`): under `--game-dir`, then under
 ///   the model's folder and up to four parents, then by its file name beside the model (a
 ///   leading `.` dropped, for UFO:AI's `.body`). Names are always taken as relative.
+///
+/// Side files a format asks for by extension ([`Resolver::list`]: the `.md5anim` files beside
+/// an `.md5mesh`) are the files with that extension in the model's folder, or exactly the
+/// files given with [`FsResolver::with_listed`].
 pub struct FsResolver {
     dir: PathBuf,
     palette: Option<Vec<u8>>,
     game_dir: Option<PathBuf>,
+    listed: Option<Vec<PathBuf>>,
 }
 
 impl FsResolver {
@@ -159,7 +159,17 @@ impl FsResolver {
             dir: model_path.parent().unwrap_or(Path::new(".")).to_path_buf(),
             palette: palette.map(<[u8]>::to_vec),
             game_dir: game_dir.map(Path::to_path_buf),
+            listed: None,
         }
+    }
+
+    /// The resolver lists exactly `files` instead of the folder's files (`--anim`); an empty
+    /// list keeps the folder's.
+    pub fn with_listed(mut self, files: &[PathBuf]) -> Self {
+        if !files.is_empty() {
+            self.listed = Some(files.to_vec());
+        }
+        self
     }
 
     /// The places a game path is looked for, in order. A path with a `..` component or a
@@ -191,10 +201,85 @@ impl Resolver for FsResolver {
                 return Some(p.clone());
             }
         }
+        if let Some(p) = self
+            .listed
+            .iter()
+            .flatten()
+            .find(|p| p.to_string_lossy() == name)
+        {
+            return fs::read(p).ok();
+        }
         self.candidates(name)
             .into_iter()
             .find(|p| p.is_file())
             .and_then(|p| fs::read(p).ok())
+    }
+
+    fn list(&self, extension: &str) -> Vec<String> {
+        let has_ext = |p: &Path| {
+            p.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+        };
+        if let Some(listed) = &self.listed {
+            return listed
+                .iter()
+                .filter(|p| has_ext(p))
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect();
+        }
+        let dir = if self.dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            &self.dir
+        };
+        let mut out: Vec<String> = fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && has_ext(p))
+            .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+/// A resolver that remembers which of the side files it listed were loaded: what `info`
+/// shows as the files a model took along (an md5mesh's animations).
+pub struct Listed<R> {
+    inner: R,
+    loaded: std::cell::RefCell<Vec<String>>,
+}
+
+impl<R: Resolver> Listed<R> {
+    /// Wraps `inner`.
+    pub fn new(inner: R) -> Self {
+        Listed {
+            inner,
+            loaded: Default::default(),
+        }
+    }
+
+    /// The file name of the loaded side file whose stem is `stem`.
+    pub fn file_of(&self, stem: &str) -> Option<String> {
+        self.loaded.borrow().iter().find_map(|name| {
+            let file = Path::new(name).file_name()?.to_string_lossy().into_owned();
+            (Path::new(&file).file_stem()? == stem).then_some(file)
+        })
+    }
+}
+
+impl<R: Resolver> Resolver for Listed<R> {
+    fn load(&self, name: &str) -> Option<Vec<u8>> {
+        let bytes = self.inner.load(name);
+        if bytes.is_some() {
+            self.loaded.borrow_mut().push(name.to_string());
+        }
+        bytes
+    }
+
+    fn list(&self, extension: &str) -> Vec<String> {
+        self.inner.list(extension)
     }
 }
 

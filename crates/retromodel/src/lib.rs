@@ -22,7 +22,7 @@
 //! ```
 //! # let bytes = retromodel::formats::quake_mdl::fixtures::minimal();
 //! let doc = retromodel::Document::parse(&bytes, &retromodel::Limits::default())?;
-//! assert_eq!(doc.format(), retromodel::Format::QuakeMdl);
+//! assert_eq!(doc.format(), retromodel::formats::quake_mdl::QUAKE_MDL);
 //! assert_eq!(doc.write(), bytes);
 //! let model = doc.to_model(&Default::default(), &retromodel::NoFiles).model;
 //! println!("{} vertices, {} frames", model.vertex_count(), model.frames.len());
@@ -43,6 +43,7 @@ pub mod io;
 pub mod limits;
 pub mod model;
 pub mod options;
+pub mod registry;
 pub mod resolve;
 pub mod summary;
 
@@ -53,6 +54,7 @@ pub use error::{Error, ErrorKind, Location, Result};
 pub use limits::Limits;
 pub use model::{Converted, Model};
 pub use options::{ConvertOptions, SeamRule, WriteOptions, Written};
+pub use registry::{Codec, ParsedFile};
 pub use resolve::{MemoryFiles, NoFiles, Resolver};
 pub use summary::Summary;
 

@@ -50,6 +50,24 @@ pub struct WriteOptions {
     /// Floyd–Steinberg dithering when skins are matched to the palette (MDL; see
     /// [`crate::image::IndexOptions::dither`]). Off by default: nearest colours.
     pub dither: bool,
+    /// Frames per second at which skeletal animation is sampled into frames for keyframe
+    /// formats ([`crate::registry::write_model`]); `None`: whole-pose keys as they are, else
+    /// each animation's own rate.
+    pub fps: Option<f32>,
+    /// The stem of files written beside the output (`STEM_skin0.pcx` beside an MD2);
+    /// empty means `model`.
+    pub stem: String,
+}
+
+impl WriteOptions {
+    /// [`WriteOptions::stem`], or `model` when empty.
+    pub fn side_file_stem(&self) -> &str {
+        if self.stem.is_empty() {
+            "model"
+        } else {
+            &self.stem
+        }
+    }
 }
 
 /// A file built from a [`crate::Model`], and what the writer noticed.

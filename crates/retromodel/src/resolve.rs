@@ -7,6 +7,14 @@ use std::collections::HashMap;
 pub trait Resolver {
     /// The file's bytes, or `None` when it is not available.
     fn load(&self, name: &str) -> Option<Vec<u8>>;
+
+    /// The side files beside the model whose extension is `extension` (any case, no dot),
+    /// as names [`Resolver::load`] accepts, sorted: how a format finds the files that go with
+    /// a model (the `.md5anim` files beside an `.md5mesh`). None by default.
+    fn list(&self, extension: &str) -> Vec<String> {
+        let _ = extension;
+        Vec::new()
+    }
 }
 
 /// A resolver that finds nothing: converters fall back to built-in data.
@@ -26,5 +34,21 @@ pub struct MemoryFiles(pub HashMap<String, Vec<u8>>);
 impl Resolver for MemoryFiles {
     fn load(&self, name: &str) -> Option<Vec<u8>> {
         self.0.get(name).cloned()
+    }
+
+    /// Every name without a `/` whose extension matches.
+    fn list(&self, extension: &str) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .0
+            .keys()
+            .filter(|k| !k.contains('/'))
+            .filter(|k| {
+                k.rsplit_once('.')
+                    .is_some_and(|(_, e)| e.eq_ignore_ascii_case(extension))
+            })
+            .cloned()
+            .collect();
+        out.sort();
+        out
     }
 }

@@ -52,7 +52,7 @@ fn every_fixture_round_trips_byte_for_byte() {
         // Detection by magic names the same version.
         assert_eq!(
             retromodel::detect(bytes),
-            Some(retromodel::Format::GameStudioMdl(file.header.version))
+            gs_mdl::format(file.header.version)
         );
     }
 }

@@ -6,8 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
-use retromodel::formats::md2;
-use retromodel::{ConvertOptions, Document, Limits, NoFiles, WriteOptions};
+use retromodel::{registry, ConvertOptions, Document, Limits, NoFiles};
 
 use crate::files;
 
@@ -18,9 +17,10 @@ use crate::files;
 /// Files are read into memory first; only parsing and conversion are timed. Files that do
 /// not load are reported and left out.
 ///
-/// With --gl-commands, time MD2 GL command generation instead (strips and fans for each
-/// model's triangle list; MDL files are converted to MD2 first, untimed) and print
-/// `files=F triangles=T rounds=N seconds=S triangles_per_s=X`.
+/// With --kernel NAME, time a format's own kernel instead (`--kernel gl-commands`: MD2 GL
+/// command generation, strips and fans for each model's triangle list, other formats
+/// converted to MD2 first, untimed) and print
+/// `files=F triangles=T rounds=N seconds=S triangles_per_s=X` (the kernel's unit).
 ///
 /// Example: `retromodel bench ../shared/corpus/quake_mdl --rounds 20`
 #[derive(clap::Args)]
@@ -34,23 +34,28 @@ pub struct Args {
     /// Time parsing alone (bytes to the raw structures), without building the Model.
     #[arg(long)]
     parse_only: bool,
-    /// Time GL command generation for MD2 instead of loading.
-    #[arg(long, conflicts_with = "parse_only")]
+    /// Time a format's kernel instead of loading (see the list below).
+    #[arg(long, conflicts_with = "parse_only",
+          value_parser = clap::builder::PossibleValuesParser::new(registry::kernels().map(|k| k.name)),
+          long_help = kernel_help())]
+    kernel: Option<String>,
+    /// The same as `--kernel gl-commands`.
+    #[arg(long, conflicts_with_all = ["parse_only", "kernel"], hide = true)]
     gl_commands: bool,
     /// Time MD5 skinning instead of loading: each md5mesh is posed with the longest
     /// .md5anim beside it that fits its skeleton, at 1000 evenly spaced times per round
     /// (positions and weight normals, one core).
-    #[arg(long, conflicts_with_all = ["parse_only", "gl_commands"])]
+    #[arg(long, conflicts_with_all = ["parse_only", "gl_commands", "kernel"])]
     skinning: bool,
     /// Time glTF import instead of loading: each model is exported to .glb first (untimed),
     /// then the .glb files are imported into Models, every frame posed
     /// (`files=F bytes=B rounds=N seconds=S MBps=M files_per_s=R`, bytes of .glb).
-    #[arg(long, conflicts_with_all = ["parse_only", "gl_commands", "skinning"])]
+    #[arg(long, conflicts_with_all = ["parse_only", "gl_commands", "kernel", "skinning"])]
     import: bool,
     /// Time palette reduction instead of loading: every skin picture (as RGBA) matched to
     /// the Quake palette without fullbrights, plain and dithered
     /// (`pictures=P pixels=X rounds=N dither=D seconds=S megapixels_per_s=M`).
-    #[arg(long, conflicts_with_all = ["parse_only", "gl_commands", "skinning", "import"])]
+    #[arg(long, conflicts_with_all = ["parse_only", "gl_commands", "kernel", "skinning", "import"])]
     palette: bool,
 }
 
@@ -78,8 +83,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if data.is_empty() {
         bail!("no loadable model files");
     }
-    if args.gl_commands {
-        return bench_gl_commands(&data, args.rounds, skipped);
+    let kernel = args
+        .kernel
+        .as_deref()
+        .or(args.gl_commands.then_some("gl-commands"));
+    if let Some(name) = kernel {
+        return bench_kernel(name, &data, args.rounds, skipped);
     }
     if args.skinning {
         return bench_skinning(&args.paths, args.rounds);
@@ -118,37 +127,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Times [`md2::glcmds::generate`] over the triangle lists of `data`.
-fn bench_gl_commands(data: &[Vec<u8>], rounds: u32, skipped: usize) -> Result<ExitCode> {
-    let limits = Limits::default();
+/// `--kernel`'s long help: every registered kernel.
+fn kernel_help() -> String {
+    let mut out = String::from("Time a format's kernel instead of loading:");
+    for k in registry::kernels() {
+        out.push_str(&format!("\n  {}: {}", k.name, k.description));
+    }
+    out
+}
+
+/// Times the kernel `name` over `data`.
+fn bench_kernel(name: &str, data: &[Vec<u8>], rounds: u32, skipped: usize) -> Result<ExitCode> {
+    let Some(kernel) = registry::kernels().find(|k| k.name == name) else {
+        bail!("no kernel {name:?}");
+    };
     let mut inputs = Vec::new();
     for b in data {
-        let doc = Document::parse(b, &limits)?;
-        let file = match doc {
-            Document::Md2(f) => f.into_owned(),
-            other => {
-                let model = other.to_model(&ConvertOptions::default(), &NoFiles).model;
-                md2::from_model(&model, &WriteOptions::default())?.file
-            }
-        };
-        inputs.push(file);
+        inputs.push((kernel.prepare)(b)?);
     }
-    let triangles: usize = inputs.iter().map(|f| f.triangles.len()).sum();
+    let triangles: u64 = inputs.iter().map(|p| p.items).sum();
     let start = Instant::now();
     for _ in 0..rounds {
-        for f in &inputs {
-            let h = &f.header;
-            black_box(md2::glcmds::generate(
-                &f.triangles,
-                &f.texcoords,
-                h.skinwidth,
-                h.skinheight,
-            ));
+        for p in &inputs {
+            (p.run)();
         }
     }
     let secs = start.elapsed().as_secs_f64();
+    let unit = kernel.unit;
     outln!(
-        "files={} triangles={} rounds={} seconds={:.3} triangles_per_s={:.0}",
+        "files={} {unit}={} rounds={} seconds={:.3} {unit}_per_s={:.0}",
         inputs.len(),
         triangles,
         rounds,
@@ -170,7 +177,10 @@ fn bench_skinning(paths: &[PathBuf], rounds: u32) -> Result<ExitCode> {
     let mut used = Vec::new();
     for path in files::collect_inputs(paths) {
         let bytes = files::read(&path)?;
-        let Ok(Document::Md5Mesh(mesh)) = Document::parse(&bytes, &limits) else {
+        if retromodel::detect(&bytes) != Some(md5::MD5MESH) {
+            continue;
+        }
+        let Ok(mesh) = md5::parse_mesh(&bytes, &limits) else {
             continue;
         };
         let mesh = mesh.file;

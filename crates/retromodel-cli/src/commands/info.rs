@@ -4,13 +4,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retromodel::formats::md5;
 use retromodel::summary::Value;
-use retromodel::{Document, Limits, Summary};
+use retromodel::{ConvertOptions, Document, Limits, Summary};
 use serde_json::{json, Map};
 
-use super::load;
-use crate::files::{self, Tally};
+use super::resolver;
+use crate::files::{self, Listed, Tally};
 use crate::SideFileArgs;
 
 /// Print a summary of each model: format, header fields, counts, clips, warnings.
@@ -35,17 +34,31 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let inputs = files::collect_inputs(&args.paths);
     let mut tally = Tally::new(inputs.len());
     for path in &inputs {
-        let result = load(path, &side, |doc, c| {
-            let anims = match doc {
-                Document::Md5Mesh(p) => anims_beside(path, &p.file),
-                _ => Vec::new(),
-            };
-            (doc.summary(&c), anims)
-        });
+        let result = (|| -> Result<(Summary, Option<Vec<AnimBeside>>)> {
+            let bytes = files::read(path)?;
+            let doc = Document::parse(&bytes, &Limits::default())?;
+            let listed = Listed::new(resolver(path, &side));
+            let c = doc.to_model(&ConvertOptions::default(), &listed);
+            // Skeletal models list the animations they took from files beside them.
+            let anims = (!c.model.joints.is_empty()).then(|| {
+                c.model
+                    .animations
+                    .iter()
+                    .filter_map(|a| {
+                        Some(AnimBeside {
+                            file: listed.file_of(&a.name)?,
+                            frames: a.frames.len(),
+                            fps: a.fps,
+                        })
+                    })
+                    .collect()
+            });
+            Ok((doc.summary(&c), anims))
+        })();
         let result = match (result, args.json) {
             (Ok((s, anims)), true) => {
                 let mut v = to_json(path, &s);
-                if s.format == "md5mesh" {
+                if let Some(anims) = anims {
                     v["animations"] = anims
                         .iter()
                         .map(|a| json!({"file": a.file, "frames": a.frames, "fps": float(a.fps)}))
@@ -56,7 +69,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
             (Ok((s, anims)), false) => {
                 print_text(path, &s);
-                for a in &anims {
+                for a in anims.iter().flatten() {
                     outln!(
                         "  animation beside it: {} ({} frames at {} fps)",
                         a.file,
@@ -80,38 +93,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(tally.finish())
 }
 
-/// An md5anim beside an md5mesh that fits its skeleton.
+/// An animation a skeletal model took from a file beside it.
 struct AnimBeside {
     file: String,
     frames: usize,
     fps: f32,
-}
-
-/// The `.md5anim` files in the mesh's folder whose joints include every mesh joint.
-fn anims_beside(path: &Path, mesh: &md5::MeshFile) -> Vec<AnimBeside> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut out: Vec<AnimBeside> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("md5anim"))
-        })
-        .filter_map(|p| {
-            let bytes = std::fs::read(&p).ok()?;
-            let anim = md5::parse_anim(&bytes, &Limits::default()).ok()?.file;
-            md5::anim::match_joints(&mesh.joints, &anim).ok()?;
-            Some(AnimBeside {
-                file: p.file_name()?.to_string_lossy().into_owned(),
-                frames: anim.frames.len(),
-                fps: anim.frame_rate,
-            })
-        })
-        .collect();
-    out.sort_by(|a, b| a.file.cmp(&b.file));
-    out
 }
 
 /// An f32 as the shortest JSON number that reads back to it (0.1, not 0.10000000149).

@@ -11,7 +11,7 @@ pub mod validate;
 #[cfg(feature = "viewer")]
 pub mod view;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use retromodel::{ConvertOptions, Converted, Document, Limits};
@@ -24,15 +24,19 @@ pub fn resolver(path: &Path, side: &SideFiles) -> FsResolver {
     FsResolver::new(path, side.palette.as_deref(), side.game_dir.as_deref())
 }
 
-/// Reads, parses and converts one file (side files resolved next to it), and hands the
-/// parsed document and the converted model to `f`.
+/// Reads, parses and converts one file (side files resolved next to it; the side files a
+/// format lists, such as an md5mesh's animations, are `listed` when not empty, each of which
+/// must then be taken), and hands the parsed document and the converted model to `f`.
 pub fn load<T>(
     path: &Path,
     side: &SideFiles,
+    listed: &[PathBuf],
     f: impl FnOnce(&Document<'_>, Converted) -> T,
 ) -> Result<T> {
     let bytes = files::read(path)?;
     let doc = Document::parse(&bytes, &Limits::default())?;
-    let converted = doc.to_model(&ConvertOptions::default(), &resolver(path, side));
+    let resolver = resolver(path, side).with_listed(listed);
+    let converted = doc.to_model(&ConvertOptions::default(), &resolver);
+    convert::check_listed(listed, &converted)?;
     Ok(f(&doc, converted))
 }

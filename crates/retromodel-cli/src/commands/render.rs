@@ -5,8 +5,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Result};
-use retromodel::formats::md5;
-use retromodel::{Document, Limits, Model};
+use retromodel::Model;
 use retromodel_render::timing::Timeline;
 use retromodel_render::{encode_gif, Camera, Gpu, GpuModel, Pose, Renderer, Target, View};
 
@@ -96,56 +95,6 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
             .ok_or_else(|| format!("{v:?} is not a size from 1 to 8192"))
     };
     Ok((n(w)?, n(h)?))
-}
-
-/// Attaches to an md5mesh's model the .md5anim files `explicit`, else those beside it whose
-/// joints fit.
-pub(crate) fn attach_anims(
-    explicit: &[PathBuf],
-    path: &Path,
-    mesh: &md5::MeshFile,
-    model: &mut Model,
-) -> Result<()> {
-    let paths: Vec<PathBuf> = if explicit.is_empty() {
-        let dir = path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("md5anim"))
-            })
-            .collect();
-        found.sort();
-        found
-    } else {
-        explicit.to_vec()
-    };
-    for p in paths {
-        let bytes = files::read(&p)?;
-        let parsed = match md5::parse_anim(&bytes, &Limits::default()) {
-            Ok(a) => a,
-            Err(e) if explicit.is_empty() => {
-                eprintln!("{}: {e}; left out", p.display());
-                continue;
-            }
-            Err(e) => return Err(anyhow!("{}: {e}", p.display())),
-        };
-        if md5::anim::match_joints(&mesh.joints, &parsed.file).is_err() && explicit.is_empty() {
-            continue;
-        }
-        let name = p
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        md5::attach_animation(model, &parsed.file, &name)
-            .map_err(|e| anyhow!("{}: {e}", p.display()))?;
-    }
-    Ok(())
 }
 
 /// What to play: the poses over time of the chosen clip or animation.
@@ -244,17 +193,7 @@ fn is_gif(p: &Path) -> bool {
 pub fn run(args: Args) -> Result<ExitCode> {
     let side = args.side.load()?;
     let path = &args.input;
-    let (model, md5mesh) = load(path, &side, |doc, c| {
-        let mesh = match doc {
-            Document::Md5Mesh(m) => Some(m.file.clone()),
-            _ => None,
-        };
-        (c.model, mesh)
-    })?;
-    let mut model = model;
-    if let Some(mesh) = &md5mesh {
-        attach_anims(&args.anim, path, mesh, &mut model)?;
-    }
+    let model = load(path, &side, &args.anim, |_, c| c.model)?;
     if args.turntable && !is_gif(&args.output) && args.out_gif.is_none() {
         bail!("--turntable needs a .gif OUTPUT or --out-gif FILE");
     }

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
-use retromodel::formats::{md2, quake_mdl};
+use anyhow::{bail, Result};
+use retromodel::registry;
 
 use crate::files;
 
@@ -26,19 +26,31 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let md2 = args
+    let ext = args
         .output
         .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("md2"));
-    let bytes = if md2 {
-        md2::fixtures::build(&md2::fixtures::Spec::everything()).write()
-    } else {
-        let spec = quake_mdl::fixtures::Spec {
-            skin_width: 64,
-            skin_height: 32,
-            ..quake_mdl::fixtures::Spec::everything()
-        };
-        quake_mdl::fixtures::build(&spec).write()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let sample = registry::codecs()
+        .iter()
+        .filter(|c| {
+            c.formats()
+                .iter()
+                .any(|f| f.extensions().contains(&ext.as_str()))
+        })
+        .find_map(|c| c.sample());
+    let Some(bytes) = sample else {
+        let exts: Vec<&str> = registry::codecs()
+            .iter()
+            .filter(|c| c.sample().is_some())
+            .flat_map(|c| c.formats().iter().flat_map(|f| f.extensions().first()))
+            .copied()
+            .collect();
+        bail!(
+            "{}: no sample for the extension {ext:?} (use .{})",
+            args.output.display(),
+            exts.join(" or .")
+        );
     };
     files::write_atomic(&args.output, &bytes, args.force)?;
     eprintln!("wrote {} ({} bytes)", args.output.display(), bytes.len());

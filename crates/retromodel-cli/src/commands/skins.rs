@@ -43,7 +43,7 @@ pub struct ExportArgs {
 pub fn run(cmd: Command) -> Result<ExitCode> {
     let Command::Export(args) = cmd;
     let side = args.side.load()?;
-    let converted = load(&args.input, &side, |_, c| c)?;
+    let converted = load(&args.input, &side, &[], |_, c| c)?;
     fs::create_dir_all(&args.dir)
         .with_context(|| format!("cannot create {}", args.dir.display()))?;
     let stem = args

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
-use retromodel::{Document, Format, Limits, Severity};
+use retromodel::{registry, Document, Limits, Severity};
 
 use crate::files::{self, Tally};
 
@@ -20,10 +20,10 @@ pub struct Args {
     /// Model files or directories.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Engine whose limits apply. MDL: quake (software WinQuake), glquake, quakespasm (the
-    /// default). MD2: quake2 (GL renderer, the default), quake2-soft (software renderer).
-    /// MD5: doom3. 3D GameStudio: acknex (structure checks only; no engine limits yet).
-    #[arg(long, value_parser = ["quake", "glquake", "quakespasm", "quake2", "quake2-soft", "doom3", "acknex"])]
+    /// Engine whose limits apply; by default each file's format's first engine. Per format
+    /// family (the default first):
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(registry::engine_names()),
+          long_help = engine_help())]
     engine: Option<String>,
 }
 
@@ -35,12 +35,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let result = (|| -> Result<()> {
             let bytes = files::read(path)?;
             let doc = Document::parse(&bytes, &Limits::default())?;
-            let engine = args.engine.as_deref().unwrap_or(match doc.format() {
-                Format::Md2 => "quake2",
-                Format::Md5Mesh | Format::Md5Anim | Format::Md5Camera => "doom3",
-                Format::GameStudioMdl(_) | Format::Hmp(_) | Format::WmpText => "acknex",
-                _ => "quakespasm",
-            });
+            let engine = args.engine.as_deref().unwrap_or(doc.default_engine());
             let diags = doc.validate(Some(engine)).map_err(|e| anyhow!(e))?;
             let errors = diags
                 .iter()
@@ -61,4 +56,26 @@ pub fn run(args: Args) -> Result<ExitCode> {
         tally.record(path, result);
     }
     Ok(tally.finish())
+}
+
+/// `--engine`'s long help: each format family's engines from the registry, the default first.
+fn engine_help() -> String {
+    let mut out = String::from(
+        "Engine whose limits apply; by default each file's format's first engine. Per format \
+         family (the default first):",
+    );
+    let mut seen: Vec<&str> = Vec::new();
+    for codec in registry::codecs() {
+        if seen.contains(&codec.family()) {
+            continue;
+        }
+        seen.push(codec.family());
+        let engines: Vec<String> = codec
+            .engines()
+            .iter()
+            .map(|e| format!("{} ({})", e.name, e.description))
+            .collect();
+        out.push_str(&format!("\n  {}: {}", codec.family(), engines.join(", ")));
+    }
+    out
 }

@@ -5,11 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
-use retromodel::{Document, Summary};
+use retromodel::Summary;
 use retromodel_render::viewer::{self, Loaded, Options};
 
 use super::load;
-use super::render::attach_anims;
 use crate::{SideFileArgs, SideFiles};
 
 /// Open a window showing the model, animated on the GPU: clip list, play/pause, speed, time
@@ -75,17 +74,10 @@ fn info_text(path: &Path, s: &Summary, anims: &[String]) -> String {
 }
 
 fn load_for_viewer(path: &Path, side: &SideFiles) -> Result<Loaded> {
-    let (mut model, summary, mesh) = load(path, side, |doc, c| {
+    let (model, summary) = load(path, side, &[], |doc, c| {
         let summary = doc.summary(&c);
-        let mesh = match doc {
-            Document::Md5Mesh(m) => Some(m.file.clone()),
-            _ => None,
-        };
-        (c.model, summary, mesh)
+        (c.model, summary)
     })?;
-    if let Some(mesh) = &mesh {
-        attach_anims(&[], path, mesh, &mut model)?;
-    }
     let anims: Vec<String> = model.animations.iter().map(|a| a.name.clone()).collect();
     Ok(Loaded {
         info: info_text(path, &summary, &anims),

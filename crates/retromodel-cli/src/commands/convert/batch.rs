@@ -33,16 +33,38 @@ fn say(bar: &ProgressBar, line: String) {
     }
 }
 
+/// The extensions of the registered keyframe writers (`mdl`, `md2`), each once.
+fn keyframe_extensions() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for w in retromodel::registry::writers().filter(|w| w.keyframes) {
+        if let Some(e) = w.format.extensions().first() {
+            if !out.contains(e) {
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
+/// What `--to` accepts: glTF, OBJ, and the keyframe formats written from any Model.
+pub(super) fn formats() -> Vec<&'static str> {
+    let mut out = vec!["glb", "gltf", "obj"];
+    out.extend(keyframe_extensions());
+    out
+}
+
 /// Runs a folder conversion.
 pub(super) fn run(args: &Args) -> Result<ExitCode> {
+    let formats = formats();
     let Some(to) = args.to.as_deref().map(str::to_ascii_lowercase) else {
         bail!(
-            "{} is a folder: give the output format with --to (glb, gltf, obj, mdl, md2)",
-            args.input.display()
+            "{} is a folder: give the output format with --to ({})",
+            args.input.display(),
+            formats.join(", ")
         );
     };
-    if !matches!(to.as_str(), "glb" | "gltf" | "obj" | "mdl" | "md2") {
-        bail!("--to {to}: expected glb, gltf, obj, mdl or md2");
+    if !formats.contains(&to.as_str()) {
+        bail!("--to {to}: expected {}", formats.join(", "));
     }
     if args.output.is_file() {
         bail!(
@@ -51,7 +73,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
         );
     }
     // Keyframe outputs also take the glTF and OBJ files of the tree (imported).
-    let imports: &[&str] = if matches!(to.as_str(), "mdl" | "md2") {
+    let imports: &[&str] = if keyframe_extensions().contains(&to.as_str()) {
         &["glb", "gltf", "obj"]
     } else {
         &[]

@@ -1,11 +1,9 @@
 //! glTF 2.0 output: `.glb`, or `.gltf` with side-car `.bin` and PNG files (or `--embed`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Result;
 use retromodel::export::gltf::{self as export, ClipSplit, Filter, Frames, GltfOptions};
-use retromodel::formats::md5;
-use retromodel::Limits;
 
 use super::{output_dir, output_stem, Args, Input, Plan};
 
@@ -30,35 +28,6 @@ fn options(args: &Args) -> GltfOptions {
         },
         ..GltfOptions::default()
     }
-}
-
-/// The md5anim files for an md5mesh: `--anim`, else those beside it whose joints fit.
-pub(super) fn anims_for(args: &Args, mesh_path: &Path, mesh: &md5::MeshFile) -> Vec<PathBuf> {
-    if !args.anim.is_empty() {
-        return args.anim.clone();
-    }
-    let dir = output_dir(mesh_path);
-    let mut found: Vec<PathBuf> = std::fs::read_dir(if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    })
-    .into_iter()
-    .flatten()
-    .filter_map(|e| e.ok().map(|e| e.path()))
-    .filter(|p| {
-        p.extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("md5anim"))
-    })
-    .filter(|p| {
-        std::fs::read(p)
-            .ok()
-            .and_then(|b| md5::parse_anim(&b, &Limits::default()).ok())
-            .is_some_and(|a| md5::anim::match_joints(&mesh.joints, &a.file).is_ok())
-    })
-    .collect();
-    found.sort();
-    found
 }
 
 /// Plans writing `input` as glTF.

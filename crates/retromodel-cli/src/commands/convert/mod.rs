@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use retromodel::{ConvertOptions, Converted, Document, Format, Limits};
+use retromodel::registry::{self, Format};
+use retromodel::{ConvertOptions, Converted, Document, Limits};
 
 use super::resolver;
 use crate::files;
@@ -68,11 +69,11 @@ pub struct Args {
     /// The model to read (any format `info` knows, or .glb .gltf .obj), or a folder to
     /// convert as a whole.
     input: PathBuf,
-    /// The file to write (its extension picks the format: .mdl .md2 .md5mesh .md5anim
-    /// .md5camera .glb .gltf .obj), or the output folder of a batch.
+    /// The file to write (its extension picks the format: .glb .gltf .obj or a model
+    /// format's, see `--to`), or the output folder of a batch.
     output: PathBuf,
-    /// Batch output format: glb, gltf, obj, mdl, md2 (required when INPUT is a folder).
-    #[arg(long, value_name = "EXT")]
+    /// Batch output format (required when INPUT is a folder).
+    #[arg(long, value_name = "EXT", long_help = to_help())]
     to: Option<String>,
     /// Replace outputs (and files written beside them) that exist, even the input.
     #[arg(long)]
@@ -93,9 +94,9 @@ pub struct Args {
     /// built-in Quake palette for MDL; the model's own palette for PCX.
     #[arg(long, value_name = "FILE")]
     target_palette: Option<PathBuf>,
-    /// .mdl output: which MDL to write — quake (IDPO), or 3D GameStudio gs3, gs4, gs5.
+    /// .mdl output: which MDL to write (quake: Quake IDPO; gs3, gs4, gs5: 3D GameStudio).
     /// Default: the input's own MDL kind, Quake MDL for other inputs.
-    #[arg(long, value_parser = ["quake", "gs3", "gs4", "gs5"])]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(variants("mdl")))]
     mdl: Option<String>,
     /// OBJ output: the frame to write (default 0; the bind pose for skeletal models).
     #[arg(long, default_value_t = 0)]
@@ -139,8 +140,8 @@ pub struct Args {
 /// What an output asks for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Target {
-    /// A model format the library writes.
-    Native(Format),
+    /// A model format the library writes (or the input's own, written back).
+    Native(registry::Target),
     /// glTF binary.
     Glb,
     /// glTF JSON.
@@ -149,28 +150,38 @@ enum Target {
     Obj,
 }
 
+/// The writer variants for an extension (`quake`, `gs3`, ... for `mdl`).
+fn variants(ext: &str) -> Vec<&'static str> {
+    registry::writers()
+        .filter(|w| w.format.extensions().first() == Some(&ext) && !w.variant.is_empty())
+        .map(|w| w.variant)
+        .collect()
+}
+
+/// Every output extension `convert` writes, for help and error texts.
+fn output_extensions() -> Vec<&'static str> {
+    let mut out = registry::target_extensions();
+    out.extend(["glb", "gltf", "obj"]);
+    out
+}
+
+/// `--to`'s help: the batch output formats.
+fn to_help() -> String {
+    format!(
+        "Batch output format: {} (required when INPUT is a folder). Formats written from a \
+         Model take the input's own format when it is one of them.",
+        batch::formats().join(", ")
+    )
+}
+
 /// The target an output extension asks for, given the input's format (`.mdl` is ambiguous:
 /// `--mdl` picks, else the input's MDL family, else Quake).
-fn target_for(ext: &str, input: Option<Format>, mdl: Option<&str>) -> Option<Target> {
-    let native = |f| Some(Target::Native(f));
+fn target_for(ext: &str, input: Option<Format>, variant: Option<&str>) -> Option<Target> {
     match ext.to_ascii_lowercase().as_str() {
-        "mdl" => match (mdl, input) {
-            (Some("gs3"), _) => native(Format::GameStudioMdl(3)),
-            (Some("gs4"), _) => native(Format::GameStudioMdl(4)),
-            (Some("gs5"), _) => native(Format::GameStudioMdl(5)),
-            (Some(_), _) => native(Format::QuakeMdl),
-            (None, Some(f @ (Format::QuakeMdl | Format::GameStudioMdl(2..=5)))) => native(f),
-            (None, _) => native(Format::QuakeMdl),
-        },
-        "md2" => native(Format::Md2),
-        "md5mesh" => native(Format::Md5Mesh),
-        "md5anim" => native(Format::Md5Anim),
-        "md5camera" => native(Format::Md5Camera),
-        "wmp" => native(Format::WmpText),
         "glb" => Some(Target::Glb),
         "gltf" => Some(Target::Gltf),
         "obj" => Some(Target::Obj),
-        _ => None,
+        _ => registry::target_for(ext, input, variant).map(Target::Native),
     }
 }
 
@@ -216,11 +227,6 @@ struct Input<'a> {
 }
 
 impl Input<'_> {
-    /// The input's format, when it is one of the model formats.
-    fn format(&self) -> Option<Format> {
-        self.doc.as_ref().map(Document::format)
-    }
-
     /// What the input is, for messages.
     fn format_name(&self) -> &'static str {
         match (&self.doc, self.path.extension().and_then(|e| e.to_str())) {
@@ -238,7 +244,10 @@ impl Input<'_> {
             (Some(c), _) => c.clone(),
             (None, Some(doc)) => {
                 let side = args.side.load()?;
-                doc.to_model(&ConvertOptions::default(), &resolver(self.path, &side))
+                let resolver = resolver(self.path, &side).with_listed(&args.anim);
+                let converted = doc.to_model(&ConvertOptions::default(), &resolver);
+                check_listed(&args.anim, &converted)?;
+                converted
             }
             (None, None) => bail!("{}: nothing was read", self.path.display()),
         };
@@ -248,30 +257,28 @@ impl Input<'_> {
                 .iter()
                 .map(|w| format!("{}: warning: {w}", self.path.display())),
         );
-        if let Some(Document::Md5Mesh(mesh)) = &self.doc {
-            for path in gltf::anims_for(args, self.path, &mesh.file) {
-                let bytes = files::read(&path)?;
-                let anim = retromodel::formats::md5::parse_anim(&bytes, &Limits::default())
-                    .with_context(|| path.display().to_string())?;
-                let name = output_stem(&path);
-                match retromodel::formats::md5::attach_animation(
-                    &mut converted.model,
-                    &anim.file,
-                    &name,
-                ) {
-                    Ok(()) => {}
-                    Err(e) if args.anim.is_empty() => {
-                        notes.push(format!("{}: {e}; left out", path.display()))
-                    }
-                    Err(e) => bail!("{}: {e}", path.display()),
-                }
-            }
-        }
         if let Some(skin) = &args.skin {
             import::replace_skin(&mut converted.model, skin)?;
         }
         Ok(converted)
     }
+}
+
+/// Fails naming each file given with `--anim` that the model did not take as an animation
+/// (it does not parse, is not an animation, or its joints do not fit the mesh).
+pub(crate) fn check_listed(anims: &[PathBuf], converted: &Converted) -> Result<()> {
+    for path in anims {
+        let name = output_stem(path);
+        if converted.model.animations.iter().any(|a| a.name == name) {
+            continue;
+        }
+        let shown = path.to_string_lossy();
+        if let Some(w) = converted.warnings.iter().find(|w| w.starts_with(&*shown)) {
+            bail!("{w}");
+        }
+        bail!("{shown}: not an animation whose joints fit the model; left out");
+    }
+    Ok(())
 }
 
 /// Whether `path` is a file to import rather than parse: `.glb`, `.gltf`, `.obj`, or a
@@ -306,9 +313,9 @@ fn plan(args: &Args, input: &Path, output: &Path, ext: &str) -> Result<Plan> {
     let format = doc.as_ref().map(Document::format);
     let Some(target) = target_for(ext, format, args.mdl.as_deref()) else {
         bail!(
-            "{}: cannot tell the output format from the extension {ext:?} (use .mdl, .md2, \
-             .md5mesh, .md5anim, .md5camera, .glb, .gltf or .obj)",
-            output.display()
+            "{}: cannot tell the output format from the extension {ext:?} (use .{})",
+            output.display(),
+            output_extensions().join(", .")
         );
     };
     let input = Input {

@@ -49,6 +49,7 @@
 //! # Ok::<(), retromodel::Error>(())
 //! ```
 
+mod codec;
 mod convert;
 pub mod fixtures;
 mod from_model;
@@ -57,6 +58,7 @@ mod read;
 mod summary;
 mod write;
 
+pub use codec::{format, GsMdlCodec, ACKNEX, CODEC, GS_MDL};
 pub use convert::{decode_picture, decode_position, skin_size, to_model, PALETTE_PATH};
 pub use from_model::from_model;
 pub use raw::*;

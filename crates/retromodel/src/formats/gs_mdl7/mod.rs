@@ -52,6 +52,7 @@
 //! # Ok::<(), retromodel::Error>(())
 //! ```
 
+mod codec;
 mod convert;
 pub mod fixtures;
 mod raw;
@@ -59,6 +60,7 @@ mod read;
 mod summary;
 mod write;
 
+pub use codec::{GsMdl7Codec, CODEC, GS_MDL7};
 pub use convert::to_model;
 pub use raw::*;
 pub use summary::summary;

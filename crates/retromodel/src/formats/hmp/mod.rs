@@ -38,6 +38,7 @@
 //! # Ok::<(), retromodel::Error>(())
 //! ```
 
+mod codec;
 mod convert;
 pub mod fixtures;
 mod raw;
@@ -45,6 +46,7 @@ mod read;
 mod summary;
 mod write;
 
+pub use codec::{HmpCodec, CODEC, HMP};
 pub use convert::{hmp7_normal, to_model};
 pub use raw::*;
 pub use summary::summary;

@@ -30,6 +30,7 @@
 //! # Ok::<(), retromodel::Error>(())
 //! ```
 
+mod codec;
 mod convert;
 pub mod fixtures;
 mod from_model;
@@ -40,6 +41,7 @@ mod summary;
 mod validate;
 mod write;
 
+pub use codec::{Md2Codec, CODEC, MD2};
 pub use convert::{skin_candidates, to_model};
 pub use from_model::from_model;
 pub use raw::*;

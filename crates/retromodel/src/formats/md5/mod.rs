@@ -15,6 +15,7 @@
 //! - A cycle lasts `numFrames - 1` frames when looping (the last frame repeats the first).
 
 pub mod anim;
+mod codec;
 mod convert;
 pub mod fixtures;
 mod from_model;
@@ -26,6 +27,7 @@ mod summary;
 mod validate;
 mod write;
 
+pub use codec::{Md5Codec, CODEC, MD5ANIM, MD5CAMERA, MD5MESH};
 pub use convert::{anim_to_model, attach_animation, camera_to_model, mesh_to_model};
 pub use from_model::{anim_from_model, camera_from_model, mesh_from_model, COMPRESS_TOLERANCE};
 pub use raw::*;

@@ -26,6 +26,7 @@
 //! # Ok::<(), retromodel::Error>(())
 //! ```
 
+mod codec;
 mod convert;
 pub mod fixtures;
 mod from_model;
@@ -35,6 +36,7 @@ mod summary;
 mod validate;
 mod write;
 
+pub use codec::{QuakeMdlCodec, CODEC, QUAKE_MDL};
 pub use convert::{decode_position, to_model, PALETTE_PATH};
 pub use from_model::from_model;
 pub use raw::*;

@@ -50,6 +50,7 @@
 //! expresses each block's vertices in its node's space (by the inverse of the node's world
 //! transform), so a block's vertices come out in the block's own coordinates.
 
+mod codec;
 mod convert;
 pub mod fixtures;
 mod lexer;
@@ -58,6 +59,7 @@ mod read;
 mod summary;
 mod write;
 
+pub use codec::{WmpCodec, CODEC, WMP};
 pub use convert::{solid, to_model, Solid, SolidFace, MAX_BLOCK_FACES};
 pub use raw::*;
 pub use read::{parse, Parsed};

@@ -1,0 +1,109 @@
+//! 3D GameStudio MDL2..MDL5 in the [format registry](crate::registry).
+
+use super::{from_model, summary, to_model, File, FORMATS};
+use crate::registry::{self, Codec, Format, Output, ParsedFile, Writer};
+use crate::{
+    ConvertOptions, Converted, Diagnostic, Limits, Model, Resolver, Result, Summary, WriteOptions,
+};
+
+/// 3D GameStudio MDL2..MDL5, by version (index 0 is MDL2).
+pub const GS_MDL: [Format; 4] = [
+    Format::new(FORMATS[0], "3D GameStudio MDL", &["mdl"]),
+    Format::new(FORMATS[1], "3D GameStudio MDL", &["mdl"]),
+    Format::new(FORMATS[2], "3D GameStudio MDL", &["mdl"]),
+    Format::new(FORMATS[3], "3D GameStudio MDL", &["mdl"]),
+];
+
+/// The format of a 3D GameStudio MDL of `version` 2..=5.
+pub fn format(version: u8) -> Option<Format> {
+    GS_MDL.get(usize::from(version).checked_sub(2)?).copied()
+}
+
+/// The A6..A8 engines' structure checks (no engine limits yet), shared by the 3D
+/// GameStudio formats.
+pub const ACKNEX: &[registry::Engine] = &[registry::Engine {
+    name: "acknex",
+    description: "3D GameStudio's engine (structure checks only; no engine limits yet)",
+}];
+
+/// The 3D GameStudio MDL2..MDL5 codec.
+pub struct GsMdlCodec;
+
+/// The registered 3D GameStudio MDL2..MDL5 codec.
+pub static CODEC: GsMdlCodec = GsMdlCodec;
+
+impl Codec for GsMdlCodec {
+    fn name(&self) -> &'static str {
+        super::FORMAT
+    }
+    fn formats(&self) -> &'static [Format] {
+        &GS_MDL
+    }
+    fn family(&self) -> &'static str {
+        "3D GameStudio files"
+    }
+    fn engines(&self) -> &'static [registry::Engine] {
+        ACKNEX
+    }
+    fn detect(&self, data: &[u8]) -> Option<Format> {
+        match data.get(..4)? {
+            [b'M', b'D', b'L', d @ b'2'..=b'5'] => format(d - b'0'),
+            _ => None,
+        }
+    }
+    fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
+        Ok(Box::new(File::parse(data, limits)?))
+    }
+    fn writers(&self) -> &'static [Writer] {
+        &[
+            Writer {
+                format: GS_MDL[1],
+                variant: "gs3",
+                keyframes: true,
+            },
+            Writer {
+                format: GS_MDL[2],
+                variant: "gs4",
+                keyframes: true,
+            },
+            Writer {
+                format: GS_MDL[3],
+                variant: "gs5",
+                keyframes: true,
+            },
+        ]
+    }
+    fn write_model(&self, model: &Model, format: Format, options: &WriteOptions) -> Result<Output> {
+        let version = (2u8..=5)
+            .find(|&v| self::format(v) == Some(format))
+            .unwrap_or(5);
+        let w = from_model(model, options, version)?;
+        Ok(Output {
+            bytes: w.file.write(),
+            warnings: w.warnings,
+            frame_errors: w.frame_errors,
+            ..Output::default()
+        })
+    }
+    fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)> {
+        super::fixtures::all()
+    }
+}
+
+impl ParsedFile for File<'_> {
+    fn format(&self) -> Format {
+        format(self.header.version).unwrap_or(GS_MDL[3])
+    }
+    fn write(&self) -> Vec<u8> {
+        File::write(self)
+    }
+    fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
+        to_model(self, options, resolver)
+    }
+    fn summary(&self, converted: &Converted) -> Summary {
+        summary(self, converted)
+    }
+    fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,197 @@
+//! Quake 2 MD2 in the [format registry](crate::registry).
+
+use super::{from_model, summary, to_model, validate, Engine, File, FORMAT};
+use crate::image::{pcx, IndexOptions, Palette, Pixels};
+use crate::registry::{
+    self, Codec, Format, Kernel, Output, ParsedFile, Prepared, SideFile, Writer,
+};
+use crate::{
+    ConvertOptions, Converted, Diagnostic, Limits, Model, Resolver, Result, Summary, WriteOptions,
+};
+
+/// Quake 2 MD2 (`IDP2`, version 8).
+pub const MD2: Format = Format::new(FORMAT, "Quake 2 MD2", &["md2"]);
+
+/// The MD2 codec.
+pub struct Md2Codec;
+
+/// The registered MD2 codec.
+pub static CODEC: Md2Codec = Md2Codec;
+
+const ENGINES: &[registry::Engine] = &[
+    registry::Engine {
+        name: "quake2",
+        description: "Quake 2's GL renderer (the default for MD2)",
+    },
+    registry::Engine {
+        name: "quake2-soft",
+        description: "Quake 2's software renderer",
+    },
+];
+
+impl Codec for Md2Codec {
+    fn name(&self) -> &'static str {
+        FORMAT
+    }
+    fn formats(&self) -> &'static [Format] {
+        &[MD2]
+    }
+    fn family(&self) -> &'static str {
+        "MD2"
+    }
+    fn engines(&self) -> &'static [registry::Engine] {
+        ENGINES
+    }
+    fn detect(&self, data: &[u8]) -> Option<Format> {
+        data.starts_with(b"IDP2").then_some(MD2)
+    }
+    fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
+        Ok(Box::new(File::parse(data, limits)?))
+    }
+    fn writers(&self) -> &'static [Writer] {
+        &[Writer {
+            format: MD2,
+            variant: "",
+            keyframes: true,
+        }]
+    }
+    /// Without [`WriteOptions::skin_paths`], each skin's first picture goes beside the
+    /// file as `STEM_skinN.pcx` and that name is stored.
+    fn write_model(&self, model: &Model, _: Format, options: &WriteOptions) -> Result<Output> {
+        let mut out = Output::default();
+        let mut options = options.clone();
+        if options.skin_paths.is_empty() {
+            let skins = skin_files(model, &options, &mut out.warnings);
+            options.skin_paths = skins.iter().map(|(name, _)| name.clone()).collect();
+            out.side_files
+                .extend(skins.into_iter().filter_map(|(name, bytes)| {
+                    Some(SideFile {
+                        name,
+                        kind: "skin",
+                        bytes: bytes?,
+                    })
+                }));
+        }
+        let w = from_model(model, &options)?;
+        out.bytes = w.file.write();
+        out.warnings.extend(w.warnings);
+        out.frame_errors = w.frame_errors;
+        Ok(out)
+    }
+    fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)> {
+        super::fixtures::all()
+    }
+    fn sample(&self) -> Option<Vec<u8>> {
+        Some(super::fixtures::build(&super::fixtures::Spec::everything()).write())
+    }
+    fn kernels(&self) -> &'static [Kernel] {
+        &[Kernel {
+            name: "gl-commands",
+            description: "MD2 GL command generation (strips and fans for each model's \
+                          triangle list; other formats are converted to MD2 first, untimed)",
+            unit: "triangles",
+            prepare: prepare_gl_commands,
+        }]
+    }
+}
+
+/// The GL command kernel's work: the file's own triangles, or those of the file converted
+/// to MD2.
+fn prepare_gl_commands(data: &[u8]) -> Result<Prepared> {
+    let limits = Limits::default();
+    let file = if self::CODEC.detect(data).is_some() {
+        File::parse(data, &limits)?.into_owned()
+    } else {
+        let model = crate::read(data, &limits, &crate::NoFiles)?;
+        from_model(&model, &WriteOptions::default())?.file
+    };
+    Ok(Prepared {
+        items: file.triangles.len() as u64,
+        run: Box::new(move || {
+            let h = &file.header;
+            std::hint::black_box(super::glcmds::generate(
+                &file.triangles,
+                &file.texcoords,
+                h.skinwidth,
+                h.skinheight,
+            ));
+        }),
+    })
+}
+
+/// The skin paths to store in an MD2 and the PCX file of each (none for a skin without
+/// picture, which keeps the model's name): each skin's first picture as
+/// `STEM_skinN.pcx`. Quake 2 draws 8-bit skins with its own palette
+/// (`pics/colormap.pcx`), not the one in the PCX: with [`WriteOptions::palette`] the pictures
+/// are matched to that palette, otherwise they keep theirs and a warning says so.
+fn skin_files(
+    model: &Model,
+    options: &WriteOptions,
+    warnings: &mut Vec<String>,
+) -> Vec<(String, Option<Vec<u8>>)> {
+    let stem = options.side_file_stem();
+    let mut out = Vec::new();
+    let mut kept_palette = false;
+    for (i, skin) in model.skins.iter().enumerate() {
+        let Some(picture) = skin.pictures.first() else {
+            out.push((skin.name.clone(), None));
+            continue;
+        };
+        if skin.pictures.len() > 1 {
+            warnings.push(format!(
+                "skin {i} is a group of {} pictures; MD2 keeps the first",
+                skin.pictures.len()
+            ));
+        }
+        let bytes = match (&picture.pixels, options.palette) {
+            (Pixels::Indexed { .. }, None) => {
+                kept_palette = true;
+                pcx::encode(picture)
+            }
+            _ => None,
+        }
+        .unwrap_or_else(|| {
+            let palette = options.palette.unwrap_or(Palette::QUAKE);
+            let indexed = picture.to_indexed_with(
+                &palette,
+                &IndexOptions {
+                    last: 255,
+                    dither: options.dither,
+                    transparent: None,
+                },
+            );
+            pcx::encode_indexed(picture.width, picture.height, &indexed.indices, &palette)
+        });
+        out.push((format!("{stem}_skin{i}.pcx"), Some(bytes)));
+    }
+    if kept_palette {
+        warnings.push(
+            "skins keep the model's palette; Quake 2 draws 8-bit skins with its own \
+             (pics/colormap.pcx): pass --target-palette with it to match the pictures to it"
+                .to_string(),
+        );
+    }
+    out
+}
+
+impl ParsedFile for File<'_> {
+    fn format(&self) -> Format {
+        MD2
+    }
+    fn write(&self) -> Vec<u8> {
+        File::write(self)
+    }
+    fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
+        to_model(self, options, resolver)
+    }
+    fn summary(&self, converted: &Converted) -> Summary {
+        summary(self, converted)
+    }
+    fn validate(&self, engine: &str) -> Vec<Diagnostic> {
+        let e = match engine {
+            "quake2-soft" => Engine::Quake2Software,
+            _ => Engine::Quake2,
+        };
+        validate(self, e)
+    }
+}

@@ -1,0 +1,229 @@
+//! Doom 3 MD5 (mesh, anim, camera) in the [format registry](crate::registry).
+//!
+//! An md5mesh converted to a Model takes along the `.md5anim` files its resolver lists
+//! ([`Resolver::list`]) whose joints fit the mesh, each as a skeletal animation named after
+//! its file; files that do not parse or do not fit are left out with a warning.
+
+use super::{
+    anim_from_model, anim_summary, anim_to_model, attach_animation, camera_from_model,
+    camera_summary, camera_to_model, mesh_from_model, mesh_summary, mesh_to_model, parse_anim,
+    parse_camera, parse_mesh, validate_anim, validate_camera, validate_mesh, write_anim,
+    write_camera, write_mesh, AnimFile, CameraFile, MeshFile, Parsed, ANIM_FORMAT, CAMERA_FORMAT,
+    MESH_FORMAT,
+};
+use crate::registry::{self, Codec, Format, Output, ParsedFile, SideFile, Writer};
+use crate::{
+    ConvertOptions, Converted, Diagnostic, Limits, Model, Resolver, Result, Summary, WriteOptions,
+};
+
+/// Doom 3 `.md5mesh` (skeleton and weighted meshes).
+pub const MD5MESH: Format = Format::new(MESH_FORMAT, "Doom 3 md5mesh", &["md5mesh"]);
+/// Doom 3 `.md5anim` (skeletal animation).
+pub const MD5ANIM: Format = Format::new(ANIM_FORMAT, "Doom 3 md5anim", &["md5anim"]);
+/// Doom 3 `.md5camera` (camera path).
+pub const MD5CAMERA: Format = Format::new(CAMERA_FORMAT, "Doom 3 md5camera", &["md5camera"]);
+
+/// The MD5 codec: three text formats.
+pub struct Md5Codec;
+
+/// The registered MD5 codec.
+pub static CODEC: Md5Codec = Md5Codec;
+
+const ENGINES: &[registry::Engine] = &[registry::Engine {
+    name: "doom3",
+    description: "Doom 3 (id Tech 4)",
+}];
+
+impl Codec for Md5Codec {
+    fn name(&self) -> &'static str {
+        "md5"
+    }
+    fn formats(&self) -> &'static [Format] {
+        &[MD5MESH, MD5ANIM, MD5CAMERA]
+    }
+    fn family(&self) -> &'static str {
+        "MD5"
+    }
+    fn engines(&self) -> &'static [registry::Engine] {
+        ENGINES
+    }
+    /// They start (after a BOM, blanks and `//` comments) with `MD5Version`, or with
+    /// `commandline` or a count keyword when the version line is missing; which of the
+    /// three it is shows in the keywords of its first 64 KiB.
+    fn detect(&self, data: &[u8]) -> Option<Format> {
+        let mut text = crate::detect::skip_bom_and_space(data);
+        while text.starts_with(b"//") {
+            let end = text.iter().position(|&b| b == b'\n').unwrap_or(text.len());
+            text = crate::detect::skip_bom_and_space(&text[end..]);
+        }
+        let starts = [
+            &b"MD5Version"[..],
+            b"commandline",
+            b"numJoints",
+            b"numFrames",
+            b"numMeshes",
+        ];
+        if !starts.iter().any(|s| text.starts_with(s)) {
+            return None;
+        }
+        let head = &text[..text.len().min(64 * 1024)];
+        let has = |word: &[u8]| head.windows(word.len()).any(|w| w == word);
+        Some(if has(b"numAnimatedComponents") || has(b"hierarchy") {
+            MD5ANIM
+        } else if has(b"numCuts") || has(b"camera") {
+            MD5CAMERA
+        } else {
+            MD5MESH
+        })
+    }
+    fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
+        Ok(match self.detect(data) {
+            Some(MD5ANIM) => Box::new(parse_anim(data, limits)?),
+            Some(MD5CAMERA) => Box::new(parse_camera(data, limits)?),
+            _ => Box::new(parse_mesh(data, limits)?),
+        })
+    }
+    fn writers(&self) -> &'static [Writer] {
+        &[
+            Writer {
+                format: MD5MESH,
+                variant: "",
+                keyframes: false,
+            },
+            Writer {
+                format: MD5ANIM,
+                variant: "",
+                keyframes: false,
+            },
+            Writer {
+                format: MD5CAMERA,
+                variant: "",
+                keyframes: false,
+            },
+        ]
+    }
+    /// An md5mesh gets one `.md5anim` beside it per skeletal animation of the model (named
+    /// after the animation); an md5anim is the model's first animation.
+    fn write_model(&self, model: &Model, format: Format, _: &WriteOptions) -> Result<Output> {
+        let mut out = Output::default();
+        out.bytes = if format == MD5ANIM {
+            write_anim(&anim_from_model(model, 0)?).into_bytes()
+        } else if format == MD5CAMERA {
+            write_camera(&camera_from_model(model)?).into_bytes()
+        } else {
+            for (i, a) in model.animations.iter().enumerate() {
+                out.side_files.push(SideFile {
+                    name: format!("{}.md5anim", file_name(&a.name, i)),
+                    kind: "animation",
+                    bytes: write_anim(&anim_from_model(model, i)?).into_bytes(),
+                });
+            }
+            write_mesh(&mesh_from_model(model)?).into_bytes()
+        };
+        Ok(out)
+    }
+    fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)> {
+        super::fixtures::all()
+    }
+}
+
+/// A file name made from an animation name: characters other than letters, digits, `-`
+/// and `_` become `_`; an empty name becomes `animationN`.
+fn file_name(name: &str, index: usize) -> String {
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if clean.is_empty() {
+        format!("animation{index}")
+    } else {
+        clean
+    }
+}
+
+impl ParsedFile for Parsed<MeshFile> {
+    fn format(&self) -> Format {
+        MD5MESH
+    }
+    fn write(&self) -> Vec<u8> {
+        write_mesh(&self.file).into_bytes()
+    }
+    fn to_model(&self, _options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
+        let mut converted = mesh_to_model(&self.file, &self.warnings);
+        for name in resolver.list(MD5ANIM.extensions()[0]) {
+            let Some(bytes) = resolver.load(&name) else {
+                continue;
+            };
+            let anim = match parse_anim(&bytes, &Limits::default()) {
+                Ok(a) => a,
+                Err(e) => {
+                    converted.warnings.push(format!("{name}: {e}; left out"));
+                    continue;
+                }
+            };
+            let stem = name.rsplit(['/', '\\']).next().unwrap_or(&name);
+            let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
+            if let Err(e) = attach_animation(&mut converted.model, &anim.file, stem) {
+                converted.warnings.push(format!("{name}: {e}; left out"));
+            }
+        }
+        converted
+    }
+    fn summary(&self, converted: &Converted) -> Summary {
+        mesh_summary(&self.file, converted)
+    }
+    fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
+        validate_mesh(&self.file)
+    }
+    fn parse_warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}
+
+impl ParsedFile for Parsed<AnimFile> {
+    fn format(&self) -> Format {
+        MD5ANIM
+    }
+    fn write(&self) -> Vec<u8> {
+        write_anim(&self.file).into_bytes()
+    }
+    fn to_model(&self, _options: &ConvertOptions, _resolver: &dyn Resolver) -> Converted {
+        anim_to_model(&self.file, "anim", &self.warnings)
+    }
+    fn summary(&self, converted: &Converted) -> Summary {
+        anim_summary(&self.file, "anim", converted)
+    }
+    fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
+        validate_anim(&self.file)
+    }
+    fn parse_warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}
+
+impl ParsedFile for Parsed<CameraFile> {
+    fn format(&self) -> Format {
+        MD5CAMERA
+    }
+    fn write(&self) -> Vec<u8> {
+        write_camera(&self.file).into_bytes()
+    }
+    fn to_model(&self, _options: &ConvertOptions, _resolver: &dyn Resolver) -> Converted {
+        camera_to_model(&self.file, &self.warnings)
+    }
+    fn summary(&self, converted: &Converted) -> Summary {
+        camera_summary(&self.file, "camera", converted)
+    }
+    fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
+        validate_camera(&self.file)
+    }
+    fn parse_warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}

@@ -1,0 +1,62 @@
+//! 3D GameStudio text WMP levels in the [format registry](crate::registry).
+
+use super::{parse, summary, to_model, write, Parsed, FORMAT};
+use crate::formats::gs_mdl::ACKNEX;
+use crate::registry::{self, Codec, Format, ParsedFile};
+use crate::{ConvertOptions, Converted, Diagnostic, Limits, Resolver, Result, Summary};
+
+/// 3D GameStudio text WMP level (starts with a `// WMP` comment line).
+pub const WMP: Format = Format::new(FORMAT, "3D GameStudio text WMP level", &["wmp"]);
+
+/// The text WMP codec (read and written back token for token).
+pub struct WmpCodec;
+
+/// The registered text WMP codec.
+pub static CODEC: WmpCodec = WmpCodec;
+
+impl Codec for WmpCodec {
+    fn name(&self) -> &'static str {
+        FORMAT
+    }
+    fn formats(&self) -> &'static [Format] {
+        &[WMP]
+    }
+    fn family(&self) -> &'static str {
+        "3D GameStudio files"
+    }
+    fn engines(&self) -> &'static [registry::Engine] {
+        ACKNEX
+    }
+    fn detect(&self, data: &[u8]) -> Option<Format> {
+        crate::detect::skip_bom_and_space(data)
+            .starts_with(b"// WMP")
+            .then_some(WMP)
+    }
+    fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
+        Ok(Box::new(parse(data, limits)?))
+    }
+    fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)> {
+        super::fixtures::all()
+    }
+}
+
+impl ParsedFile for Parsed {
+    fn format(&self) -> Format {
+        WMP
+    }
+    fn write(&self) -> Vec<u8> {
+        write(&self.file).into_bytes()
+    }
+    fn to_model(&self, _options: &ConvertOptions, _resolver: &dyn Resolver) -> Converted {
+        to_model(&self.file, &self.warnings)
+    }
+    fn summary(&self, converted: &Converted) -> Summary {
+        summary(&self.file, converted)
+    }
+    fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
+        Vec::new()
+    }
+    fn parse_warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}
