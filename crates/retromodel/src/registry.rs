@@ -163,6 +163,12 @@ pub trait Codec: Sync {
     /// Which of its formats the bytes are, by magic; `None` when not this codec's.
     fn detect(&self, data: &[u8]) -> Option<Format>;
 
+    /// Whether a parsed file writes back byte for byte ([`ParsedFile::write`]); text formats
+    /// write back value for value, and then writing what they wrote back is stable.
+    fn byte_exact(&self) -> bool {
+        true
+    }
+
     /// Parses a file that [`Codec::detect`] accepted.
     fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>>;
 

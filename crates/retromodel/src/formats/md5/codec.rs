@@ -76,6 +76,9 @@ impl Codec for Md5Codec {
             MD5MESH
         })
     }
+    fn byte_exact(&self) -> bool {
+        false
+    }
     fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
         Ok(match self.detect(data) {
             Some(MD5ANIM) => Box::new(parse_anim(data, limits)?),

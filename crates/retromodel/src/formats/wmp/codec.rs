@@ -32,6 +32,9 @@ impl Codec for WmpCodec {
             .starts_with(b"// WMP")
             .then_some(WMP)
     }
+    fn byte_exact(&self) -> bool {
+        false
+    }
     fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
         Ok(Box::new(parse(data, limits)?))
     }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS (default 20) from the registry's seeds, with the memory
+# limits of FUZZING.md; fails on any finding. `bash .ci/fuzz.sh 3600 codec_md2` runs one
+# target for an hour. New corpus entries go to fuzz/corpus/<target>/ (not committed);
+# findings to fuzz/artifacts/<target>/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs="${1:-20}"
+shift || true
+cargo run -q --release -p retromodel --example fuzz_seeds -- fuzz/seeds
+cd fuzz
+cargo +nightly fuzz build -s none -a -O >/dev/null 2>&1 || cargo +nightly fuzz build -s none -a -O
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo +nightly fuzz list)
+for t in "${targets[@]}"; do
+  mkdir -p "corpus/$t" "artifacts/$t"
+  # -max_len 65536: inputs up to 64 KiB, so 64 MiB + 16 x size stays below ~65 MiB of heap,
+  # which the targets' counting allocator enforces exactly; the RSS limit adds the process's
+  # own ~40 MiB (binary, libFuzzer's corpus and counters).
+  set +e
+  cargo +nightly fuzz run -s none -a -O "$t" "corpus/$t" "seeds/$t" -- \
+    -max_total_time="$secs" -max_len=65536 -rss_limit_mb=160 -malloc_limit_mb=65 \
+    -timeout=10 -print_final_stats=1 -artifact_prefix="artifacts/$t/" > "target/$t.log" 2>&1
+  rc=$?
+  set -e
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "target/$t.log" | grep -o '[0-9]*$' || echo 0)
+  cov=$(grep -o 'cov: [0-9]*' "target/$t.log" | tail -n 1 | grep -o '[0-9]*' || echo 0)
+  echo "$t: $execs executions, coverage $cov, exit $rc"
+  if [ "$rc" -ne 0 ]; then
+    tail -n 40 "target/$t.log"
+    exit 1
+  fi
+done

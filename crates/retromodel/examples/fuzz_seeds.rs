@@ -1,0 +1,50 @@
+//! Writes the fuzzing seed corpora from the registry: every registered codec's fixtures
+//! into `DIR/codec_<name>/`, and glTF / OBJ exports of them into `DIR/import_gltf/` and
+//! `DIR/import_obj/`.
+//!
+//! `cargo run -p retromodel --example fuzz_seeds -- fuzz/seeds`
+
+use std::path::PathBuf;
+
+use retromodel::export::{gltf, obj};
+use retromodel::{registry, ConvertOptions, Document, Limits, NoFiles};
+
+fn main() -> std::io::Result<()> {
+    let dir = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "fuzz/seeds".into()));
+    let (mut n, mut g, mut o) = (0, 0, 0);
+    for codec in registry::codecs() {
+        let target = dir.join(format!("codec_{}", codec.name().replace('-', "_")));
+        std::fs::create_dir_all(&target)?;
+        for (name, bytes) in codec.fixtures() {
+            std::fs::write(target.join(name), &bytes)?;
+            n += 1;
+            let Ok(doc) = Document::parse(&bytes, &Limits::default()) else {
+                continue;
+            };
+            let model = doc.to_model(&ConvertOptions::default(), &NoFiles).model;
+            // Small exports only: the importers' seeds should stay quick to run.
+            if model.vertex_count() * model.frames.len().max(1) > 4096 {
+                continue;
+            }
+            let options = gltf::GltfOptions::default();
+            if let Ok((glb, _)) = gltf::to_glb(&model, &options) {
+                let d = dir.join("import_gltf");
+                std::fs::create_dir_all(&d)?;
+                std::fs::write(d.join(format!("{}_{name}.glb", codec.name())), glb)?;
+                g += 1;
+            }
+            if let Ok(text) = obj::to_obj(&model, 0, "model.mtl", &[]) {
+                let d = dir.join("import_obj");
+                std::fs::create_dir_all(&d)?;
+                std::fs::write(d.join(format!("{}_{name}.obj", codec.name())), text.obj)?;
+                o += 1;
+            }
+        }
+    }
+    eprintln!(
+        "{} fixtures, {g} glTF and {o} OBJ seeds in {}",
+        n,
+        dir.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,42 @@
+//! The fuzz crate (`fuzz/`) has one target per registered codec, named `codec_<name>`, each
+//! declared in `fuzz/Cargo.toml`: registering a format without a fuzz target fails here.
+//! The oracle the targets run is checked on every codec's fixtures.
+
+#[path = "oracle/mod.rs"]
+mod oracle;
+
+use retromodel::{registry, Limits};
+
+#[test]
+fn every_codec_has_a_fuzz_target() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("fuzz/Cargo.toml");
+    for codec in registry::codecs() {
+        let target = format!("codec_{}", codec.name().replace('-', "_"));
+        let file = root.join("fuzz_targets").join(format!("{target}.rs"));
+        let text = std::fs::read_to_string(&file)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(
+            text.contains(&format!("retromodel_fuzz::codec(\"{}\"", codec.name())),
+            "{target} must fuzz the codec {:?}",
+            codec.name()
+        );
+        assert!(
+            manifest.contains(&format!("name = \"{target}\"")),
+            "fuzz/Cargo.toml declares no [[bin]] {target}"
+        );
+    }
+}
+
+#[test]
+fn every_fixture_passes_the_oracle() {
+    for codec in registry::codecs() {
+        for (name, bytes) in codec.fixtures() {
+            assert!(
+                oracle::check_codec(*codec, &bytes, &Limits::default()),
+                "{} fixture {name} must parse",
+                codec.name()
+            );
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! The checks every input of a registered format must pass, whatever its bytes: shared by the
+//! fuzz targets (`fuzz/`, which include this file by path) and the regression tests.
+//!
+//! An input either fails to parse with an error naming the codec's format, or it parses and
+//! then: writes back byte for byte (binary formats) or to text that parses and writes back
+//! to itself (text formats); converts to a Model that keeps the Model's invariants; gives a
+//! summary and validates against each of its engines; and, when small, the Model written
+//! by every registered writer parses again.
+
+#![allow(dead_code)]
+
+use retromodel::registry::{self, Codec};
+use retromodel::{ConvertOptions, Document, Limits, NoFiles, WriteOptions};
+
+/// Models larger than this (vertices x poses) are not written by every writer: that
+/// costs time without reaching new code.
+const WRITE_BUDGET: usize = 1 << 14;
+
+/// Runs every check on `data` as a file of `codec`; panics on a violation. Returns whether
+/// the input parsed.
+pub fn check_codec(codec: &dyn Codec, data: &[u8], limits: &Limits) -> bool {
+    let file = match codec.parse(data, limits) {
+        Ok(f) => f,
+        Err(e) => {
+            let names: Vec<&str> = codec.formats().iter().map(|f| f.name()).collect();
+            assert!(
+                names.contains(&e.format) || e.format == codec.name(),
+                "{}: error names {:?}: {e}",
+                codec.name(),
+                e.format
+            );
+            return false;
+        }
+    };
+    let written = file.write();
+    if codec.byte_exact() {
+        assert!(written == data, "{}: parsed file must write back unchanged", codec.name());
+    } else {
+        let again = codec
+            .parse(&written, limits)
+            .unwrap_or_else(|e| panic!("{}: written text does not parse: {e}", codec.name()));
+        assert!(
+            again.write() == written,
+            "{}: written text must write back unchanged",
+            codec.name()
+        );
+    }
+    let converted = file.to_model(&ConvertOptions::default(), &NoFiles);
+    converted
+        .model
+        .validate()
+        .unwrap_or_else(|e| panic!("{}: invalid model: {e}", codec.name()));
+    let _ = file.summary(&converted);
+    for e in codec.engines() {
+        let _ = file.validate(e.name);
+    }
+    let model = &converted.model;
+    let size = model.vertex_count() * model.frames.len().max(1);
+    if size <= WRITE_BUDGET {
+        for w in registry::writers() {
+            if let Ok(out) = registry::write_model(model, w, &WriteOptions::default()) {
+                Document::parse(&out.bytes, limits).unwrap_or_else(|e| {
+                    panic!(
+                        "{} -> {}: the written file does not parse: {e}",
+                        codec.name(),
+                        w.format.name()
+                    )
+                });
+            }
+        }
+    }
+    true
+}
+
+/// [`check_codec`] through detection: the codec that detects `data`, if any.
+pub fn check_any(data: &[u8], limits: &Limits) -> bool {
+    match registry::detect(data) {
+        Some((_, codec)) => check_codec(codec, data, limits),
+        None => Document::parse(data, limits).is_ok(),
+    }
+}

@@ -1,0 +1,3 @@
+//! Fuzzes the obj importer.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| retromodel_fuzz::obj(data));

@@ -1,0 +1,95 @@
+//! What the fuzz targets run: the registry's oracle for one codec (parse, write back,
+//! Model, summary, validate, every writer) or an importer, under a counting allocator that
+//! makes any input whose peak heap exceeds 64 MiB + 16 x its size a finding.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use retromodel::import::{self, ImportOptions};
+use retromodel::{registry, Limits, NoFiles};
+
+#[path = "../../crates/retromodel/tests/oracle/mod.rs"]
+mod oracle;
+
+/// Heap in use and its peak since the last reset.
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only counters move.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+            let now = CURRENT.fetch_add(new_size, Ordering::Relaxed) + new_size;
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Runs `f` and panics if the heap it used at its peak exceeds 64 MiB + 16 x `len`.
+fn bounded(len: usize, f: impl FnOnce()) {
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    f();
+    let used = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    let allowed = (64 << 20) + 16 * len;
+    assert!(
+        used <= allowed,
+        "peak heap {used} bytes for a {len}-byte input (allowed {allowed})"
+    );
+}
+
+/// The registry's checks for the codec named `name` on `data`.
+pub fn codec(name: &str, data: &[u8]) {
+    let codec = registry::codec_named(name).expect("a registered codec");
+    bounded(data.len(), || {
+        oracle::check_codec(codec, data, &Limits::default());
+    });
+}
+
+/// Imports `data` as glTF (binary or JSON); a Model that comes out must be valid.
+pub fn gltf(data: &[u8]) {
+    bounded(data.len(), || {
+        let options = ImportOptions::default();
+        if let Ok(c) = import::gltf::read(data, &NoFiles, &options) {
+            c.model.validate().expect("imported model is valid");
+        }
+    });
+}
+
+/// Imports `data` as OBJ; a Model that comes out must be valid.
+pub fn obj(data: &[u8]) {
+    bounded(data.len(), || {
+        let options = ImportOptions::default();
+        if let Ok(c) = import::obj::read(data, &NoFiles, &options) {
+            c.model.validate().expect("imported model is valid");
+        }
+    });
+}
