@@ -142,7 +142,10 @@ fn every_triangle_record_size_round_trips_byte_for_byte() {
     for (size, bytes) in sizes {
         let file = parse(&bytes);
         assert_eq!(file.header.sizes.triangle, size);
-        assert!(file.write() == bytes, "triangle size {size}: round trip differs");
+        assert!(
+            file.write() == bytes,
+            "triangle size {size}: round trip differs"
+        );
         let whole = gs_mdl7::triangle_fields_len(size as usize);
         let partial = size as usize - whole;
         for t in file.groups.iter().flat_map(|g| &g.triangles) {

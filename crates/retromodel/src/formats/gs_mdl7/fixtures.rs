@@ -281,7 +281,9 @@ fn partial_field(t: &Triangle, size: usize) -> Vec<u8> {
         .chain(&t.texcoord)
         .for_each(|v| full.extend(v.to_le_bytes()));
     full.extend(t.material.to_le_bytes());
-    t.texcoord2.iter().for_each(|v| full.extend(v.to_le_bytes()));
+    t.texcoord2
+        .iter()
+        .for_each(|v| full.extend(v.to_le_bytes()));
     full.extend(t.material2.to_le_bytes());
     full[triangle_fields_len(size)..size.min(26)].to_vec()
 }
