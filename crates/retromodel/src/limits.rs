@@ -16,6 +16,16 @@ pub struct Limits {
     /// Largest element count of any single array in a file (vertices, frames, ...).
     /// Default 16 Mi.
     pub max_count: u32,
+    /// Largest number of frames an import samples from animations, all its animations
+    /// together (glTF: each sampled animation gives its key-time span x the frame rate + 1
+    /// frames, at 10 fps for keyframe poses and 24 for skeletal animations unless
+    /// [`ImportOptions::fps`](crate::import::ImportOptions::fps) says otherwise; baking a
+    /// skeletal animation at a given rate likewise). Key times cost a few bytes of input
+    /// but may span hours, and every sampled frame stores every vertex, so this bounds the
+    /// work a small file can ask for; a lower frame rate samples fewer frames. Frames a file
+    /// stores one by one (keys that are whole poses or evenly spaced skeletal keys) are
+    /// bounded by the input's size instead and do not count. Default 10000.
+    pub max_sampled_frames: u32,
 }
 
 impl Default for Limits {
@@ -24,6 +34,7 @@ impl Default for Limits {
             max_alloc_bytes: 1 << 30,
             max_image_dimension: 16384,
             max_count: 1 << 24,
+            max_sampled_frames: 10_000,
         }
     }
 }
@@ -35,6 +46,7 @@ impl Limits {
             max_alloc_bytes: u64::MAX,
             max_image_dimension: u32::MAX,
             max_count: u32::MAX,
+            max_sampled_frames: u32::MAX,
         }
     }
 }

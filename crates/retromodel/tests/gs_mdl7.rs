@@ -134,6 +134,47 @@ fn every_fixture_round_trips_and_converts_to_a_valid_model() {
 }
 
 #[test]
+fn every_triangle_record_size_round_trips_byte_for_byte() {
+    // Fuzzing found sizes cutting a field (7..=11, 13..=15, 17..=21, 23..=25) wrote that
+    // field's "none" value back instead of the bytes read.
+    let sizes = fixtures::triangle_sizes();
+    assert_eq!(sizes.len(), 25);
+    for (size, bytes) in sizes {
+        let file = parse(&bytes);
+        assert_eq!(file.header.sizes.triangle, size);
+        assert!(
+            file.write() == bytes,
+            "triangle size {size}: round trip differs"
+        );
+        let whole = gs_mdl7::triangle_fields_len(size as usize);
+        let partial = size as usize - whole;
+        for t in file.groups.iter().flat_map(|g| &g.triangles) {
+            assert_eq!(t.extra.len(), partial, "triangle size {size}");
+            if whole < 12 {
+                assert_eq!(t.texcoord, [NONE16; 3], "triangle size {size}");
+            }
+            if whole < 16 {
+                assert_eq!(t.material, NO_MATERIAL, "triangle size {size}");
+            }
+        }
+        // Bytes that are neither zero nor a "none" value come back as they were.
+        let mut edited = file.clone();
+        for t in edited.groups.iter_mut().flat_map(|g| &mut g.triangles) {
+            t.extra = (0..partial).map(|k| 0xA5 ^ k as u8).collect();
+        }
+        let written = edited.write();
+        assert_eq!(written.len(), bytes.len(), "triangle size {size}");
+        let again = parse(&written);
+        assert_eq!(again, edited, "triangle size {size}");
+        assert!(again.write() == written, "triangle size {size}");
+        let c = gs_mdl7::to_model(&file, &ConvertOptions::default(), &NoFiles);
+        c.model
+            .validate()
+            .unwrap_or_else(|e| panic!("triangle size {size}: {e}"));
+    }
+}
+
+#[test]
 fn meshes_triangles_uvs_and_every_frame_follow_the_layout() {
     for (name, bytes) in fixtures::all() {
         let file = parse(&bytes);

@@ -5,8 +5,9 @@
 //! triangle list. Also the importer's error texts for bad files.
 
 use retromodel::formats::{md2, quake_mdl};
+use retromodel::import::bake::bake_skeletal_with;
 use retromodel::import::{gltf, ImportOptions};
-use retromodel::{Document, Limits, NoFiles, WriteOptions};
+use retromodel::{Document, ErrorKind, Limits, NoFiles, WriteOptions};
 use serde_json::json;
 
 /// A GLB container around `json` and `bin`.
@@ -261,6 +262,68 @@ fn model_vertex_order_follows_the_file() {
             "{v}: {p:?} vs {want:?}"
         );
     }
+}
+
+#[test]
+fn keyframes_and_skeletal_samples_share_the_sampled_frame_limit() {
+    let bytes = skinned_glb();
+    let at = |fps: f32, max_sampled_frames: u32| ImportOptions {
+        fps: Some(fps),
+        limits: Limits {
+            max_sampled_frames,
+            ..Limits::default()
+        },
+        ..ImportOptions::default()
+    };
+    // At 10 fps: 11 keyframe poses, then 11 skeletal samples.
+    let c = gltf::read(&bytes, &NoFiles, &at(10.0, 22)).unwrap();
+    assert_eq!(
+        (c.model.frames.len(), c.model.animations[0].frames.len()),
+        (11, 11)
+    );
+    assert_eq!(
+        gltf::read(&bytes, &NoFiles, &at(10.0, 21))
+            .unwrap_err()
+            .to_string(),
+        "gltf: animation \"bend\": its keys span 1 s (from 0 s to 1 s); sampled at 10 fps \
+         that is 11 frames (22 with the 11 sampled before it), more than the limit of 21 \
+         sampled frames (Limits::max_sampled_frames); a lower frame rate (--fps) samples fewer"
+    );
+    assert_eq!(
+        gltf::read(&bytes, &NoFiles, &at(10.0, 10))
+            .unwrap_err()
+            .to_string(),
+        "gltf: animation \"bend\": its keys span 1 s (from 0 s to 1 s); sampled at 10 fps \
+         that is 11 frames, more than the limit of 10 sampled frames \
+         (Limits::max_sampled_frames); a lower frame rate (--fps) samples fewer"
+    );
+    // Baking resamples under the same limit, and charges its frames first.
+    let model = gltf::read(&bytes, &NoFiles, &ImportOptions::default())
+        .unwrap()
+        .model;
+    let limits = |max_sampled_frames: u32, max_alloc_bytes: u64| Limits {
+        max_sampled_frames,
+        max_alloc_bytes,
+        ..Limits::default()
+    };
+    let baked = bake_skeletal_with(&model, Some(100.0), &limits(101, 1 << 30)).unwrap();
+    assert_eq!(baked.model.frames.len(), 101);
+    assert_eq!(
+        bake_skeletal_with(&model, Some(100.0), &limits(100, 1 << 30))
+            .unwrap_err()
+            .to_string(),
+        "bake: animation \"bend\": 1 s resampled at 100 fps is 101 frames, more than the \
+         limit of 100 sampled frames (Limits::max_sampled_frames); a lower frame rate (--fps) \
+         samples fewer"
+    );
+    let e = bake_skeletal_with(&model, Some(100.0), &limits(101, 1000)).unwrap_err();
+    assert_eq!(
+        (e.kind, e.to_string().split(" (").next().unwrap()),
+        (
+            ErrorKind::LimitExceeded,
+            "bake: animation \"bend\": 101 frames"
+        )
+    );
 }
 
 fn error_of(bytes: &[u8]) -> String {

@@ -10,6 +10,7 @@
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::formats::md5::anim::JointPose;
 use crate::formats::md5::quat::Quat;
+use crate::limits::{Budget, Limits};
 use crate::model::{Clip, Converted, Frame, JointTransform, Model, MorphTarget, SkeletalAnimation};
 
 fn pose(t: &JointTransform) -> JointPose {
@@ -70,9 +71,18 @@ fn skin(model: &Model, global: &[JointPose], inverse_bind: &[JointPose]) -> Vec<
 
 /// `model` with its skeletal animations baked into frames and clips (its frames replaced);
 /// joints and animations are kept. `fps` resamples every animation at that rate. A model
-/// without animations gets one frame, the bind pose.
+/// without animations gets one frame, the bind pose. Bounded by the default [`Limits`]
+/// ([`bake_skeletal_with`]).
 pub fn bake_skeletal(model: &Model, fps: Option<f32>) -> Result<Converted> {
+    bake_skeletal_with(model, fps, &Limits::default())
+}
+
+/// [`bake_skeletal`] within `limits`: the frames of each animation are charged to
+/// [`Limits::max_alloc_bytes`] before they are made, and frames resampled at `fps` count
+/// against [`Limits::max_sampled_frames`] (an animation's own frames do not).
+pub fn bake_skeletal_with(model: &Model, fps: Option<f32>, limits: &Limits) -> Result<Converted> {
     let fail = |m: String| Error::new("bake", ErrorKind::InvalidModel, m, Location::None);
+    let limit = |m: String| Error::new("bake", ErrorKind::LimitExceeded, m, Location::None);
     model.validate().map_err(|e| fail(e.message))?;
     if let Some(f) = fps.filter(|f| !(f.is_finite() && *f > 0.0)) {
         return Err(fail(format!("frame rate {f} is not a positive number")));
@@ -141,6 +151,18 @@ pub fn bake_skeletal(model: &Model, fps: Option<f32>) -> Result<Converted> {
             warnings,
         });
     }
+    // What a frame keeps: its name and bounds, and per mesh a morph target with a position
+    // and a normal per vertex.
+    let frame_bytes = |name_len: usize| {
+        (std::mem::size_of::<Frame>() + name_len) as u64
+            + model
+                .meshes
+                .iter()
+                .map(|m| std::mem::size_of::<MorphTarget>() as u64 + m.positions.len() as u64 * 24)
+                .sum::<u64>()
+    };
+    let mut budget = Budget::new(limits);
+    let mut sampled = 0u64;
     let mut local = Vec::with_capacity(nj);
     let mut global = vec![JointPose::IDENTITY; nj];
     for a in usable {
@@ -148,8 +170,42 @@ pub fn bake_skeletal(model: &Model, fps: Option<f32>) -> Result<Converted> {
         let duration = (a.frames.len() - 1) as f32 / a.fps;
         let count = match fps {
             None => a.frames.len(),
-            Some(r) => ((duration * r + 1e-3).floor() as usize + 1).min(1 << 20),
+            Some(r) => {
+                let steps = (duration * r + 1e-3).floor();
+                let max = u64::from(limits.max_sampled_frames);
+                if f64::from(steps) + 1.0 > max.saturating_sub(sampled) as f64 {
+                    let count = f64::from(steps) + 1.0;
+                    let before = if sampled > 0 {
+                        format!(
+                            " ({} with the {sampled} resampled before it)",
+                            count + sampled as f64
+                        )
+                    } else {
+                        String::new()
+                    };
+                    return Err(limit(format!(
+                        "animation \"{}\": {duration} s resampled at {r} fps is {count:.0} \
+                         frames{before}, more than the limit of {max} sampled frames \
+                         (Limits::max_sampled_frames); a lower frame rate (--fps) samples fewer",
+                        a.name
+                    )));
+                }
+                steps as usize + 1
+            }
         };
+        sampled += count as u64;
+        let bytes = frame_bytes(a.name.len() + 20).saturating_mul(count as u64);
+        budget.charge(bytes).map_err(|max| {
+            limit(format!(
+                "animation \"{}\": {count} frames ({bytes} bytes) would exceed the allocation \
+                 limit of {max} bytes",
+                a.name
+            ))
+        })?;
+        out.frames.reserve_exact(count);
+        for m in &mut out.meshes {
+            m.morph_targets.reserve_exact(count);
+        }
         let first = out.frames.len();
         for k in 0..count {
             local_at(a, (k as f32 / rate).min(duration), &mut local);

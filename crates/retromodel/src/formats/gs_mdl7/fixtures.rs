@@ -271,6 +271,23 @@ fn triangle(vertex: [u16; 3], texcoord: [u16; 3], material: u32, second: bool) -
     }
 }
 
+/// The bytes of the field a triangle record of `size` bytes holds only in part (empty for
+/// sizes 6, 12, 16, 22 and from 26 on): the first bytes of that field's value, as a file
+/// written with whole records and cut to `size` would have them.
+fn partial_field(t: &Triangle, size: usize) -> Vec<u8> {
+    let mut full = Vec::with_capacity(26);
+    t.vertex
+        .iter()
+        .chain(&t.texcoord)
+        .for_each(|v| full.extend(v.to_le_bytes()));
+    full.extend(t.material.to_le_bytes());
+    t.texcoord2
+        .iter()
+        .for_each(|v| full.extend(v.to_le_bytes()));
+    full.extend(t.material2.to_le_bytes());
+    full[triangle_fields_len(size)..size.min(26)].to_vec()
+}
+
 /// Builds the file a spec describes.
 pub fn build(spec: &Spec) -> File<'static> {
     let s = spec.sizes;
@@ -429,6 +446,9 @@ pub fn build(spec: &Spec) -> File<'static> {
                 .collect(),
         });
     }
+    for t in groups.iter_mut().flat_map(|g| g.triangles.iter_mut()) {
+        t.extra = partial_field(t, s.triangle as usize);
+    }
     let deformers = if spec.bones {
         let element = |index: i32, name: &str, weights: &[(i32, f32)]| DeformerElement {
             index,
@@ -496,6 +516,25 @@ pub fn build(spec: &Spec) -> File<'static> {
 /// A small valid file: one group, two skins, two frames.
 pub fn minimal() -> Vec<u8> {
     build(&Spec::default()).write()
+}
+
+/// One file for every triangle record size from 6 to 30 bytes, `(size, bytes)`: a second UV
+/// set, so that a record cut inside a field holds the first bytes of a real value. Sizes
+/// 7..=11, 13..=15, 17..=21 and 23..=25 cut a field.
+pub fn triangle_sizes() -> Vec<(u16, Vec<u8>)> {
+    (6..=30)
+        .map(|triangle| {
+            let spec = Spec {
+                sizes: StructSizes {
+                    triangle,
+                    ..StructSizes::MED
+                },
+                second_uv: true,
+                ..Spec::default()
+            };
+            (triangle, build(&spec).write())
+        })
+        .collect()
 }
 
 /// Every named fixture: `(name, bytes)`.

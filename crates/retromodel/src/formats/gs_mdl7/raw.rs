@@ -282,7 +282,9 @@ pub struct TexCoord {
 }
 
 /// A triangle (`md7_triangle_stc_size` bytes). Fields the record is too short for read as
-/// their "none" values ([`NONE16`], [`NO_MATERIAL`]) and are not written back.
+/// their "none" values ([`NONE16`], [`NO_MATERIAL`]) and are not written back. The bytes of a
+/// field the record holds only in part (sizes 7..=11, 13..=15, 17..=21, 23..=25) are kept in
+/// `extra`, so every record size writes back byte for byte.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Triangle {
     /// Vertex indices into the group's vertices, checked at parse time.
@@ -296,8 +298,21 @@ pub struct Triangle {
     pub texcoord2: [u16; 3],
     /// Material of the second UV set (size >= 26).
     pub material2: u32,
-    /// Bytes of the record after the 26 known ones.
+    /// Bytes of the record after the known fields it holds whole
+    /// ([`triangle_fields_len`]): after the 26 known ones, or for a shorter record the bytes
+    /// of the field it covers only in part.
     pub extra: Vec<u8>,
+}
+
+/// How many leading bytes of a triangle record of `size` bytes hold whole known fields:
+/// 6 (vertices), 12 (texture coordinates), 16 (material), 22 (second texture coordinates) or
+/// 26 (second material), the largest not above `size` (which is at least 6). The rest of the
+/// record is [`Triangle::extra`].
+pub fn triangle_fields_len(size: usize) -> usize {
+    [26, 22, 16, 12, 6]
+        .into_iter()
+        .find(|&k| size >= k)
+        .unwrap_or(0)
 }
 
 /// How a vertex record stores its normal, by record size.

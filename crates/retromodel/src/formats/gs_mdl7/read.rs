@@ -303,7 +303,7 @@ fn read_group<'a>(
                 } else {
                     NO_MATERIAL
                 },
-                extra: b[size.min(26)..].to_vec(),
+                extra: b[triangle_fields_len(size)..].to_vec(),
             });
         }
     }

@@ -157,13 +157,24 @@ fn write_group(w: &mut Writer, g: &Group<'_>, s: StructSizes) {
         rec.bytes(&t.extra);
         fixed(w, &rec.into_bytes(), s.skinpoint as usize);
     }
+    // Only the fields the record holds whole, then `extra` (which holds the bytes of a field
+    // the record covers in part): a record of any size writes back as it was read.
+    let whole = triangle_fields_len(s.triangle as usize);
     for t in &g.triangles {
         let mut rec = Writer::with_capacity(26 + t.extra.len());
         t.vertex.iter().for_each(|&v| rec.u16(v));
-        t.texcoord.iter().for_each(|&v| rec.u16(v));
-        rec.u32(t.material);
-        t.texcoord2.iter().for_each(|&v| rec.u16(v));
-        rec.u32(t.material2);
+        if whole >= 12 {
+            t.texcoord.iter().for_each(|&v| rec.u16(v));
+        }
+        if whole >= 16 {
+            rec.u32(t.material);
+        }
+        if whole >= 22 {
+            t.texcoord2.iter().for_each(|&v| rec.u16(v));
+        }
+        if whole >= 26 {
+            rec.u32(t.material2);
+        }
         rec.bytes(&t.extra);
         fixed(w, &rec.into_bytes(), s.triangle as usize);
     }

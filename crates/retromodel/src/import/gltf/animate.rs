@@ -7,11 +7,11 @@ use gltf::animation::{Interpolation, Property};
 use super::accessor::floats;
 use super::scene::Scene;
 use super::skin::Skeleton;
-use super::{fail, Buffers};
+use super::{fail, Buffers, Spent};
 use crate::error::{ErrorKind, Result};
 use crate::import::math::{self, Mat4};
 use crate::import::ImportOptions;
-use crate::limits::Budget;
+use crate::limits::{Budget, Limits};
 use crate::model::{Clip, Frame, Model, MorphTarget};
 
 /// Frames per second of sampled keyframe clips unless told otherwise (Quake's rate).
@@ -130,6 +130,45 @@ impl Animation {
             .iter()
             .filter_map(|c| c.times.last().copied())
             .fold(0.0, f32::max)
+    }
+
+    /// How many frames sampling from the first key to the last at `fps` gives, counted
+    /// against [`Limits::max_sampled_frames`] together with `sampled`, the frames sampled
+    /// before (which it then includes).
+    pub fn sampled_count(&self, fps: f32, limits: &Limits, sampled: &mut u64) -> Result<usize> {
+        let (t0, d) = (self.start(), self.duration());
+        // NaN (a rate of 0 over no span) and negative steps give one frame, as before.
+        let steps = ((d - t0) * fps + 1e-3).floor();
+        let limit = u64::from(limits.max_sampled_frames);
+        let left = limit.saturating_sub(*sampled);
+        if f64::from(steps) + 1.0 > left as f64 {
+            let count = f64::from(steps) + 1.0;
+            let before = if *sampled > 0 {
+                format!(
+                    " ({} with the {sampled} sampled before it)",
+                    number(count + *sampled as f64)
+                )
+            } else {
+                String::new()
+            };
+            return Err(fail(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "animation \"{}\": its keys span {} s (from {} s to {} s); sampled at {fps} \
+                     fps that is {} frames{before}, more than the limit of {limit} sampled \
+                     frames (Limits::max_sampled_frames); a lower frame rate (--fps) samples \
+                     fewer",
+                    self.name,
+                    number(f64::from(d - t0)),
+                    number(f64::from(t0)),
+                    number(f64::from(d)),
+                    number(count),
+                ),
+            ));
+        }
+        let count = (steps as usize).saturating_add(1);
+        *sampled += count as u64;
+        Ok(count)
     }
 
     /// Local matrices and morph weights of every node at time `t`.
@@ -351,32 +390,52 @@ impl Animations {
     }
 
     /// Fills `model.frames`, `model.clips` and one placeholder mesh per instance with its
-    /// morph targets (one per frame).
+    /// morph targets (one per frame). Each animation's frames are charged to the budget of
+    /// `spent` and reserved before it is sampled; sampled frames count against
+    /// [`Limits::max_sampled_frames`] with the frames `spent` has sampled.
     pub fn frames(
         &self,
         scene: &Scene,
         skeleton: Option<&Skeleton>,
         options: &ImportOptions,
         model: &mut Model,
-        budget: &mut Budget,
+        spent: &mut Spent,
     ) -> Result<()> {
+        let (budget, sampled) = (&mut spent.budget, &mut spent.sampled);
         model.meshes = scene.empty_meshes();
         let verts: u64 = scene
             .instances
             .iter()
             .map(|i| i.positions.len() as u64)
             .sum();
-        let mut push =
-            |model: &mut Model, name: String, world: &[Mat4], weights: &[Vec<f32>]| -> Result<()> {
-                budget.charge(verts * 24 + 64).map_err(|_| {
+        // What a frame keeps: its name and bounds, and per instance a morph target with a
+        // position and a normal per vertex.
+        let frame_bytes = |name_len: usize| {
+            (std::mem::size_of::<Frame>() + name_len) as u64
+                + scene.instances.len() as u64 * std::mem::size_of::<MorphTarget>() as u64
+                + verts * 24
+        };
+        // Charges `count` frames with names of at most `name_len` bytes, then reserves them.
+        let mut reserve =
+            |model: &mut Model, what: &str, count: usize, name_len: usize| -> Result<()> {
+                let bytes = frame_bytes(name_len).saturating_mul(count as u64);
+                budget.charge(bytes).map_err(|limit| {
                     fail(
                         ErrorKind::LimitExceeded,
                         format!(
-                            "frame {}: the poses exceed the allocation limit",
-                            model.frames.len()
+                            "{what}: {count} frames of {verts} vertices ({bytes} bytes) would \
+                             exceed the allocation limit of {limit} bytes"
                         ),
                     )
                 })?;
+                model.frames.reserve_exact(count);
+                for m in &mut model.meshes {
+                    m.morph_targets.reserve_exact(count);
+                }
+                Ok(())
+            };
+        let push =
+            |model: &mut Model, name: String, world: &[Mat4], weights: &[Vec<f32>]| -> Result<()> {
                 let joints = skeleton.map(|s| s.slot_matrices(world));
                 let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
                 for (k, inst) in scene.instances.iter().enumerate() {
@@ -415,6 +474,7 @@ impl Animations {
                 .as_ref()
                 .and_then(|n| n.first().cloned())
                 .unwrap_or_else(|| "frame1".into());
+            reserve(model, "the rest pose", 1, name.len())?;
             push(model, name, &world, &weights)?;
             model.clips = crate::model::clips_from_frame_names(
                 model.frames.iter().map(|f| f.name.as_str()).enumerate(),
@@ -446,6 +506,14 @@ impl Animations {
                     };
                     ends.push(times[times.len() - 1] + step);
                 }
+                // The longest name a pose may take: a stored one or `<clip><n>`.
+                let stored = scene.frame_names.iter().chain(&scene.target_names);
+                let name_len = stored
+                    .flatten()
+                    .map(String::len)
+                    .fold(a.name.len() + 20, usize::max);
+                let what = format!("animation \"{}\"", a.name);
+                reserve(model, &what, poses.len(), name_len)?;
                 let rest = scene.world(&scene.rest_locals());
                 for (k, &pose) in poses.iter().enumerate() {
                     let mut weights: Vec<Vec<f32>> = scene
@@ -472,9 +540,9 @@ impl Animations {
             }
             let fps = options.fps.unwrap_or(DEFAULT_FPS);
             let (t0, d) = (a.start(), a.duration());
-            let count = (((d - t0) * fps + 1e-3).floor() as usize)
-                .saturating_add(1)
-                .min(1 << 20);
+            let count = a.sampled_count(fps, &options.limits, sampled)?;
+            let what = format!("animation \"{}\"", a.name);
+            reserve(model, &what, count, a.name.len() + 20)?;
             for k in 0..count {
                 let t = (t0 + k as f32 / fps).min(d);
                 let (locals, weights) = a.evaluate(scene, t);
@@ -491,6 +559,20 @@ impl Animations {
         }
         Ok(())
     }
+}
+
+/// `x` for a message: as it is up to a billion, else in scientific notation (`1.000e30`),
+/// so that a key time of 1e30 does not print 31 digits.
+fn number(x: f64) -> String {
+    if x.abs() < 1e9 {
+        // Through f32 when exact, so that key times print as stored (0.1, not 0.100000001).
+        let short = x as f32;
+        if f64::from(short) == x {
+            return short.to_string();
+        }
+        return x.to_string();
+    }
+    format!("{x:.3e}")
 }
 
 /// The stored name of pose `p`, if the file has names.

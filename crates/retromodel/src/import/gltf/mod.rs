@@ -46,6 +46,13 @@ const FORMAT: &str = "gltf";
 /// Each buffer's bytes, by buffer index.
 pub(super) type Buffers = Vec<Vec<u8>>;
 
+/// What an import has spent so far: the allocation budget, and the frames sampled from
+/// animations (against [`Limits::max_sampled_frames`](crate::Limits::max_sampled_frames)).
+pub(super) struct Spent {
+    pub budget: Budget,
+    pub sampled: u64,
+}
+
 /// An error about the file's content.
 pub(super) fn fail(kind: ErrorKind, message: String) -> Error {
     Error::new(FORMAT, kind, message, Location::None)
@@ -74,11 +81,19 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
     let skeleton = skin::Skeleton::new(doc, &scene, &buffers, &mut budget, &mut warnings)?;
     let clips = animate::Animations::new(doc, &buffers, &scene, &mut budget, &mut warnings)?;
     let mut model = Model::default();
-    clips.frames(&scene, skeleton.as_ref(), options, &mut model, &mut budget)?;
+    let mut spent = Spent { budget, sampled: 0 };
+    clips.frames(&scene, skeleton.as_ref(), options, &mut model, &mut spent)?;
     scene.meshes(&mut model, &skins);
     model.skins = skins.into_iter().map(|(_, s)| s).collect();
     if let Some(s) = &skeleton {
-        s.apply(&scene, &clips, options, &mut model, &mut warnings);
+        s.apply(
+            &scene,
+            &clips,
+            options,
+            &mut model,
+            &mut spent,
+            &mut warnings,
+        )?;
     }
     if scene.instances.len() > 1 {
         warnings.push(format!(
@@ -96,8 +111,20 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
 ///
 /// gltf-json 1.4's validation indexes the accessor list with a primitive's `POSITION`
 /// attribute before checking it (a panic on a bad index), so that index is checked here
-/// first.
+/// first. gltf 1.4 subtracts the 12-byte header from a GLB's total length before checking
+/// it (an overflow panic under overflow checks), so that length is checked here first too.
 fn parse(bytes: &[u8]) -> Result<gltf::Gltf> {
+    if let Some(h) = bytes.get(..12).filter(|h| h.starts_with(b"glTF")) {
+        let length = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
+        if length < 12 {
+            return Err(Error::new(
+                FORMAT,
+                ErrorKind::InvalidValue,
+                format!("GLB header: total length {length} is smaller than the 12-byte header"),
+                Location::Offset(8),
+            ));
+        }
+    }
     let error = |e: gltf::Error| {
         let kind = match e {
             gltf::Error::Validation(_) => ErrorKind::InvalidValue,

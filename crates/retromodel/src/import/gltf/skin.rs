@@ -7,7 +7,7 @@ use gltf::accessor::Dimensions;
 use super::accessor::floats;
 use super::animate::Animations;
 use super::scene::Scene;
-use super::{fail, Buffers};
+use super::{fail, Buffers, Spent};
 use crate::error::{ErrorKind, Result};
 use crate::import::math::{self, Mat4};
 use crate::import::ImportOptions;
@@ -189,15 +189,20 @@ impl Skeleton {
             .collect()
     }
 
-    /// The model's joints, joint weights and skeletal animations.
+    /// The model's joints, joint weights and skeletal animations. Each animation's frames
+    /// are charged to the budget of `spent` before they are made; sampled ones count against
+    /// [`Limits::max_sampled_frames`](crate::Limits::max_sampled_frames) with the frames
+    /// `spent` has sampled.
     pub fn apply(
         &self,
         scene: &Scene,
         animations: &Animations,
         options: &ImportOptions,
         model: &mut Model,
+        spent: &mut Spent,
         warnings: &mut Vec<String>,
-    ) {
+    ) -> Result<()> {
+        let (budget, sampled) = (&mut spent.budget, &mut spent.sampled);
         let data = &self.skins[&self.primary];
         let mut slot_to_model = vec![0u32; data.joints.len()];
         for (m, &k) in self.order.iter().enumerate() {
@@ -291,15 +296,25 @@ impl Skeleton {
                 // The exporter gives a one-frame animation two equal keys (a sampler
                 // wants an interval).
                 let held = first.len() == 2 && a.frame_count == Some(1);
+                budget
+                    .charge(first.len() as u64 * 4)
+                    .map_err(|limit| too_big(&a.name, first.len(), limit))?;
                 (if held { vec![0.0] } else { first.clone() }, fps)
             } else {
                 let fps = options.fps.unwrap_or(SKELETAL_FPS);
                 let (t0, d) = (a.start(), a.duration());
-                let n = (((d - t0) * fps + 1e-3).floor() as usize)
-                    .saturating_add(1)
-                    .min(1 << 20);
+                let n = a.sampled_count(fps, &options.limits, sampled)?;
+                budget
+                    .charge(n as u64 * 4)
+                    .map_err(|limit| too_big(&a.name, n, limit))?;
                 ((0..n).map(|k| (t0 + k as f32 / fps).min(d)).collect(), fps)
             };
+            // What the frames keep: per frame a list of one transform per joint.
+            let frame_bytes = std::mem::size_of::<Vec<JointTransform>>()
+                + self.order.len() * std::mem::size_of::<JointTransform>();
+            budget
+                .charge((frame_bytes as u64).saturating_mul(times.len() as u64))
+                .map_err(|limit| too_big(&a.name, times.len(), limit))?;
             // A joint whose node hangs directly from its parent joint's node (or, for a
             // root, from nothing or from nodes that never move) takes its node's TRS as it
             // is: no matrix round trip, so key values come through bit for bit.
@@ -363,5 +378,17 @@ impl Skeleton {
                 loops: false,
             });
         }
+        Ok(())
     }
+}
+
+/// The allocation limit error of a skeletal animation's `count` frames.
+fn too_big(name: &str, count: usize, limit: u64) -> crate::error::Error {
+    fail(
+        ErrorKind::LimitExceeded,
+        format!(
+            "skeletal animation \"{name}\": {count} frames would exceed the allocation limit \
+             of {limit} bytes"
+        ),
+    )
 }
