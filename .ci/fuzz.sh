@@ -2,7 +2,7 @@
 # Runs every fuzz target for SECONDS (default 20) from the registry's seeds, with the memory
 # limits of FUZZING.md; fails on any finding. `bash .ci/fuzz.sh 3600 codec_md2` runs one
 # target for an hour. New corpus entries go to fuzz/corpus/<target>/ (not committed);
-# findings to fuzz/artifacts/<target>/.
+# findings to fuzz/artifacts/<target>/. FUZZ_RUNS=2100000 bounds each target by executions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-20}"
@@ -11,6 +11,9 @@ cargo run -q --release -p retromodel --example fuzz_seeds -- fuzz/seeds
 cd fuzz
 cargo +nightly fuzz build -s none -a -O >/dev/null 2>&1 || cargo +nightly fuzz build -s none -a -O
 targets=("$@")
+# FUZZ_RUNS=N stops each target after N executions (the campaign); the time still caps it.
+extra=()
+[ -z "${FUZZ_RUNS:-}" ] || extra+=("-runs=$FUZZ_RUNS")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo +nightly fuzz list)
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t" "artifacts/$t"
@@ -20,7 +23,7 @@ for t in "${targets[@]}"; do
   set +e
   cargo +nightly fuzz run -s none -a -O "$t" "corpus/$t" "seeds/$t" -- \
     -max_total_time="$secs" -max_len=65536 -rss_limit_mb=160 -malloc_limit_mb=65 \
-    -timeout=10 -print_final_stats=1 -artifact_prefix="artifacts/$t/" > "target/$t.log" 2>&1
+    -timeout=10 -print_final_stats=1 -artifact_prefix="artifacts/$t/" "${extra[@]}" > "target/$t.log" 2>&1
   rc=$?
   set -e
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "target/$t.log" | grep -o '[0-9]*$' || echo 0)

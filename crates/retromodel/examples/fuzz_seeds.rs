@@ -10,7 +10,11 @@ use retromodel::export::{gltf, obj};
 use retromodel::{registry, ConvertOptions, Document, Limits, NoFiles};
 
 fn main() -> std::io::Result<()> {
-    let dir = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "fuzz/seeds".into()));
+    let dir = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .unwrap_or_else(|| "fuzz/seeds".into()),
+    );
     let (mut n, mut g, mut o) = (0, 0, 0);
     for codec in registry::codecs() {
         let target = dir.join(format!("codec_{}", codec.name().replace('-', "_")));

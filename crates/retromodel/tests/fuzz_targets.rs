@@ -14,8 +14,8 @@ fn every_codec_has_a_fuzz_target() {
     for codec in registry::codecs() {
         let target = format!("codec_{}", codec.name().replace('-', "_"));
         let file = root.join("fuzz_targets").join(format!("{target}.rs"));
-        let text = std::fs::read_to_string(&file)
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let text =
+            std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         assert!(
             text.contains(&format!("retromodel_fuzz::codec(\"{}\"", codec.name())),
             "{target} must fuzz the codec {:?}",

@@ -34,7 +34,11 @@ pub fn check_codec(codec: &dyn Codec, data: &[u8], limits: &Limits) -> bool {
     };
     let written = file.write();
     if codec.byte_exact() {
-        assert!(written == data, "{}: parsed file must write back unchanged", codec.name());
+        assert!(
+            written == data,
+            "{}: parsed file must write back unchanged",
+            codec.name()
+        );
     } else {
         let again = codec
             .parse(&written, limits)
