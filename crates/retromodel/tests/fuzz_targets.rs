@@ -40,3 +40,22 @@ fn every_fixture_passes_the_oracle() {
         }
     }
 }
+
+/// Every committed regression input (fuzz findings included) passes the oracle, writers and
+/// all, under the default limits.
+#[test]
+fn regression_inputs_pass_the_oracle() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        // glTF inputs are the importers': they parse or fail cleanly (tests/regressions.rs
+        // pins their results).
+        if !bytes.starts_with(b"glTF") {
+            oracle::check_any(&bytes, &Limits::default());
+        }
+        n += 1;
+    }
+    assert!(n >= 7, "{n} regression inputs");
+}

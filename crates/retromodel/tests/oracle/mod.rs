@@ -10,15 +10,29 @@
 #![allow(dead_code)]
 
 use retromodel::registry::{self, Codec};
-use retromodel::{ConvertOptions, Document, Limits, NoFiles, WriteOptions};
+use retromodel::{ConvertOptions, Document, Limits, Model, NoFiles, WriteOptions};
 
-/// Models larger than this (vertices x poses) are not written by every writer: that
-/// costs time without reaching new code.
-const WRITE_BUDGET: usize = 1 << 14;
+/// Models larger than this (vertices x poses, or skin pixels) are not written by every
+/// writer: that costs time (palette matching, GL strips) without reaching new code, and a
+/// writer's output may rightly be much larger than a tiny input (a blank skin of the size
+/// an MD2 header declares).
+const WRITE_BUDGET: usize = 1 << 12;
 
 /// Runs every check on `data` as a file of `codec`; panics on a violation. Returns whether
 /// the input parsed.
 pub fn check_codec(codec: &dyn Codec, data: &[u8], limits: &Limits) -> bool {
+    match check_parse(codec, data, limits) {
+        Some(model) => {
+            check_writers(codec, &model);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The checks up to the Model: parse, write back, convert, summary, validate. Returns the
+/// Model when the input parsed.
+pub fn check_parse(codec: &dyn Codec, data: &[u8], limits: &Limits) -> Option<Model> {
     let file = match codec.parse(data, limits) {
         Ok(f) => f,
         Err(e) => {
@@ -29,7 +43,7 @@ pub fn check_codec(codec: &dyn Codec, data: &[u8], limits: &Limits) -> bool {
                 codec.name(),
                 e.format
             );
-            return false;
+            return None;
         }
     };
     let written = file.write();
@@ -58,22 +72,41 @@ pub fn check_codec(codec: &dyn Codec, data: &[u8], limits: &Limits) -> bool {
     for e in codec.engines() {
         let _ = file.validate(e.name);
     }
-    let model = &converted.model;
+    Some(converted.model)
+}
+
+/// Every registered writer on a small `model`: what it writes must parse again.
+pub fn check_writers(codec: &dyn Codec, model: &Model) {
     let size = model.vertex_count() * model.frames.len().max(1);
-    if size <= WRITE_BUDGET {
-        for w in registry::writers() {
-            if let Ok(out) = registry::write_model(model, w, &WriteOptions::default()) {
-                Document::parse(&out.bytes, limits).unwrap_or_else(|e| {
-                    panic!(
-                        "{} -> {}: the written file does not parse: {e}",
-                        codec.name(),
-                        w.format.name()
-                    )
-                });
-            }
+    let pixels: usize = model
+        .skins
+        .iter()
+        .flat_map(|s| &s.pictures)
+        .map(|p| p.width as usize * p.height as usize)
+        .sum::<usize>()
+        .max(
+            model
+                .meshes
+                .iter()
+                .filter_map(|m| m.skin_size)
+                .map(|[w, h]| w as usize * h as usize)
+                .max()
+                .unwrap_or(0),
+        );
+    if size > WRITE_BUDGET || pixels > WRITE_BUDGET * 16 {
+        return;
+    }
+    for w in registry::writers() {
+        if let Ok(out) = registry::write_model(model, w, &WriteOptions::default()) {
+            Document::parse(&out.bytes, &Limits::default()).unwrap_or_else(|e| {
+                panic!(
+                    "{} -> {}: the written file does not parse: {e}",
+                    codec.name(),
+                    w.format.name()
+                )
+            });
         }
     }
-    true
 }
 
 /// [`check_codec`] through detection: the codec that detects `data`, if any.
