@@ -157,9 +157,5 @@ fn truncation_and_bit_flip_sweeps() {
         }
     }
 
-    let peak = common::peak_rss_kib();
-    eprintln!("{cases} PCX sweep cases, peak memory {peak:?} KiB");
-    if let Some(kib) = peak {
-        assert!(kib < 256 * 1024, "peak memory {kib} KiB exceeds 256 MiB");
-    }
+    common::assert_bounded_memory(cases);
 }

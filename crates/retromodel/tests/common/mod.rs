@@ -20,8 +20,8 @@ pub fn corpus_dir() -> Option<PathBuf> {
     Some(dir)
 }
 
-/// Every file under `dir` (recursively, sorted) whose first four bytes are `magic`.
-pub fn files_with_magic(dir: &Path, magic: &[u8; 4]) -> Vec<PathBuf> {
+/// Every file under `dir` (recursively, sorted) for which `keep` holds.
+pub fn files_where(dir: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -29,15 +29,8 @@ pub fn files_with_magic(dir: &Path, magic: &[u8; 4]) -> Vec<PathBuf> {
             let p = e.unwrap().path();
             if p.is_dir() {
                 stack.push(p);
-            } else {
-                let mut head = [0u8; 4];
-                use std::io::Read;
-                let ok = std::fs::File::open(&p)
-                    .and_then(|mut f| f.read_exact(&mut head))
-                    .is_ok();
-                if ok && &head == magic {
-                    out.push(p);
-                }
+            } else if keep(&p) {
+                out.push(p);
             }
         }
     }
@@ -45,26 +38,25 @@ pub fn files_with_magic(dir: &Path, magic: &[u8; 4]) -> Vec<PathBuf> {
     out
 }
 
+/// Every file under `dir` (recursively, sorted) whose first four bytes are `magic`.
+pub fn files_with_magic(dir: &Path, magic: &[u8; 4]) -> Vec<PathBuf> {
+    files_where(dir, &|p| {
+        let mut head = [0u8; 4];
+        use std::io::Read;
+        let ok = std::fs::File::open(p)
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok();
+        ok && &head == magic
+    })
+}
+
 /// Every file under `dir` (recursively, sorted) whose extension is one of `exts` (any case).
 pub fn files_with_extension(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
-            {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    files_where(dir, &|p| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+    })
 }
 
 /// The rows of the corpus's `HEADERS.jsonl` by relative path.
@@ -81,6 +73,15 @@ pub fn headers(dir: &Path) -> std::collections::HashMap<String, serde_json::Valu
 pub struct Rng(pub u64);
 
 impl Rng {
+    /// A generator seeded from a name (FNV-1a), so that each sweep of each format draws its
+    /// own sequence, whatever runs before it.
+    pub fn for_name(name: &str) -> Rng {
+        let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        Rng(hash | 1)
+    }
+
     pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
@@ -98,6 +99,13 @@ pub fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Resets the peak resident memory that [`peak_rss_kib`] reads (Linux: `5` to
+/// `/proc/self/clear_refs`), so that a test measures its own; where that is refused the peak
+/// stays that of the whole process so far.
+pub fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
 /// Feeds `check` the cut and bit-flipped versions of a real file the sweeps use: `cuts`
