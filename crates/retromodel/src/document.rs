@@ -64,6 +64,21 @@ impl<'a> Document<'a> {
         }
     }
 
+    /// Parses `data` as `format` (a registered one) without detection: a damaged file is
+    /// still judged as the format it came from.
+    pub fn parse_as(format: Format, data: &'a [u8], limits: &Limits) -> Result<Document<'a>> {
+        let codec = registry::codec_for(format).ok_or_else(|| {
+            Error::new(
+                format.name(),
+                ErrorKind::Unsupported,
+                format!("{} files are not supported yet", format.description()),
+                Location::None,
+            )
+        })?;
+        let file = codec.parse_as(format, data, limits)?;
+        Ok(Document { codec, file })
+    }
+
     /// The format.
     pub fn format(&self) -> Format {
         self.file.format()

@@ -172,6 +172,19 @@ pub trait Codec: Sync {
     /// Parses a file that [`Codec::detect`] accepted.
     fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>>;
 
+    /// Parses `data` as `format`, one of [`Codec::formats`], without detecting which: for a
+    /// damaged file that must still be judged as the format it came from. By default the
+    /// same as [`Codec::parse`].
+    fn parse_as<'a>(
+        &self,
+        format: Format,
+        data: &'a [u8],
+        limits: &Limits,
+    ) -> Result<Box<dyn ParsedFile + 'a>> {
+        let _ = format;
+        self.parse(data, limits)
+    }
+
     /// The formats this codec writes from any [`Model`].
     fn writers(&self) -> &'static [Writer] {
         &[]

@@ -80,10 +80,20 @@ impl Codec for Md5Codec {
         false
     }
     fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
-        Ok(match self.detect(data) {
-            Some(MD5ANIM) => Box::new(parse_anim(data, limits)?),
-            Some(MD5CAMERA) => Box::new(parse_camera(data, limits)?),
-            _ => Box::new(parse_mesh(data, limits)?),
+        self.parse_as(self.detect(data).unwrap_or(MD5MESH), data, limits)
+    }
+    fn parse_as<'a>(
+        &self,
+        format: Format,
+        data: &'a [u8],
+        limits: &Limits,
+    ) -> Result<Box<dyn ParsedFile + 'a>> {
+        Ok(if format == MD5ANIM {
+            Box::new(parse_anim(data, limits)?)
+        } else if format == MD5CAMERA {
+            Box::new(parse_camera(data, limits)?)
+        } else {
+            Box::new(parse_mesh(data, limits)?)
         })
     }
     fn writers(&self) -> &'static [Writer] {
