@@ -18,7 +18,6 @@ pub mod anim;
 mod convert;
 pub mod fixtures;
 mod from_model;
-mod lexer;
 pub mod quat;
 mod raw;
 mod read;

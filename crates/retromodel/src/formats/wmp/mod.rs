@@ -52,7 +52,6 @@
 
 mod convert;
 pub mod fixtures;
-mod lexer;
 mod raw;
 mod read;
 mod summary;
