@@ -807,13 +807,19 @@ impl<'a> Parser<'a> {
         )
     }
 
-    /// Takes the symbol `c`, or fails with "expected 'c', found ...".
-    pub fn punct(&mut self, c: u8) -> Result<Token> {
+    /// Takes the next token if it is of `kind`, else fails with "expected `expected`, found
+    /// ...".
+    pub fn expect(&mut self, kind: Kind, expected: fmt::Arguments<'_>) -> Result<Token> {
         let t = self.next_token()?;
-        if t.kind == Kind::Punct(c) {
+        if t.kind == kind {
             return Ok(t);
         }
-        Err(self.unexpected(&t, &format!("'{}'", c as char)))
+        Err(self.unexpected(&t, &expected.to_string()))
+    }
+
+    /// Takes the symbol `c`, or fails with "expected 'c', found ...".
+    pub fn punct(&mut self, c: u8) -> Result<Token> {
+        self.expect(Kind::Punct(c), format_args!("'{}'", c as char))
     }
 
     /// Fails with "expected end of file, found ..." unless the input ends here.
@@ -901,37 +907,14 @@ impl fmt::Display for LineCol {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    static MD5: Syntax = Syntax {
-        line_comments: true,
-        block_comments: true,
-        keep_comments: false,
-        quotes: &[STRING],
-        punct: b"(){}",
-        words: Words::NamesAndNumbers,
-    };
+    /// A token with the line and column it is reported at.
+    pub(crate) type Tok = (Kind, String, u32, u32);
 
-    static WMP: Syntax = Syntax {
-        line_comments: true,
-        block_comments: false,
-        keep_comments: true,
-        quotes: &[
-            Quote {
-                open: b'<',
-                close: b'>',
-                name: "file name",
-            },
-            STRING,
-        ],
-        punct: b"{}(),:;",
-        words: Words::Free,
-    };
-
-    type Tok = (Kind, String, u32, u32);
-
-    fn tokens(syntax: &Syntax, src: &[u8]) -> Result<Vec<Tok>, (LexError, u32, u32)> {
+    /// The tokens of `src` up to the end, or the first error with its line and column.
+    pub(crate) fn tokens(syntax: &Syntax, src: &[u8]) -> Result<Vec<Tok>, (LexError, u32, u32)> {
         let p = Parser::new(src, syntax, "test", &Limits::default());
         let mut lx = Lexer::new(src, syntax);
         let mut out = Vec::new();
@@ -949,123 +932,28 @@ mod tests {
         }
     }
 
-    fn check(got: &[Tok], want: &[(Kind, &str, u32, u32)]) {
+    /// Asserts that `got` are the tokens `want`.
+    pub(crate) fn check(got: &[Tok], want: &[(Kind, &str, u32, u32)]) {
         let got: Vec<_> = got.iter().map(|t| (t.0, t.1.as_str(), t.2, t.3)).collect();
         assert_eq!(got, want);
     }
 
-    #[test]
-    fn names_and_numbers_lines_and_columns() {
-        let src = b"MD5Version 10 // c\r\n\t\"a\\b\\\"(-0.000000 1e-05 .5 3. +2){}\r\n/* x\n */ k";
-        check(
-            &tokens(&MD5, src).unwrap(),
-            &[
-                (Kind::Name, "MD5Version", 1, 1),
-                (Kind::Int, "10", 1, 12),
-                (Kind::Quoted(b'"'), "a\\b\\", 2, 2),
-                (Kind::Punct(b'('), "(", 2, 8),
-                (Kind::Float, "-0.000000", 2, 9),
-                (Kind::Float, "1e-05", 2, 19),
-                (Kind::Float, ".5", 2, 25),
-                (Kind::Float, "3.", 2, 28),
-                (Kind::Int, "+2", 2, 31),
-                (Kind::Punct(b')'), ")", 2, 33),
-                (Kind::Punct(b'{'), "{", 2, 34),
-                (Kind::Punct(b'}'), "}", 2, 35),
-                (Kind::Name, "k", 4, 5),
-                (Kind::Eof, "", 4, 6),
-            ],
-        );
-    }
+    const FILE_NAME: Quote = Quote {
+        open: b'<',
+        close: b'>',
+        name: "file name",
+    };
 
-    #[test]
-    fn names_and_numbers_errors() {
-        let e = |src: &[u8]| tokens(&MD5, src).unwrap_err();
-        let (err, line, column) = e(b"a\n \"abc");
-        assert_eq!(err.kind, LexErrorKind::UnterminatedQuote(STRING));
-        assert_eq!((line, column), (2, 2));
-        assert_eq!(
-            e(b"\"ab\nc\"").0.kind,
-            LexErrorKind::LineBreakInQuote(STRING)
-        );
-        assert_eq!(e(b"/* x").0.kind, LexErrorKind::UnterminatedComment);
-        assert_eq!(e(b"/*/").0.kind, LexErrorKind::UnterminatedComment);
-        assert_eq!(e(b"1 / 2").0.kind, LexErrorKind::UnexpectedByte(b'/'));
-        for bad in [
-            &b"-"[..],
-            b".",
-            b"1e",
-            b"1e+",
-            b"1.#IND00",
-            b"0.5f",
-            b"1..2",
-            b"--1",
-            b"1-2",
-        ] {
-            let err = e(bad).0;
-            assert_eq!(err.kind, LexErrorKind::MalformedNumber, "{bad:?}");
-            assert_eq!((err.start, err.end), (0, bad.len()));
+    /// Comments kept, `<file names>`, and either kind of words.
+    fn syntax(words: Words) -> Syntax {
+        Syntax {
+            line_comments: true,
+            block_comments: true,
+            keep_comments: true,
+            quotes: &[FILE_NAME],
+            punct: b"{}(",
+            words,
         }
-    }
-
-    #[test]
-    fn free_words_lines_and_columns() {
-        let src = b"// WMP2 \r\nobject 0 {  // Root\r\n\t(0 -16 1.5) object 1, 35\r\n\
-                    <z:\\a b\\w.wad> 1 ; *water3 3d.1 \"x y\" a//b:}";
-        check(
-            &tokens(&WMP, src).unwrap(),
-            &[
-                (Kind::Comment, " WMP2", 1, 1),
-                (Kind::Word, "object", 2, 1),
-                (Kind::Word, "0", 2, 8),
-                (Kind::Punct(b'{'), "{", 2, 10),
-                (Kind::Comment, " Root", 2, 13),
-                (Kind::Punct(b'('), "(", 3, 2),
-                (Kind::Word, "0", 3, 3),
-                (Kind::Word, "-16", 3, 5),
-                (Kind::Word, "1.5", 3, 9),
-                (Kind::Punct(b')'), ")", 3, 12),
-                (Kind::Word, "object", 3, 14),
-                (Kind::Word, "1", 3, 21),
-                (Kind::Punct(b','), ",", 3, 22),
-                (Kind::Word, "35", 3, 24),
-                (Kind::Quoted(b'<'), "z:\\a b\\w.wad", 4, 1),
-                (Kind::Word, "1", 4, 16),
-                (Kind::Punct(b';'), ";", 4, 18),
-                (Kind::Word, "*water3", 4, 20),
-                (Kind::Word, "3d.1", 4, 28),
-                (Kind::Quoted(b'"'), "x y", 4, 33),
-                (Kind::Word, "a//b", 4, 39),
-                (Kind::Punct(b':'), ":", 4, 43),
-                (Kind::Punct(b'}'), "}", 4, 44),
-                (Kind::Eof, "", 4, 45),
-            ],
-        );
-    }
-
-    #[test]
-    fn free_words_errors() {
-        let e = |src: &[u8]| tokens(&WMP, src).unwrap_err();
-        let (err, line, column) = e(b"a\n <abc");
-        assert_eq!(err.kind, LexErrorKind::UnterminatedQuote(WMP.quotes[0]));
-        assert_eq!((line, column), (2, 2));
-        assert_eq!(
-            e(b"<ab\nc>").0.kind,
-            LexErrorKind::LineBreakInQuote(WMP.quotes[0])
-        );
-        assert_eq!(e(b"\"ab").0.kind, LexErrorKind::UnterminatedQuote(STRING));
-        assert_eq!(
-            e(b"\"ab\n\"").0.kind,
-            LexErrorKind::LineBreakInQuote(STRING)
-        );
-        let (err, line, column) = e(b"ab\0c");
-        assert_eq!(
-            (err.kind, line, column),
-            (LexErrorKind::UnexpectedByte(0), 1, 3)
-        );
-        assert_eq!(e(b"\x7f").0.kind, LexErrorKind::UnexpectedByte(0x7f));
-        // Comments, file names and strings may hold anything but a line feed.
-        assert!(tokens(&WMP, b"// \0\x7f\n<\x01> \"\x02\"").is_ok());
     }
 
     #[test]
@@ -1093,9 +981,9 @@ mod tests {
 
     #[test]
     fn bom_and_empty() {
-        for syntax in [&MD5, &WMP] {
-            check(&tokens(syntax, b"").unwrap(), &[(Kind::Eof, "", 1, 1)]);
-            let t = tokens(syntax, b"\xef\xbb\xbfx\n y").unwrap();
+        for syntax in [syntax(Words::Free), syntax(Words::NamesAndNumbers)] {
+            check(&tokens(&syntax, b"").unwrap(), &[(Kind::Eof, "", 1, 1)]);
+            let t = tokens(&syntax, b"\xef\xbb\xbfx\n y").unwrap();
             assert_eq!((t[0].1.as_str(), t[0].2, t[0].3), ("x", 1, 1));
             assert_eq!((t[1].1.as_str(), t[1].2, t[1].3), ("y", 2, 2));
         }
@@ -1104,7 +992,8 @@ mod tests {
     #[test]
     fn line_col_in_any_order() {
         let src = b"ab\ncd\r\n\tef\rgh";
-        let p = Parser::new(src, &WMP, "test", &Limits::default());
+        let syntax = syntax(Words::Free);
+        let p = Parser::new(src, &syntax, "test", &Limits::default());
         assert_eq!(p.line_col(8), (3, 2));
         assert_eq!(p.line_col(1), (1, 2));
         assert_eq!(p.line_col(11), (3, 5));
@@ -1115,7 +1004,8 @@ mod tests {
     #[test]
     fn parser_helpers() {
         let src = b"// a\nx // b\n{ 7 } <f\xe9> ";
-        let mut p = Parser::new(src, &WMP, "wmp", &Limits::default());
+        let syntax = syntax(Words::Free);
+        let mut p = Parser::new(src, &syntax, "wmp", &Limits::default());
         assert_eq!(p.take_comments().unwrap(), [" a"]);
         assert!(p.at_word("x").unwrap());
         p.next_token().unwrap();

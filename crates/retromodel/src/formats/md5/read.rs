@@ -18,7 +18,7 @@
 //! count that disagrees with the entries of its block, md5anim flags outside `0..=63`,
 //! animated components past `numAnimatedComponents`, camera cuts outside `1..numFrames`.
 //! Every count is checked against the bytes left in the input and `Limits::max_count`, and
-//! charged to a [`Budget`], before anything is allocated for it.
+//! charged to a [`Budget`](crate::limits::Budget), before anything is allocated for it.
 
 use std::fmt;
 use std::mem::size_of;
@@ -146,10 +146,7 @@ impl<'a> Parser<'a> {
     }
 
     fn int(&mut self, what: impl fmt::Display) -> Result<(i64, Token)> {
-        let t = self.next_token()?;
-        if t.kind != Kind::Int {
-            return Err(self.unexpected(&t, &format!("an integer ({what})")));
-        }
+        let t = self.expect(Kind::Int, format_args!("an integer ({what})"))?;
         // The lexer has checked the digits; only the range can fail.
         let text = self.str(&t);
         match text.parse::<i64>() {
@@ -192,10 +189,7 @@ impl<'a> Parser<'a> {
     }
 
     fn string(&mut self, what: &str) -> Result<String> {
-        let t = self.next_token()?;
-        if t.kind != STR {
-            return Err(self.unexpected(&t, &format!("a quoted string ({what})")));
-        }
+        let t = self.expect(STR, format_args!("a quoted string ({what})"))?;
         let bytes = self.text(&t);
         self.charge(&t, bytes.len() as u64)?;
         let (s, latin1) = text::decode(bytes);
@@ -902,4 +896,65 @@ pub fn parse_camera(text: &[u8], limits: &crate::Limits) -> Result<Parsed<Camera
         cuts,
         frames,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::text::tests::{check, tokens};
+    use crate::io::text::LexErrorKind;
+
+    #[test]
+    fn tokens_lines_and_columns() {
+        let src = b"MD5Version 10 // c\r\n\t\"a\\b\\\"(-0.000000 1e-05 .5 3. +2){}\r\n/* x\n */ k";
+        check(
+            &tokens(&SYNTAX, src).unwrap(),
+            &[
+                (Kind::Name, "MD5Version", 1, 1),
+                (Kind::Int, "10", 1, 12),
+                (Kind::Quoted(b'"'), "a\\b\\", 2, 2),
+                (Kind::Punct(b'('), "(", 2, 8),
+                (Kind::Float, "-0.000000", 2, 9),
+                (Kind::Float, "1e-05", 2, 19),
+                (Kind::Float, ".5", 2, 25),
+                (Kind::Float, "3.", 2, 28),
+                (Kind::Int, "+2", 2, 31),
+                (Kind::Punct(b')'), ")", 2, 33),
+                (Kind::Punct(b'{'), "{", 2, 34),
+                (Kind::Punct(b'}'), "}", 2, 35),
+                (Kind::Name, "k", 4, 5),
+                (Kind::Eof, "", 4, 6),
+            ],
+        );
+    }
+
+    #[test]
+    fn token_errors() {
+        let e = |src: &[u8]| tokens(&SYNTAX, src).unwrap_err();
+        let (err, line, column) = e(b"a\n \"abc");
+        assert_eq!(err.kind, LexErrorKind::UnterminatedQuote(text::STRING));
+        assert_eq!((line, column), (2, 2));
+        assert_eq!(
+            e(b"\"ab\nc\"").0.kind,
+            LexErrorKind::LineBreakInQuote(text::STRING)
+        );
+        assert_eq!(e(b"/* x").0.kind, LexErrorKind::UnterminatedComment);
+        assert_eq!(e(b"/*/").0.kind, LexErrorKind::UnterminatedComment);
+        assert_eq!(e(b"1 / 2").0.kind, LexErrorKind::UnexpectedByte(b'/'));
+        for bad in [
+            &b"-"[..],
+            b".",
+            b"1e",
+            b"1e+",
+            b"1.#IND00",
+            b"0.5f",
+            b"1..2",
+            b"--1",
+            b"1-2",
+        ] {
+            let err = e(bad).0;
+            assert_eq!(err.kind, LexErrorKind::MalformedNumber, "{bad:?}");
+            assert_eq!((err.start, err.end), (0, bad.len()));
+        }
+    }
 }

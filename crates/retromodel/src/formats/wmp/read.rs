@@ -1,6 +1,7 @@
 //! Parsing WMP text: tokens to a [`WmpFile`], every count and index checked once, here
 //! (see [`parse`]).
 
+use std::fmt;
 use std::mem::size_of;
 use std::ops::{Deref, DerefMut};
 
@@ -119,20 +120,16 @@ impl<'a> Parser<'a> {
 
     /// A word, any text.
     fn word(&mut self, what: &str) -> Result<String> {
-        let t = self.next_token()?;
-        if t.kind != Kind::Word {
-            return Err(self.unexpected(&t, what));
-        }
-        let s = self.decode(&t);
-        self.charge(&t, (size_of::<String>() + s.len()) as u64)?;
-        Ok(s)
+        self.string(Kind::Word, format_args!("{what}"))
     }
 
     fn path(&mut self, what: &str) -> Result<String> {
-        let t = self.next_token()?;
-        if t.kind != PATH {
-            return Err(self.unexpected(&t, &format!("a file name in <> ({what})")));
-        }
+        self.string(PATH, format_args!("a file name in <> ({what})"))
+    }
+
+    /// A token of `kind` as a string, charged.
+    fn string(&mut self, kind: Kind, expected: fmt::Arguments<'_>) -> Result<String> {
+        let t = self.expect(kind, expected)?;
         let s = self.decode(&t);
         self.charge(&t, (size_of::<String>() + s.len()) as u64)?;
         Ok(s)
@@ -791,36 +788,23 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if let Tally {
-            count: n @ 1..,
-            first: Some(first),
-        } = self.dropped_comments
-        {
-            let at = self.at(first);
-            w.push(format!(
-                "{n} comment(s) inside statements dropped (the first at line {at})"
-            ));
-        }
-        if let Tally {
-            count: n @ 1..,
-            first: Some(first),
-        } = self.latin1
-        {
-            let at = self.at(first);
-            w.push(format!(
-                "{n} word(s) not UTF-8, read as Latin-1 (the first at line {at})"
-            ));
-        }
-        if let Tally {
-            count: n @ 1..,
-            first: Some(first),
-        } = self.odd_hex
-        {
-            let at = self.at(first);
-            w.push(format!(
-                "{n} palette byte(s) not written as two lowercase hex digits (the first at line \
-                 {at}); written back as two"
-            ));
+        for (tally, what, tail) in [
+            (
+                self.dropped_comments,
+                "comment(s) inside statements dropped",
+                "",
+            ),
+            (self.latin1, "word(s) not UTF-8, read as Latin-1", ""),
+            (
+                self.odd_hex,
+                "palette byte(s) not written as two lowercase hex digits",
+                "; written back as two",
+            ),
+        ] {
+            if let (n @ 1.., Some(first)) = (tally.count, tally.first) {
+                let at = self.at(first);
+                w.push(format!("{n} {what} (the first at line {at}){tail}"));
+            }
         }
         self.warnings.extend(w);
     }
@@ -849,7 +833,7 @@ impl<'a> Parser<'a> {
 /// vertices, a vertex index out of range, an index or count out of range, braces nested
 /// deeper than 32 in a kept statement. A binary `WMPB` file is refused as not supported yet.
 /// Every count is checked against the bytes left in the input and `Limits::max_count`, and
-/// every value is charged to a [`Budget`] before it is stored.
+/// every value is charged to a [`Budget`](crate::limits::Budget) before it is stored.
 pub fn parse(text: &[u8], limits: &Limits) -> Result<Parsed> {
     if text.starts_with(b"WMPB") {
         return Err(Error::new(
@@ -866,4 +850,74 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<Parsed> {
         file,
         warnings: p.p.warnings,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::text::tests::{check, tokens};
+    use crate::io::text::LexErrorKind;
+
+    #[test]
+    fn tokens_lines_and_columns() {
+        let src = b"// WMP2 \r\nobject 0 {  // Root\r\n\t(0 -16 1.5) object 1, 35\r\n\
+                    <z:\\a b\\w.wad> 1 ; *water3 3d.1 \"x y\" a//b:}";
+        check(
+            &tokens(&SYNTAX, src).unwrap(),
+            &[
+                (Kind::Comment, " WMP2", 1, 1),
+                (Kind::Word, "object", 2, 1),
+                (Kind::Word, "0", 2, 8),
+                (Kind::Punct(b'{'), "{", 2, 10),
+                (Kind::Comment, " Root", 2, 13),
+                (Kind::Punct(b'('), "(", 3, 2),
+                (Kind::Word, "0", 3, 3),
+                (Kind::Word, "-16", 3, 5),
+                (Kind::Word, "1.5", 3, 9),
+                (Kind::Punct(b')'), ")", 3, 12),
+                (Kind::Word, "object", 3, 14),
+                (Kind::Word, "1", 3, 21),
+                (Kind::Punct(b','), ",", 3, 22),
+                (Kind::Word, "35", 3, 24),
+                (Kind::Quoted(b'<'), "z:\\a b\\w.wad", 4, 1),
+                (Kind::Word, "1", 4, 16),
+                (Kind::Punct(b';'), ";", 4, 18),
+                (Kind::Word, "*water3", 4, 20),
+                (Kind::Word, "3d.1", 4, 28),
+                (Kind::Quoted(b'"'), "x y", 4, 33),
+                (Kind::Word, "a//b", 4, 39),
+                (Kind::Punct(b':'), ":", 4, 43),
+                (Kind::Punct(b'}'), "}", 4, 44),
+                (Kind::Eof, "", 4, 45),
+            ],
+        );
+    }
+
+    #[test]
+    fn token_errors() {
+        let e = |src: &[u8]| tokens(&SYNTAX, src).unwrap_err();
+        let (err, line, column) = e(b"a\n <abc");
+        assert_eq!(err.kind, LexErrorKind::UnterminatedQuote(SYNTAX.quotes[0]));
+        assert_eq!((line, column), (2, 2));
+        assert_eq!(
+            e(b"<ab\nc>").0.kind,
+            LexErrorKind::LineBreakInQuote(SYNTAX.quotes[0])
+        );
+        assert_eq!(
+            e(b"\"ab").0.kind,
+            LexErrorKind::UnterminatedQuote(text::STRING)
+        );
+        assert_eq!(
+            e(b"\"ab\n\"").0.kind,
+            LexErrorKind::LineBreakInQuote(text::STRING)
+        );
+        let (err, line, column) = e(b"ab\0c");
+        assert_eq!(
+            (err.kind, line, column),
+            (LexErrorKind::UnexpectedByte(0), 1, 3)
+        );
+        assert_eq!(e(b"\x7f").0.kind, LexErrorKind::UnexpectedByte(0x7f));
+        // Comments, file names and strings may hold anything but a line feed.
+        assert!(tokens(&SYNTAX, b"// \0\x7f\n<\x01> \"\x02\"").is_ok());
+    }
 }
