@@ -1,11 +1,13 @@
 //! Checked binary I/O: a little-endian [`Reader`] that reports byte offsets in its errors, and a
-//! matching [`Writer`].
+//! matching [`Writer`]; and, for the text formats, [`text`]: one configurable tokenizer and the
+//! parser helpers they share.
 //!
 //! Parsers never index file bytes directly: every read goes through [`Reader`], which fails with
 //! [`crate::ErrorKind::Truncated`] instead of panicking, and every count goes through
 //! [`Reader::count`] before anything is allocated for it.
 
 mod reader;
+pub mod text;
 mod writer;
 
 pub use reader::Reader;

@@ -19,7 +19,6 @@ mod codec;
 mod convert;
 pub mod fixtures;
 mod from_model;
-mod lexer;
 pub mod quat;
 mod raw;
 mod read;

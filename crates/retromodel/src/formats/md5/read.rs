@@ -18,15 +18,18 @@
 //! count that disagrees with the entries of its block, md5anim flags outside `0..=63`,
 //! animated components past `numAnimatedComponents`, camera cuts outside `1..numFrames`.
 //! Every count is checked against the bytes left in the input and `Limits::max_count`, and
-//! charged to a [`Budget`], before anything is allocated for it.
+//! charged to a [`Budget`](crate::limits::Budget), before anything is allocated for it.
 
+use std::fmt;
 use std::mem::size_of;
 
-use super::lexer::{Kind, LexError, LexErrorKind, Lexer, Token};
+use std::ops::{Deref, DerefMut};
+
 use super::raw::*;
 use super::{ANIM_FORMAT, CAMERA_FORMAT, MESH_FORMAT};
-use crate::error::{Error, ErrorKind, Location, Result, ResultExt};
-use crate::limits::{Budget, Limits};
+use crate::error::{ErrorKind, Result, ResultExt};
+use crate::io::text::{self, shorten, Kind, Syntax, Token, Words};
+use crate::limits::Limits;
 
 /// A parsed file and the warnings about what was read leniently.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,160 +87,52 @@ const MIN_VEC_PAIR: u64 = 12;
 /// `frame 0{}` without its values; each value takes at least one more byte.
 const MIN_FRAME: u64 = 8;
 
-/// Up to 40 characters of `bytes`, lossily decoded, with `...` when cut.
-fn shorten(bytes: &[u8]) -> String {
-    let s = String::from_utf8_lossy(bytes);
-    let mut chars = s.chars();
-    let head: String = chars.by_ref().take(40).collect();
-    if chars.next().is_some() {
-        format!("{head}...")
-    } else {
-        head
+/// How MD5 files are tokenized: Doom 3's `idLexer` as its MD5 loaders configure it
+/// (`LEXFL_NOSTRINGESCAPECHARS`), narrowed to what MD5 files use: `//` and `/* */` comments,
+/// `"` strings in which a backslash is an ordinary character (Doom 3 shader paths like
+/// `"models\mapobjects\x"` read as written, and a string can never contain `"`), names,
+/// integers and floats, and the symbols `(` `)` `{` `}`.
+static SYNTAX: Syntax = Syntax {
+    line_comments: true,
+    block_comments: true,
+    keep_comments: false,
+    quotes: &[text::STRING],
+    punct: b"(){}",
+    words: Words::NamesAndNumbers,
+};
+
+const LPAREN: Kind = Kind::Punct(b'(');
+const RBRACE: Kind = Kind::Punct(b'}');
+const STR: Kind = Kind::Quoted(b'"');
+
+/// The shared text parser, with what only MD5 needs on top.
+struct Parser<'a>(text::Parser<'a>);
+
+impl<'a> Deref for Parser<'a> {
+    type Target = text::Parser<'a>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
     }
 }
 
-struct Parser<'a> {
-    lex: Lexer<'a>,
-    peeked: Option<Token>,
-    /// End of the last token taken with `next`.
-    consumed: usize,
-    format: &'static str,
-    limits: Limits,
-    budget: Budget,
-    warnings: Vec<String>,
+impl DerefMut for Parser<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a [u8], format: &'static str, limits: &Limits) -> Self {
-        Parser {
-            lex: Lexer::new(text),
-            peeked: None,
-            consumed: 0,
-            format,
-            limits: *limits,
-            budget: Budget::new(limits),
-            warnings: Vec::new(),
-        }
-    }
-
-    fn error(&self, tok: &Token, kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error::new(
-            self.format,
-            kind,
-            message,
-            Location::LineCol {
-                line: tok.line,
-                column: tok.column,
-            },
-        )
-    }
-
-    fn lex_error(&self, e: LexError) -> Error {
-        let (kind, message) = match e.kind {
-            LexErrorKind::UnexpectedByte(b) if b.is_ascii_graphic() => (
-                ErrorKind::InvalidValue,
-                format!("unexpected character '{}'", b as char),
-            ),
-            LexErrorKind::UnexpectedByte(b) => (
-                ErrorKind::InvalidValue,
-                format!("unexpected byte 0x{b:02x}"),
-            ),
-            LexErrorKind::UnterminatedString => (
-                ErrorKind::Truncated,
-                "string has no closing '\"' before the end of the file".to_string(),
-            ),
-            LexErrorKind::LineBreakInString => (
-                ErrorKind::InvalidValue,
-                "string has no closing '\"' before the end of its line".to_string(),
-            ),
-            LexErrorKind::UnterminatedComment => (
-                ErrorKind::Truncated,
-                "comment '/*' has no closing '*/'".to_string(),
-            ),
-            LexErrorKind::MalformedNumber => (
-                ErrorKind::InvalidValue,
-                format!(
-                    "malformed number {}",
-                    shorten(&self.lex.src()[e.start..e.end])
-                ),
-            ),
-        };
-        Error::new(
-            self.format,
-            kind,
-            message,
-            Location::LineCol {
-                line: e.line,
-                column: e.column,
-            },
-        )
-    }
-
-    fn peek(&mut self) -> Result<Token> {
-        if let Some(t) = self.peeked {
-            return Ok(t);
-        }
-        let t = self.lex.next_token().map_err(|e| self.lex_error(e))?;
-        self.peeked = Some(t);
-        Ok(t)
-    }
-
-    fn next(&mut self) -> Result<Token> {
-        let t = self.peek()?;
-        self.peeked = None;
-        self.consumed = t.end;
-        Ok(t)
-    }
-
-    fn text(&self, tok: &Token) -> &'a [u8] {
-        tok.bytes(self.lex.src())
-    }
-
-    fn describe(&self, tok: &Token) -> String {
-        match tok.kind {
-            Kind::Eof => "end of file".to_string(),
-            Kind::LParen => "'('".to_string(),
-            Kind::RParen => "')'".to_string(),
-            Kind::LBrace => "'{'".to_string(),
-            Kind::RBrace => "'}'".to_string(),
-            Kind::Str => format!("\"{}\"", shorten(self.text(tok))),
-            Kind::Ident | Kind::Int | Kind::Float => shorten(self.text(tok)),
-        }
-    }
-
-    /// "expected X, found Y": truncation at the end of the file, else a bad value.
-    fn unexpected(&self, tok: &Token, expected: &str) -> Error {
-        let kind = if tok.kind == Kind::Eof {
-            ErrorKind::Truncated
-        } else {
-            ErrorKind::InvalidValue
-        };
-        self.error(
-            tok,
-            kind,
-            format!("expected {expected}, found {}", self.describe(tok)),
-        )
-    }
-
-    fn warn(&mut self, warning: String) {
-        self.warnings.push(warning);
-    }
-
-    fn token_is(&self, tok: &Token, keyword: &str) -> bool {
-        tok.kind == Kind::Ident && self.text(tok) == keyword.as_bytes()
-    }
-
-    fn at_keyword(&mut self, keyword: &str) -> Result<bool> {
-        let t = self.peek()?;
-        Ok(self.token_is(&t, keyword))
+    fn new(src: &'a [u8], format: &'static str, limits: &Limits) -> Self {
+        Parser(text::Parser::new(src, &SYNTAX, format, limits))
     }
 
     fn keyword(&mut self, keyword: &str) -> Result<Token> {
-        let t = self.next()?;
-        if self.token_is(&t, keyword) {
+        let t = self.next_token()?;
+        if self.is_word(&t, keyword) {
             return Ok(t);
         }
-        if t.kind == Kind::Ident {
+        if t.kind == Kind::Name {
             let text = self.text(&t);
             if !KEYWORDS.iter().any(|k| k.as_bytes() == text) {
                 return Err(self.error(
@@ -250,27 +145,10 @@ impl<'a> Parser<'a> {
         Err(self.unexpected(&t, keyword))
     }
 
-    fn symbol(&mut self, kind: Kind) -> Result<Token> {
-        let t = self.next()?;
-        if t.kind == kind {
-            return Ok(t);
-        }
-        let name = match kind {
-            Kind::LParen => "'('",
-            Kind::RParen => "')'",
-            Kind::LBrace => "'{'",
-            _ => "'}'",
-        };
-        Err(self.unexpected(&t, name))
-    }
-
-    fn int(&mut self, what: &str) -> Result<(i64, Token)> {
-        let t = self.next()?;
-        if t.kind != Kind::Int {
-            return Err(self.unexpected(&t, &format!("an integer ({what})")));
-        }
+    fn int(&mut self, what: impl fmt::Display) -> Result<(i64, Token)> {
+        let t = self.expect(Kind::Int, format_args!("an integer ({what})"))?;
         // The lexer has checked the digits; only the range can fail.
-        let text = std::str::from_utf8(self.text(&t)).unwrap_or_default();
+        let text = self.str(&t);
         match text.parse::<i64>() {
             Ok(v) => Ok((v, t)),
             Err(_) => Err(self.error(
@@ -282,11 +160,11 @@ impl<'a> Parser<'a> {
     }
 
     fn float(&mut self, what: &str) -> Result<f32> {
-        let t = self.next()?;
+        let t = self.next_token()?;
         if !matches!(t.kind, Kind::Int | Kind::Float) {
             return Err(self.unexpected(&t, &format!("a number ({what})")));
         }
-        let text = std::str::from_utf8(self.text(&t)).unwrap_or_default();
+        let text = self.str(&t);
         match text.parse::<f32>() {
             Ok(v) if v.is_finite() => Ok(v),
             _ => Err(self.error(
@@ -301,42 +179,27 @@ impl<'a> Parser<'a> {
     }
 
     fn vector<const N: usize>(&mut self, what: &str) -> Result<[f32; N]> {
-        self.symbol(Kind::LParen)?;
+        self.punct(b'(')?;
         let mut v = [0.0; N];
         for c in &mut v {
             *c = self.float(what)?;
         }
-        self.symbol(Kind::RParen)?;
+        self.punct(b')')?;
         Ok(v)
     }
 
     fn string(&mut self, what: &str) -> Result<String> {
-        let t = self.next()?;
-        if t.kind != Kind::Str {
-            return Err(self.unexpected(&t, &format!("a quoted string ({what})")));
-        }
+        let t = self.expect(STR, format_args!("a quoted string ({what})"))?;
         let bytes = self.text(&t);
         self.charge(&t, bytes.len() as u64)?;
-        Ok(match std::str::from_utf8(bytes) {
-            Ok(s) => s.to_string(),
-            Err(_) => {
-                self.warn(format!(
-                    "string at line {}:{} is not UTF-8 (read as Latin-1)",
-                    t.line, t.column
-                ));
-                bytes.iter().map(|&b| char::from(b)).collect()
-            }
-        })
-    }
-
-    fn charge(&mut self, tok: &Token, bytes: u64) -> Result<()> {
-        self.budget.charge(bytes).map_err(|limit| {
-            self.error(
-                tok,
-                ErrorKind::LimitExceeded,
-                format!("decoded data would exceed the allocation limit of {limit} bytes"),
-            )
-        })
+        let (s, latin1) = text::decode(bytes);
+        if latin1 {
+            let at = self.at(t.offset());
+            self.warn(format!(
+                "string at line {at} is not UTF-8 (read as Latin-1)"
+            ));
+        }
+        Ok(s)
     }
 
     /// A count that is not used to allocate: not negative, within `max_count`.
@@ -348,16 +211,7 @@ impl<'a> Parser<'a> {
                 format!("negative count {name} = {value}"),
             ));
         }
-        if value > i64::from(self.limits.max_count) {
-            return Err(self.error(
-                tok,
-                ErrorKind::LimitExceeded,
-                format!(
-                    "{name} = {value} exceeds the limit of {}",
-                    self.limits.max_count
-                ),
-            ));
-        }
+        self.limit_count(tok, value as u64, format_args!("{name} = {value}"))?;
         Ok(value as u32)
     }
 
@@ -373,26 +227,22 @@ impl<'a> Parser<'a> {
         elem_bytes: u64,
     ) -> Result<usize> {
         let n = self.plain_count(name, tok, value)?;
-        let left = (self.lex.src().len() - self.consumed) as u64;
-        let need = u64::from(n).saturating_mul(min_bytes);
-        if need > left {
-            return Err(self.error(
-                tok,
-                ErrorKind::BadCount,
-                format!("{name} = {value} needs at least {need} bytes but only {left} are left"),
-            ));
-        }
-        self.charge(tok, u64::from(n).saturating_mul(elem_bytes))?;
-        Ok(n as usize)
+        self.0.count(
+            tok,
+            u64::from(n),
+            min_bytes,
+            elem_bytes,
+            format_args!("{name} = {value}"),
+        )
     }
 
     /// The optional `MD5Version` line.
     fn version(&mut self) -> Result<Option<i32>> {
-        if !self.at_keyword("MD5Version")? {
+        if !self.at_word("MD5Version")? {
             self.warn(format!("no MD5Version line (read as version {VERSION})"));
             return Ok(None);
         }
-        self.next()?;
+        self.next_token()?;
         let (v, t) = self.int("version")?;
         if v != i64::from(VERSION) {
             return Err(self.error(
@@ -406,11 +256,11 @@ impl<'a> Parser<'a> {
 
     /// The optional `commandline` line.
     fn commandline(&mut self) -> Result<String> {
-        if !self.at_keyword("commandline")? {
+        if !self.at_word("commandline")? {
             self.warn("no commandline line".to_string());
             return Ok(String::new());
         }
-        self.next()?;
+        self.next_token()?;
         self.string("commandline")
     }
 
@@ -455,7 +305,7 @@ impl<'a> Parser<'a> {
     }
 
     /// An index in `0..=u32::MAX` (for `startWeight`, `countWeight`, `startIndex`).
-    fn index(&mut self, what: &str) -> Result<(u32, Token)> {
+    fn index(&mut self, what: impl fmt::Display + Copy) -> Result<(u32, Token)> {
         let (v, t) = self.int(what)?;
         match u32::try_from(v) {
             Ok(v) => Ok((v, t)),
@@ -470,7 +320,7 @@ impl<'a> Parser<'a> {
     /// `<keyword> <n>` where `n` must be `expected` (the entry's position in its block).
     fn numbered(&mut self, keyword: &str, expected: usize) -> Result<()> {
         self.keyword(keyword)?;
-        let (v, t) = self.int(&format!("{keyword} index"))?;
+        let (v, t) = self.int(format_args!("{keyword} index"))?;
         if v != expected as i64 {
             return Err(self.error(
                 &t,
@@ -495,22 +345,10 @@ impl<'a> Parser<'a> {
         self.too_many(ends_block, message)
     }
 
-    fn peek_kind(&mut self) -> Result<Kind> {
-        Ok(self.peek()?.kind)
-    }
-
-    fn expect_end(&mut self) -> Result<()> {
-        let t = self.peek()?;
-        if t.kind != Kind::Eof {
-            return Err(self.unexpected(&t, "end of file"));
-        }
-        Ok(())
-    }
-
     fn finish<T>(self, file: T) -> Parsed<T> {
         Parsed {
             file,
-            warnings: self.warnings,
+            warnings: self.0.warnings,
         }
     }
 }
@@ -544,7 +382,7 @@ pub fn parse_mesh(text: &[u8], limits: &crate::Limits) -> Result<Parsed<MeshFile
     let num_meshes = p.plain_count("numMeshes", &nm_tok, num_meshes)?;
 
     p.keyword("joints")?;
-    p.symbol(Kind::LBrace)?;
+    p.punct(b'{')?;
     let nj = p.count(
         "numJoints",
         &nj_tok,
@@ -554,7 +392,7 @@ pub fn parse_mesh(text: &[u8], limits: &crate::Limits) -> Result<Parsed<MeshFile
     )?;
     let mut joints = Vec::with_capacity(nj);
     for i in 0..nj {
-        let ends = p.peek_kind()? == Kind::RBrace;
+        let ends = p.peek_kind()? == RBRACE;
         p.too_few(ends, || {
             format!(
                 "numJoints = {nj} but the joints block has {}",
@@ -575,11 +413,11 @@ pub fn parse_mesh(text: &[u8], limits: &crate::Limits) -> Result<Parsed<MeshFile
         .context_with(|| joint_context(i, &name))?;
         joints.push(Joint { name, ..joint });
     }
-    let extra = p.peek_kind()? == Kind::Str;
+    let extra = p.peek_kind()? == STR;
     p.too_many(extra, || {
         format!("the joints block has more joints than numJoints = {nj}")
     })?;
-    p.symbol(Kind::RBrace)?;
+    p.punct(b'}')?;
 
     let mut meshes = Vec::new();
     while p.peek_kind()? != Kind::Eof {
@@ -608,9 +446,9 @@ pub fn parse_mesh(text: &[u8], limits: &crate::Limits) -> Result<Parsed<MeshFile
 
 /// One `mesh { ... }` block after its keyword.
 fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh> {
-    p.symbol(Kind::LBrace)?;
-    let shader = if p.at_keyword("shader")? {
-        p.next()?;
+    p.punct(b'{')?;
+    let shader = if p.at_word("shader")? {
+        p.next_token()?;
         p.string("shader")?
     } else {
         p.warn(format!("mesh {index}: no shader line (read as \"\")"));
@@ -624,7 +462,7 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
     let mut verts = Vec::with_capacity(nv);
     let mut weight_tokens = Vec::with_capacity(nv);
     for v in 0..nv {
-        let ends = p.at_keyword("numtris")?;
+        let ends = p.at_word("numtris")?;
         p.too_few(ends, || {
             format!(
                 "numverts = {nv} but the mesh has {}",
@@ -649,7 +487,7 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
         verts.push(vert);
         weight_tokens.push(tok);
     }
-    let extra = p.at_keyword("vert")?;
+    let extra = p.at_word("vert")?;
     p.too_many(extra, || {
         format!("the mesh has more vert lines than numverts = {nv}")
     })?;
@@ -664,7 +502,7 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
     )?;
     let mut tris = Vec::with_capacity(nt);
     for t in 0..nt {
-        let ends = p.at_keyword("numweights")?;
+        let ends = p.at_word("numweights")?;
         p.too_few(ends, || {
             format!("numtris = {nt} but the mesh has {}", plural(t, "tri line"))
         })?;
@@ -687,7 +525,7 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
         .context_with(|| format!("tri {t}"))?;
         tris.push(tri);
     }
-    let extra = p.at_keyword("tri")?;
+    let extra = p.at_word("tri")?;
     p.too_many(extra, || {
         format!("the mesh has more tri lines than numtris = {nt}")
     })?;
@@ -702,7 +540,7 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
     )?;
     let mut weights = Vec::with_capacity(nw);
     for w in 0..nw {
-        let ends = p.peek_kind()? == Kind::RBrace;
+        let ends = p.peek_kind()? == RBRACE;
         p.too_few(ends, || {
             format!(
                 "numweights = {nw} but the mesh has {}",
@@ -728,11 +566,11 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
         .context_with(|| format!("weight {w}"))?;
         weights.push(weight);
     }
-    let extra = p.at_keyword("weight")?;
+    let extra = p.at_word("weight")?;
     p.too_many(extra, || {
         format!("the mesh has more weight lines than numweights = {nw}")
     })?;
-    p.symbol(Kind::RBrace)?;
+    p.punct(b'}')?;
 
     for (v, (vert, tok)) in verts.iter().zip(&weight_tokens).enumerate() {
         let end = u64::from(vert.start_weight) + u64::from(vert.count_weight);
@@ -769,7 +607,7 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
     let commandline = p.commandline()?;
     let (num_frames, nf_tok) = p.keyword_int("numFrames")?;
     let (num_joints, nj_tok) = p.keyword_int("numJoints")?;
-    let frame_rate = if p.at_keyword("frameRate")? {
+    let frame_rate = if p.at_word("frameRate")? {
         p.frame_rate()?
     } else {
         p.warn(format!("no frameRate line (read as {DEFAULT_FRAME_RATE})"));
@@ -779,7 +617,7 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
     let nac = p.plain_count("numAnimatedComponents", &nac_tok, nac)?;
 
     p.keyword("hierarchy")?;
-    p.symbol(Kind::LBrace)?;
+    p.punct(b'{')?;
     let nj = p.count(
         "numJoints",
         &nj_tok,
@@ -789,7 +627,7 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
     )?;
     let mut hierarchy = Vec::with_capacity(nj);
     for i in 0..nj {
-        let ends = p.peek_kind()? == Kind::RBrace;
+        let ends = p.peek_kind()? == RBRACE;
         p.too_few(ends, || {
             format!(
                 "numJoints = {nj} but the hierarchy block has {}",
@@ -832,14 +670,14 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
         .context_with(|| joint_context(i, &name))?;
         hierarchy.push(HierarchyJoint { name, ..joint });
     }
-    let extra = p.peek_kind()? == Kind::Str;
+    let extra = p.peek_kind()? == STR;
     p.too_many(extra, || {
         format!("the hierarchy block has more joints than numJoints = {nj}")
     })?;
-    p.symbol(Kind::RBrace)?;
+    p.punct(b'}')?;
 
     p.keyword("bounds")?;
-    p.symbol(Kind::LBrace)?;
+    p.punct(b'{')?;
     let nf = p.count(
         "numFrames",
         &nf_tok,
@@ -850,10 +688,10 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
     let mut bounds = Vec::with_capacity(nf);
     for i in 0.. {
         let t = p.peek()?;
-        if i >= nf && t.kind != Kind::LParen {
+        if i >= nf && t.kind != LPAREN {
             break;
         }
-        p.too_few(t.kind == Kind::RBrace, || {
+        p.too_few(t.kind == RBRACE, || {
             format!(
                 "numFrames = {nf} but the bounds block has {}",
                 plural(i, "line")
@@ -879,14 +717,14 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
             plural(bounds.len(), "line")
         ));
     }
-    p.symbol(Kind::RBrace)?;
+    p.punct(b'}')?;
 
     let t = p.keyword("baseframe")?;
-    p.symbol(Kind::LBrace)?;
+    p.punct(b'{')?;
     p.charge(&t, nj as u64 * size_of::<BaseJoint>() as u64)?;
     let mut baseframe = Vec::with_capacity(nj);
     for i in 0..nj {
-        let ends = p.peek_kind()? == Kind::RBrace;
+        let ends = p.peek_kind()? == RBRACE;
         p.too_few(ends, || {
             format!(
                 "numJoints = {nj} but the baseframe block has {}",
@@ -903,11 +741,11 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
             .context_with(|| format!("baseframe {i}"))?,
         );
     }
-    let extra = p.peek_kind()? == Kind::LParen;
+    let extra = p.peek_kind()? == LPAREN;
     p.too_many(extra, || {
         format!("the baseframe block has more lines than numJoints = {nj}")
     })?;
-    p.symbol(Kind::RBrace)?;
+    p.punct(b'}')?;
 
     let n = u64::from(nac);
     p.count(
@@ -933,10 +771,10 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
         }
         p.numbered("frame", f)?;
         let values = (|| -> Result<Vec<f32>> {
-            p.symbol(Kind::LBrace)?;
+            p.punct(b'{')?;
             let mut values = Vec::with_capacity(nac);
             for k in 0..nac {
-                let ends = p.peek_kind()? == Kind::RBrace;
+                let ends = p.peek_kind()? == RBRACE;
                 p.too_few(ends, || {
                     format!(
                         "numAnimatedComponents = {nac} but the frame has {}",
@@ -949,13 +787,13 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
             p.too_many(extra, || {
                 format!("the frame has more values than numAnimatedComponents = {nac}")
             })?;
-            p.symbol(Kind::RBrace)?;
+            p.punct(b'}')?;
             Ok(values)
         })()
         .context_with(|| format!("frame {f}"))?;
         frames.push(values);
     }
-    let extra = p.at_keyword("frame")?;
+    let extra = p.at_word("frame")?;
     p.too_many(extra, || {
         format!("the file has more frame blocks than numFrames = {nf}")
     })?;
@@ -994,11 +832,11 @@ pub fn parse_camera(text: &[u8], limits: &crate::Limits) -> Result<Parsed<Camera
     )?;
 
     p.keyword("cuts")?;
-    p.symbol(Kind::LBrace)?;
+    p.punct(b'{')?;
     let nc = p.count("numCuts", &nc_tok, num_cuts, 1, 4)?;
     let mut cuts = Vec::with_capacity(nc);
     for i in 0..nc {
-        let ends = p.peek_kind()? == Kind::RBrace;
+        let ends = p.peek_kind()? == RBRACE;
         p.too_few(ends, || {
             format!("numCuts = {nc} but the cuts block has {}", plural(i, "cut"))
         })?;
@@ -1020,13 +858,13 @@ pub fn parse_camera(text: &[u8], limits: &crate::Limits) -> Result<Parsed<Camera
     p.too_many(extra, || {
         format!("the cuts block has more cuts than numCuts = {nc}")
     })?;
-    p.symbol(Kind::RBrace)?;
+    p.punct(b'}')?;
 
     p.keyword("camera")?;
-    p.symbol(Kind::LBrace)?;
+    p.punct(b'{')?;
     let mut frames = Vec::with_capacity(nf);
     for i in 0..nf {
-        let ends = p.peek_kind()? == Kind::RBrace;
+        let ends = p.peek_kind()? == RBRACE;
         p.too_few(ends, || {
             format!(
                 "numFrames = {nf} but the camera block has {}",
@@ -1044,11 +882,11 @@ pub fn parse_camera(text: &[u8], limits: &crate::Limits) -> Result<Parsed<Camera
             .context_with(|| format!("camera frame {i}"))?,
         );
     }
-    let extra = p.peek_kind()? == Kind::LParen;
+    let extra = p.peek_kind()? == LPAREN;
     p.too_many(extra, || {
         format!("the camera block has more lines than numFrames = {nf}")
     })?;
-    p.symbol(Kind::RBrace)?;
+    p.punct(b'}')?;
     p.expect_end()?;
 
     Ok(p.finish(CameraFile {
@@ -1058,4 +896,65 @@ pub fn parse_camera(text: &[u8], limits: &crate::Limits) -> Result<Parsed<Camera
         cuts,
         frames,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::text::tests::{check, tokens};
+    use crate::io::text::LexErrorKind;
+
+    #[test]
+    fn tokens_lines_and_columns() {
+        let src = b"MD5Version 10 // c\r\n\t\"a\\b\\\"(-0.000000 1e-05 .5 3. +2){}\r\n/* x\n */ k";
+        check(
+            &tokens(&SYNTAX, src).unwrap(),
+            &[
+                (Kind::Name, "MD5Version", 1, 1),
+                (Kind::Int, "10", 1, 12),
+                (Kind::Quoted(b'"'), "a\\b\\", 2, 2),
+                (Kind::Punct(b'('), "(", 2, 8),
+                (Kind::Float, "-0.000000", 2, 9),
+                (Kind::Float, "1e-05", 2, 19),
+                (Kind::Float, ".5", 2, 25),
+                (Kind::Float, "3.", 2, 28),
+                (Kind::Int, "+2", 2, 31),
+                (Kind::Punct(b')'), ")", 2, 33),
+                (Kind::Punct(b'{'), "{", 2, 34),
+                (Kind::Punct(b'}'), "}", 2, 35),
+                (Kind::Name, "k", 4, 5),
+                (Kind::Eof, "", 4, 6),
+            ],
+        );
+    }
+
+    #[test]
+    fn token_errors() {
+        let e = |src: &[u8]| tokens(&SYNTAX, src).unwrap_err();
+        let (err, line, column) = e(b"a\n \"abc");
+        assert_eq!(err.kind, LexErrorKind::UnterminatedQuote(text::STRING));
+        assert_eq!((line, column), (2, 2));
+        assert_eq!(
+            e(b"\"ab\nc\"").0.kind,
+            LexErrorKind::LineBreakInQuote(text::STRING)
+        );
+        assert_eq!(e(b"/* x").0.kind, LexErrorKind::UnterminatedComment);
+        assert_eq!(e(b"/*/").0.kind, LexErrorKind::UnterminatedComment);
+        assert_eq!(e(b"1 / 2").0.kind, LexErrorKind::UnexpectedByte(b'/'));
+        for bad in [
+            &b"-"[..],
+            b".",
+            b"1e",
+            b"1e+",
+            b"1.#IND00",
+            b"0.5f",
+            b"1..2",
+            b"--1",
+            b"1-2",
+        ] {
+            let err = e(bad).0;
+            assert_eq!(err.kind, LexErrorKind::MalformedNumber, "{bad:?}");
+            assert_eq!((err.start, err.end), (0, bad.len()));
+        }
+    }
 }

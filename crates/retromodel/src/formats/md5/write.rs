@@ -6,7 +6,7 @@
 //! zero, `24` for an integral frame rate), so parse -> write -> parse gives equal values,
 //! bit for bit. What a text file cannot hold is changed, not refused: a non-finite float
 //! (which no parse produces) is written as `0`, and in strings a `"` becomes `'` and a line
-//! feed a space (a string can hold neither; see the lexer; a carriage return is kept). The `MD5Version` line is left
+//! feed a space (a string can hold neither; see read.rs; a carriage return is kept). The `MD5Version` line is left
 //! out when `version` is `None`, so that such a file reads back the same.
 
 use std::fmt::Write as _;

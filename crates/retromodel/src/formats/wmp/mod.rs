@@ -53,7 +53,6 @@
 mod codec;
 mod convert;
 pub mod fixtures;
-mod lexer;
 mod raw;
 mod read;
 mod summary;

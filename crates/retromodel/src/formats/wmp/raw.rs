@@ -34,7 +34,7 @@ impl Num {
     /// `None` for anything else (`0f`, `ndef`, `inf`) or a value outside the finite `f64`
     /// range.
     pub fn parse(text: &str) -> Option<Num> {
-        if !super::lexer::is_number(text.as_bytes()) {
+        if !crate::io::text::is_number(text.as_bytes()) {
             return None;
         }
         let value: f64 = text.parse().ok()?;

@@ -1,13 +1,15 @@
 //! Parsing WMP text: tokens to a [`WmpFile`], every count and index checked once, here
 //! (see [`parse`]).
 
+use std::fmt;
 use std::mem::size_of;
+use std::ops::{Deref, DerefMut};
 
-use super::lexer::{Kind, LexError, LexErrorKind, Lexer, Token};
 use super::raw::*;
 use super::FORMAT;
 use crate::error::{Error, ErrorKind, Location, Result, ResultExt};
-use crate::limits::{Budget, Limits};
+use crate::io::text::{self, shorten, Kind, Quote, Syntax, Tally, Token, Words};
+use crate::limits::Limits;
 
 /// A parsed file and the warnings about what was read leniently.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,279 +32,137 @@ const MIN_VERTEX: u64 = 5;
 /// Fewest bytes a version-710 face takes (`3 0 1 2:t 0 0 0 1 1:0 0 0`, less a little).
 const MIN_FACE: u64 = 20;
 
-/// Up to 40 characters of `text`, with `...` when cut.
-fn shorten(text: &str) -> String {
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(40).collect();
-    if chars.next().is_some() {
-        format!("{head}...")
-    } else {
-        head
-    }
-}
-
 /// Whether a word starts a statement or a member (`block`, `object`, `_x`).
 fn is_keyword(word: &[u8]) -> bool {
     word.first()
         .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
 }
 
+/// The single-byte symbols of WMP text.
+const PUNCT: &[u8] = b"{}(),:;";
+
+/// How WMP text is tokenized: WED's whitespace-separated words with a few symbols.
+///
+/// - **Comments**: `//` at the start of a token runs to the end of the line, and is a token
+///   of its own ([`Kind::Comment`]) so that the parser can keep the ones it has a place for.
+/// - **Symbols**: `{` `}` `(` `)` `,` `:` `;`, each one token.
+/// - **File names**: `<` at the start of a token runs to the next `>` on the same line
+///   (`<z:\wads\standard.wad>`, spaces allowed).
+/// - **Quoted strings**: `"` at the start of a token runs to the next `"` on the same line
+///   (none occur in the files seen, but names with spaces would need them).
+/// - **Words**: everything else, a run of bytes up to whitespace or a symbol: numbers
+///   (`-0.000000`), hex palette bytes (`0f`), flag strings (`0000`), texture names
+///   (`*water3`), view window names (`3d.1`) and keywords. Bytes from 0x80 up are word bytes
+///   (Latin-1 names); other control bytes and DEL are errors.
+static SYNTAX: Syntax = Syntax {
+    line_comments: true,
+    block_comments: false,
+    keep_comments: true,
+    quotes: &[
+        Quote {
+            open: b'<',
+            close: b'>',
+            name: "file name",
+        },
+        text::STRING,
+    ],
+    punct: PUNCT,
+    words: Words::Free,
+};
+
+const LBRACE: Kind = Kind::Punct(b'{');
+const RBRACE: Kind = Kind::Punct(b'}');
+const LPAREN: Kind = Kind::Punct(b'(');
+const RPAREN: Kind = Kind::Punct(b')');
+const COMMA: Kind = Kind::Punct(b',');
+const COLON: Kind = Kind::Punct(b':');
+const SEMICOLON: Kind = Kind::Punct(b';');
+const PATH: Kind = Kind::Quoted(b'<');
+const QUOTED: Kind = Kind::Quoted(b'"');
+
+/// Bytes that are tokens of their own.
+pub(crate) fn is_symbol(b: u8) -> bool {
+    PUNCT.contains(&b)
+}
+
+/// The shared text parser, with what only WMP needs on top.
 struct Parser<'a> {
-    lex: Lexer<'a>,
-    peeked: Option<Token>,
-    /// End of the last token taken with `next`.
-    consumed: usize,
-    /// Line of the last token taken with `next`.
-    last_line: u32,
-    limits: Limits,
-    budget: Budget,
-    warnings: Vec<String>,
-    /// Comments met since the last token taken, with their line and column.
-    pending: Vec<(String, u32, u32)>,
-    /// Comments dropped so far, and where the first was.
-    dropped: (usize, Option<(u32, u32)>),
-    /// Words read as Latin-1 so far, and where the first was.
-    latin1: (usize, Option<(u32, u32)>),
-    /// Palette bytes not written as two lowercase hex digits, and where the first was.
-    odd_hex: (usize, Option<(u32, u32)>),
+    p: text::Parser<'a>,
+    /// Palette bytes not written as two lowercase hex digits.
+    odd_hex: Tally,
+}
+
+impl<'a> Deref for Parser<'a> {
+    type Target = text::Parser<'a>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.p
+    }
+}
+
+impl DerefMut for Parser<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.p
+    }
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a [u8], limits: &Limits) -> Self {
+    fn new(src: &'a [u8], limits: &Limits) -> Self {
         Parser {
-            lex: Lexer::new(text),
-            peeked: None,
-            consumed: 0,
-            last_line: 1,
-            limits: *limits,
-            budget: Budget::new(limits),
-            warnings: Vec::new(),
-            pending: Vec::new(),
-            dropped: (0, None),
-            latin1: (0, None),
-            odd_hex: (0, None),
+            p: text::Parser::new(src, &SYNTAX, FORMAT, limits),
+            odd_hex: Tally::default(),
         }
-    }
-
-    fn error(&self, tok: &Token, kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error::new(
-            FORMAT,
-            kind,
-            message,
-            Location::LineCol {
-                line: tok.line,
-                column: tok.column,
-            },
-        )
-    }
-
-    fn lex_error(&self, e: LexError) -> Error {
-        let (kind, message) = match e.kind {
-            LexErrorKind::UnexpectedByte(b) => (
-                ErrorKind::InvalidValue,
-                format!("unexpected byte 0x{b:02x}"),
-            ),
-            LexErrorKind::UnterminatedPath => (
-                ErrorKind::Truncated,
-                "file name has no closing '>' before the end of the file".to_string(),
-            ),
-            LexErrorKind::LineBreakInPath => (
-                ErrorKind::InvalidValue,
-                "file name has no closing '>' before the end of its line".to_string(),
-            ),
-            LexErrorKind::UnterminatedString => (
-                ErrorKind::Truncated,
-                "string has no closing '\"' before the end of the file".to_string(),
-            ),
-            LexErrorKind::LineBreakInString => (
-                ErrorKind::InvalidValue,
-                "string has no closing '\"' before the end of its line".to_string(),
-            ),
-        };
-        Error::new(
-            FORMAT,
-            kind,
-            message,
-            Location::LineCol {
-                line: e.line,
-                column: e.column,
-            },
-        )
-    }
-
-    fn charge(&mut self, tok: &Token, bytes: usize) -> Result<()> {
-        self.budget.charge(bytes as u64).map_err(|limit| {
-            self.error(
-                tok,
-                ErrorKind::LimitExceeded,
-                format!("decoded data would exceed the allocation limit of {limit} bytes"),
-            )
-        })
-    }
-
-    /// The text of a token as a string: UTF-8, or Latin-1 (counted for one warning).
-    fn decode(&mut self, tok: &Token) -> String {
-        let bytes = tok.bytes(self.lex.src());
-        match std::str::from_utf8(bytes) {
-            Ok(s) => s.to_string(),
-            Err(_) => {
-                self.latin1.0 += 1;
-                self.latin1.1.get_or_insert((tok.line, tok.column));
-                bytes.iter().map(|&b| char::from(b)).collect()
-            }
-        }
-    }
-
-    /// A token's text for messages.
-    fn text(&self, tok: &Token) -> String {
-        String::from_utf8_lossy(tok.bytes(self.lex.src())).into_owned()
-    }
-
-    fn peek(&mut self) -> Result<Token> {
-        if let Some(t) = self.peeked {
-            return Ok(t);
-        }
-        loop {
-            let t = self.lex.next_token().map_err(|e| self.lex_error(e))?;
-            if t.kind == Kind::Comment {
-                let text = self.decode(&t);
-                self.charge(&t, size_of::<String>() + text.len())?;
-                self.pending.push((text, t.line, t.column));
-                continue;
-            }
-            self.peeked = Some(t);
-            return Ok(t);
-        }
-    }
-
-    /// Takes the next token; comments before it that nobody took are dropped.
-    fn next(&mut self) -> Result<Token> {
-        let t = self.peek()?;
-        if let Some(&(_, line, column)) = self.pending.first() {
-            self.dropped.0 += self.pending.len();
-            self.dropped.1.get_or_insert((line, column));
-            self.pending.clear();
-        }
-        self.peeked = None;
-        self.consumed = t.end;
-        self.last_line = t.line;
-        Ok(t)
-    }
-
-    /// The comments before the peeked token.
-    fn take_comments(&mut self) -> Result<Vec<String>> {
-        self.peek()?;
-        Ok(std::mem::take(&mut self.pending)
-            .into_iter()
-            .map(|(text, _, _)| text)
-            .collect())
-    }
-
-    fn describe(&self, tok: &Token) -> String {
-        match tok.kind {
-            Kind::Eof => "end of file".to_string(),
-            Kind::LBrace => "'{'".to_string(),
-            Kind::RBrace => "'}'".to_string(),
-            Kind::LParen => "'('".to_string(),
-            Kind::RParen => "')'".to_string(),
-            Kind::Comma => "','".to_string(),
-            Kind::Colon => "':'".to_string(),
-            Kind::Semicolon => "';'".to_string(),
-            Kind::Path => format!("<{}>", shorten(&self.text(tok))),
-            Kind::Quoted => format!("\"{}\"", shorten(&self.text(tok))),
-            Kind::Word | Kind::Comment => shorten(&self.text(tok)),
-        }
-    }
-
-    /// "expected X, found Y": truncation at the end of the file, else a bad value.
-    fn unexpected(&self, tok: &Token, expected: &str) -> Error {
-        let kind = if tok.kind == Kind::Eof {
-            ErrorKind::Truncated
-        } else {
-            ErrorKind::InvalidValue
-        };
-        self.error(
-            tok,
-            kind,
-            format!("expected {expected}, found {}", self.describe(tok)),
-        )
-    }
-
-    fn symbol(&mut self, kind: Kind) -> Result<Token> {
-        let t = self.next()?;
-        if t.kind == kind {
-            return Ok(t);
-        }
-        let name = match kind {
-            Kind::LBrace => "'{'",
-            Kind::RBrace => "'}'",
-            Kind::LParen => "'('",
-            Kind::RParen => "')'",
-            Kind::Comma => "','",
-            Kind::Colon => "':'",
-            _ => "';'",
-        };
-        Err(self.unexpected(&t, name))
     }
 
     fn peek_is(&mut self, kind: Kind) -> Result<bool> {
-        Ok(self.peek()?.kind == kind)
-    }
-
-    fn peek_word(&mut self, word: &str) -> Result<bool> {
-        let t = self.peek()?;
-        Ok(t.kind == Kind::Word && t.bytes(self.lex.src()) == word.as_bytes())
+        Ok(self.peek_kind()? == kind)
     }
 
     /// A word, any text.
     fn word(&mut self, what: &str) -> Result<String> {
-        let t = self.next()?;
-        if t.kind != Kind::Word {
-            return Err(self.unexpected(&t, what));
-        }
-        let s = self.decode(&t);
-        self.charge(&t, size_of::<String>() + s.len())?;
-        Ok(s)
+        self.string(Kind::Word, format_args!("{what}"))
     }
 
     fn path(&mut self, what: &str) -> Result<String> {
-        let t = self.next()?;
-        if t.kind != Kind::Path {
-            return Err(self.unexpected(&t, &format!("a file name in <> ({what})")));
-        }
+        self.string(PATH, format_args!("a file name in <> ({what})"))
+    }
+
+    /// A token of `kind` as a string, charged.
+    fn string(&mut self, kind: Kind, expected: fmt::Arguments<'_>) -> Result<String> {
+        let t = self.expect(kind, expected)?;
         let s = self.decode(&t);
-        self.charge(&t, size_of::<String>() + s.len())?;
+        self.charge(&t, (size_of::<String>() + s.len()) as u64)?;
         Ok(s)
     }
 
     fn num(&mut self, what: &str) -> Result<Num> {
-        let t = self.next()?;
-        let text = self.text(&t);
-        if t.kind != Kind::Word || !super::lexer::is_number(text.as_bytes()) {
+        let t = self.next_token()?;
+        let text = self.str(&t);
+        if t.kind != Kind::Word || !text::is_number(text.as_bytes()) {
             return Err(self.unexpected(&t, &format!("a number ({what})")));
         }
-        let Some(n) = Num::parse(&text) else {
+        let Some(n) = Num::parse(text) else {
             return Err(self.error(
                 &t,
                 ErrorKind::InvalidValue,
-                format!("number {} is out of range", shorten(&text)),
+                format!("number {} is out of range", shorten(text.as_bytes())),
             ));
         };
-        self.charge(&t, size_of::<Num>() + text.len())?;
+        self.charge(&t, (size_of::<Num>() + text.len()) as u64)?;
         Ok(n)
     }
 
     fn vec3(&mut self, what: &str) -> Result<Vec3> {
-        self.symbol(Kind::LParen)?;
+        self.punct(b'(')?;
         let v = [self.num(what)?, self.num(what)?, self.num(what)?];
-        self.symbol(Kind::RParen)?;
+        self.punct(b')')?;
         Ok(v)
     }
 
     /// An unsigned integer (an index or a count, named by `what`), with its token.
     fn uint(&mut self, what: &str) -> Result<(u64, Token)> {
-        let t = self.next()?;
-        let text = self.text(&t);
+        let t = self.next_token()?;
+        let text = self.str(&t);
         if t.kind != Kind::Word || text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
             let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
                 "an"
@@ -315,13 +175,13 @@ impl<'a> Parser<'a> {
             return Err(self.error(
                 &t,
                 ErrorKind::InvalidValue,
-                format!("{what} {} is out of range", shorten(&text)),
+                format!("{what} {} is out of range", shorten(text.as_bytes())),
             ));
         };
         if text.len() > 1 && text.starts_with('0') {
-            self.warnings.push(format!(
-                "{what} {text} at line {}:{} has leading zeros (written back as {v})",
-                t.line, t.column
+            let at = self.at(t.offset());
+            self.warn(format!(
+                "{what} {text} at line {at} has leading zeros (written back as {v})"
             ));
         }
         Ok((u64::from(v), t))
@@ -335,59 +195,48 @@ impl<'a> Parser<'a> {
     /// least `min_bytes` of what is left after the count; `elem_bytes` an entry is charged.
     fn count(&mut self, what: &str, min_bytes: u64, elem_bytes: usize) -> Result<usize> {
         let (n, t) = self.uint(what)?;
-        if n > u64::from(self.limits.max_count) {
-            return Err(self.error(
-                &t,
-                ErrorKind::LimitExceeded,
-                format!("{what} {n} exceeds the limit of {}", self.limits.max_count),
-            ));
-        }
-        let left = (self.lex.src().len() - self.consumed) as u64;
-        let need = n.saturating_mul(min_bytes);
-        if need > left {
-            return Err(self.error(
-                &t,
-                ErrorKind::BadCount,
-                format!("{what} {n} needs at least {need} bytes but only {left} are left"),
-            ));
-        }
-        self.charge(&t, (n as usize).saturating_mul(elem_bytes))?;
-        Ok(n as usize)
+        self.p.count(
+            &t,
+            n,
+            min_bytes,
+            elem_bytes as u64,
+            format_args!("{what} {n}"),
+        )
     }
 
     /// An atom of a kept statement.
     fn atom(&mut self, t: &Token) -> Result<Atom> {
         let atom = match t.kind {
             Kind::Word => Atom::Word(self.decode(t)),
-            Kind::Path => Atom::Path(self.decode(t)),
-            Kind::Quoted => Atom::Quoted(self.decode(t)),
-            Kind::LParen => Atom::Symbol('('),
-            Kind::RParen => Atom::Symbol(')'),
-            Kind::Comma => Atom::Symbol(','),
-            Kind::Colon => Atom::Symbol(':'),
-            Kind::Semicolon => Atom::Symbol(';'),
+            PATH => Atom::Path(self.decode(t)),
+            QUOTED => Atom::Quoted(self.decode(t)),
+            LPAREN => Atom::Symbol('('),
+            RPAREN => Atom::Symbol(')'),
+            COMMA => Atom::Symbol(','),
+            COLON => Atom::Symbol(':'),
+            SEMICOLON => Atom::Symbol(';'),
             _ => return Err(self.unexpected(t, "a value")),
         };
-        self.charge(t, size_of::<Node>() + (t.end - t.start))?;
+        self.charge(t, (size_of::<Node>() + t.len()) as u64)?;
         Ok(atom)
     }
 
     /// The lines of a braced body whose `{` has been read, through its `}`.
     fn lines(&mut self, depth: usize) -> Result<Lines> {
         let mut lines: Lines = Vec::new();
-        let mut line = self.last_line;
+        let mut end = self.consumed();
         loop {
             let t = self.peek()?;
             match t.kind {
-                Kind::RBrace => {
-                    self.next()?;
+                RBRACE => {
+                    self.next_token()?;
                     return Ok(lines);
                 }
                 Kind::Eof => return Err(self.unexpected(&t, "'}'")),
                 _ => {}
             }
-            let t = self.next()?;
-            let node = if t.kind == Kind::LBrace {
+            let t = self.next_token()?;
+            let node = if t.kind == LBRACE {
                 if depth >= MAX_DEPTH {
                     return Err(self.error(
                         &t,
@@ -395,18 +244,18 @@ impl<'a> Parser<'a> {
                         format!("braces nested deeper than {MAX_DEPTH}"),
                     ));
                 }
-                self.charge(&t, size_of::<Node>())?;
+                self.charge(&t, size_of::<Node>() as u64)?;
                 Node::Group(self.lines(depth + 1)?)
             } else {
                 Node::Atom(self.atom(&t)?)
             };
-            if lines.is_empty() || t.line > line {
+            if lines.is_empty() || self.line_break_between(end, t.offset()) {
                 lines.push(Vec::new());
             }
             if let Some(l) = lines.last_mut() {
                 l.push(node);
             }
-            line = self.last_line;
+            end = self.consumed();
         }
     }
 
@@ -417,9 +266,9 @@ impl<'a> Parser<'a> {
         loop {
             let t = self.peek()?;
             match t.kind {
-                Kind::Eof | Kind::RBrace => break,
-                Kind::LBrace => {
-                    self.next()?;
+                Kind::Eof | RBRACE => break,
+                LBRACE => {
+                    self.next_token()?;
                     let body = self.lines(1)?;
                     return Ok(Generic {
                         keyword,
@@ -427,9 +276,9 @@ impl<'a> Parser<'a> {
                         body: Some(body),
                     });
                 }
-                Kind::Word if is_keyword(t.bytes(self.lex.src())) => break,
+                Kind::Word if is_keyword(self.text(&t)) => break,
                 _ => {
-                    let t = self.next()?;
+                    let t = self.next_token()?;
                     args.push(self.atom(&t)?);
                 }
             }
@@ -461,13 +310,13 @@ impl<'a> Parser<'a> {
 
     /// `{` and the comments right after it.
     fn open(&mut self) -> Result<Vec<String>> {
-        self.symbol(Kind::LBrace)?;
+        self.punct(b'{')?;
         self.take_comments()
     }
 
     fn statement(&mut self) -> Result<(Item, Vec<String>)> {
-        let t = self.next()?;
-        let text = t.bytes(self.lex.src());
+        let t = self.next_token()?;
+        let text = self.text(&t);
         if t.kind != Kind::Word || !is_keyword(text) {
             return Err(self.unexpected(&t, "a statement keyword"));
         }
@@ -483,11 +332,10 @@ impl<'a> Parser<'a> {
         if !indexed.contains(&keyword.as_str()) {
             let g = self.generic(keyword)?;
             if !SETTINGS.contains(&g.keyword.as_str()) {
-                self.warnings.push(format!(
-                    "unknown statement '{}' at line {}:{} kept as it is",
-                    shorten(&g.keyword),
-                    t.line,
-                    t.column
+                let at = self.at(t.offset());
+                self.warn(format!(
+                    "unknown statement '{}' at line {at} kept as it is",
+                    shorten(g.keyword.as_bytes()),
                 ));
             }
             return Ok((Item::Other(g), Vec::new()));
@@ -515,11 +363,11 @@ impl<'a> Parser<'a> {
     fn wed(&mut self) -> Result<Wed> {
         let mut wed = Wed::default();
         loop {
-            let t = self.next()?;
-            if t.kind == Kind::RBrace {
+            let t = self.next_token()?;
+            if t.kind == RBRACE {
                 return Ok(wed);
             }
-            let text = t.bytes(self.lex.src());
+            let text = self.text(&t);
             if t.kind != Kind::Word || !is_keyword(text) {
                 return Err(self.unexpected(&t, "a wed section name or '}'"));
             }
@@ -530,7 +378,7 @@ impl<'a> Parser<'a> {
                 "bookmark" => self.bookmark(),
                 "view" => self.view(),
                 _ => {
-                    self.charge(&t, size_of::<String>() + name.len())?;
+                    self.charge(&t, (size_of::<String>() + name.len()) as u64)?;
                     self.generic(name.clone()).map(WedSection::Other)
                 }
             }
@@ -540,14 +388,14 @@ impl<'a> Parser<'a> {
     }
 
     fn palette(&mut self) -> Result<WedSection> {
-        self.symbol(Kind::LBrace)?;
+        self.punct(b'{')?;
         let mut bytes = Vec::new();
         loop {
-            let t = self.next()?;
-            if t.kind == Kind::RBrace {
+            let t = self.next_token()?;
+            if t.kind == RBRACE {
                 return Ok(WedSection::Palette(bytes));
             }
-            let text = t.bytes(self.lex.src());
+            let text = self.text(&t);
             let hex = t.kind == Kind::Word
                 && (1..=2).contains(&text.len())
                 && text.iter().all(u8::is_ascii_hexdigit);
@@ -557,8 +405,7 @@ impl<'a> Parser<'a> {
             let s = std::str::from_utf8(text).unwrap_or_default();
             let v = u8::from_str_radix(s, 16).unwrap_or_default();
             if format!("{v:02x}") != s {
-                self.odd_hex.0 += 1;
-                self.odd_hex.1.get_or_insert((t.line, t.column));
+                self.odd_hex.note(t.offset());
             }
             self.charge(&t, 1)?;
             bytes.push(v);
@@ -566,20 +413,20 @@ impl<'a> Parser<'a> {
     }
 
     fn wad(&mut self) -> Result<WedSection> {
-        self.symbol(Kind::LBrace)?;
+        self.punct(b'{')?;
         let mut values = Vec::new();
         let mut files = Vec::new();
         loop {
             let t = self.peek()?;
             match t.kind {
-                Kind::RBrace => {
-                    self.next()?;
+                RBRACE => {
+                    self.next_token()?;
                     return Ok(WedSection::Wad { values, files });
                 }
-                Kind::Path => {
+                PATH => {
                     let path = self.path("WAD file")?;
                     let value = self.num("after the WAD file")?;
-                    self.charge(&t, size_of::<WadFile>())?;
+                    self.charge(&t, size_of::<WadFile>() as u64)?;
                     files.push(WadFile { path, value });
                 }
                 _ if files.is_empty() => values.push(self.num("wad setting")?),
@@ -589,18 +436,18 @@ impl<'a> Parser<'a> {
     }
 
     fn bookmark(&mut self) -> Result<WedSection> {
-        self.symbol(Kind::LBrace)?;
+        self.punct(b'{')?;
         let mut lists = vec![Vec::new()];
         loop {
             let t = self.peek()?;
             match t.kind {
-                Kind::RBrace => {
-                    self.next()?;
+                RBRACE => {
+                    self.next_token()?;
                     return Ok(WedSection::Bookmark(lists));
                 }
-                Kind::Semicolon => {
-                    self.next()?;
-                    self.charge(&t, size_of::<Vec<String>>())?;
+                SEMICOLON => {
+                    self.next_token()?;
+                    self.charge(&t, size_of::<Vec<String>>() as u64)?;
                     lists.push(Vec::new());
                 }
                 Kind::Word => {
@@ -610,7 +457,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 _ => {
-                    self.next()?;
+                    self.next_token()?;
                     return Err(self.unexpected(&t, "a texture name, ';' or '}'"));
                 }
             }
@@ -618,17 +465,17 @@ impl<'a> Parser<'a> {
     }
 
     fn view(&mut self) -> Result<WedSection> {
-        self.symbol(Kind::LBrace)?;
+        self.punct(b'{')?;
         let mut windows: Vec<ViewWindow> = Vec::new();
         loop {
             let t = self.peek()?;
-            let text = t.bytes(self.lex.src());
+            let text = self.text(&t);
             match t.kind {
-                Kind::RBrace => {
-                    self.next()?;
+                RBRACE => {
+                    self.next_token()?;
                     return Ok(WedSection::View(windows));
                 }
-                Kind::Word if super::lexer::is_number(text) => {
+                Kind::Word if text::is_number(text) => {
                     let n = self.num("view setting")?;
                     match windows.last_mut() {
                         Some(w) => w.values.push(n),
@@ -637,31 +484,31 @@ impl<'a> Parser<'a> {
                 }
                 Kind::Word => {
                     let name = self.word("a view window name")?;
-                    self.charge(&t, size_of::<ViewWindow>())?;
+                    self.charge(&t, size_of::<ViewWindow>() as u64)?;
                     windows.push(ViewWindow {
                         name,
                         values: Vec::new(),
                     });
                 }
                 _ => {
-                    self.next()?;
+                    self.next_token()?;
                     return Err(self.unexpected(&t, "a view window name, a number or '}'"));
                 }
             }
         }
     }
 
-    /// Texture and surface settings up to the albedo; returns the albedo's line too.
-    fn surface(&mut self) -> Result<(Surface, u32)> {
+    /// Texture and surface settings up to the albedo; returns where the albedo ends too.
+    fn surface(&mut self) -> Result<(Surface, usize)> {
         let texture = self.word("a texture name")?;
-        let axes = if self.peek_is(Kind::LParen)? {
+        let axes = if self.peek_is(LPAREN)? {
             let mut axes: [[Num; 4]; 2] = Default::default();
             for axis in &mut axes {
-                self.symbol(Kind::LParen)?;
+                self.punct(b'(')?;
                 for c in axis.iter_mut() {
                     *c = self.num("texture axis")?;
                 }
-                self.symbol(Kind::RParen)?;
+                self.punct(b')')?;
             }
             Some(axes)
         } else {
@@ -670,11 +517,11 @@ impl<'a> Parser<'a> {
         let offset = [self.num("texture x offset")?, self.num("texture y offset")?];
         let angle = self.num("texture angle")?;
         let scale = [self.num("texture x scale")?, self.num("texture y scale")?];
-        self.symbol(Kind::Colon)?;
+        self.punct(b':')?;
         let flags = self.word("texture flags")?;
         let ambient = self.num("ambient")?;
         let albedo = self.num("albedo")?;
-        let line = self.last_line;
+        let end = self.consumed();
         Ok((
             Surface {
                 texture,
@@ -687,24 +534,24 @@ impl<'a> Parser<'a> {
                 albedo,
                 extra: Vec::new(),
             },
-            line,
+            end,
         ))
     }
 
     /// The `{ words }` after a block's faces.
     fn properties(&mut self) -> Result<Vec<String>> {
-        self.symbol(Kind::LBrace)?;
+        self.punct(b'{')?;
         let mut words = Vec::new();
         loop {
             let t = self.peek()?;
             match t.kind {
-                Kind::RBrace => {
-                    self.next()?;
+                RBRACE => {
+                    self.next_token()?;
                     return Ok(words);
                 }
                 Kind::Word => words.push(self.word("a block property")?),
                 _ => {
-                    self.next()?;
+                    self.next_token()?;
                     return Err(self.unexpected(&t, "a block property or '}'"));
                 }
             }
@@ -712,12 +559,12 @@ impl<'a> Parser<'a> {
     }
 
     fn block(&mut self, index: u32) -> Result<Block> {
-        let shape = if self.peek_word("vertices")? {
+        let shape = if self.at_word("vertices")? {
             self.polyhedron()?
         } else {
             let mut faces = Vec::new();
             loop {
-                if !self.peek_is(Kind::LParen)? {
+                if !self.peek_is(LPAREN)? {
                     break;
                 }
                 let f = faces.len();
@@ -728,16 +575,16 @@ impl<'a> Parser<'a> {
         };
         let mut properties = None;
         let t = self.peek()?;
-        if t.kind == Kind::LBrace {
+        if t.kind == LBRACE {
             properties = Some(self.properties()?);
-        } else if t.kind != Kind::RBrace {
+        } else if t.kind != RBRACE {
             let what = match shape {
                 Shape::Planes(_) => "'(' (a face), '{' or '}'",
                 Shape::Polyhedron { .. } => "'{' or '}' after the faces",
             };
             return Err(self.unexpected(&t, what));
         }
-        self.symbol(Kind::RBrace)?;
+        self.punct(b'}')?;
         Ok(Block {
             index,
             shape,
@@ -759,10 +606,10 @@ impl<'a> Parser<'a> {
     }
 
     fn polyhedron(&mut self) -> Result<Shape> {
-        self.next()?; // `vertices`
+        self.next_token()?; // `vertices`
         let nv = self.count("vertex count", MIN_VERTEX, size_of::<Vec3>())?;
-        let t = self.next()?;
-        if !(t.kind == Kind::Word && t.bytes(self.lex.src()) == b"faces") {
+        let t = self.next_token()?;
+        if !(t.kind == Kind::Word && self.text(&t) == b"faces") {
             return Err(self.unexpected(&t, "'faces'"));
         }
         let nf = self.count("face count", MIN_FACE, size_of::<PolygonFace>())?;
@@ -805,11 +652,11 @@ impl<'a> Parser<'a> {
             }
             vertices.push(i);
         }
-        self.symbol(Kind::Colon)?;
-        let (mut surface, line) = self.surface()?;
+        self.punct(b':')?;
+        let (mut surface, end) = self.surface()?;
         loop {
             let t = self.peek()?;
-            if t.kind != Kind::Word || t.line != line {
+            if t.kind != Kind::Word || self.line_break_between(end, t.offset()) {
                 break;
             }
             surface.extra.push(self.word("a word")?);
@@ -878,23 +725,23 @@ impl<'a> Parser<'a> {
         let mut members = Vec::new();
         loop {
             let t = self.peek()?;
-            if t.kind == Kind::RBrace {
-                self.next()?;
+            if t.kind == RBRACE {
+                self.next_token()?;
                 break;
             }
-            if !(t.kind == Kind::Word && is_keyword(t.bytes(self.lex.src()))) {
-                self.next()?;
+            if !(t.kind == Kind::Word && is_keyword(self.text(&t))) {
+                self.next_token()?;
                 return Err(self.unexpected(&t, "a member kind (object, block, ...) or '}'"));
             }
             let kind = self.word("a member kind")?;
             let mut indices = vec![self.index(&format!("{kind} index"))?];
-            while self.peek_is(Kind::Comma)? {
-                self.next()?;
+            while self.peek_is(COMMA)? {
+                self.next_token()?;
                 let t = self.peek()?;
                 indices.push(self.index(&format!("{kind} index"))?);
-                self.charge(&t, size_of::<u32>())?;
+                self.charge(&t, size_of::<u32>() as u64)?;
             }
-            self.charge(&t, size_of::<Member>())?;
+            self.charge(&t, size_of::<Member>() as u64)?;
             members.push(Member { kind, indices });
         }
         Ok(Object {
@@ -936,26 +783,28 @@ impl<'a> Parser<'a> {
                     let text: Vec<String> = args.iter().map(super::write::atom_text).collect();
                     w.push(format!(
                         "'{name} {}' but {present} are present (kept as written)",
-                        shorten(&text.join(" "))
+                        shorten(text.join(" ").as_bytes())
                     ));
                 }
             }
         }
-        if let (n @ 1.., Some((line, column))) = self.dropped {
-            w.push(format!(
-                "{n} comment(s) inside statements dropped (the first at line {line}:{column})"
-            ));
-        }
-        if let (n @ 1.., Some((line, column))) = self.latin1 {
-            w.push(format!(
-                "{n} word(s) not UTF-8, read as Latin-1 (the first at line {line}:{column})"
-            ));
-        }
-        if let (n @ 1.., Some((line, column))) = self.odd_hex {
-            w.push(format!(
-                "{n} palette byte(s) not written as two lowercase hex digits (the first at line \
-                 {line}:{column}); written back as two"
-            ));
+        for (tally, what, tail) in [
+            (
+                self.dropped_comments,
+                "comment(s) inside statements dropped",
+                "",
+            ),
+            (self.latin1, "word(s) not UTF-8, read as Latin-1", ""),
+            (
+                self.odd_hex,
+                "palette byte(s) not written as two lowercase hex digits",
+                "; written back as two",
+            ),
+        ] {
+            if let (n @ 1.., Some(first)) = (tally.count, tally.first) {
+                let at = self.at(first);
+                w.push(format!("{n} {what} (the first at line {at}){tail}"));
+            }
         }
         self.warnings.extend(w);
     }
@@ -984,7 +833,7 @@ impl<'a> Parser<'a> {
 /// vertices, a vertex index out of range, an index or count out of range, braces nested
 /// deeper than 32 in a kept statement. A binary `WMPB` file is refused as not supported yet.
 /// Every count is checked against the bytes left in the input and `Limits::max_count`, and
-/// every value is charged to a [`Budget`] before it is stored.
+/// every value is charged to a [`Budget`](crate::limits::Budget) before it is stored.
 pub fn parse(text: &[u8], limits: &Limits) -> Result<Parsed> {
     if text.starts_with(b"WMPB") {
         return Err(Error::new(
@@ -999,6 +848,76 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<Parsed> {
     p.finish(&file);
     Ok(Parsed {
         file,
-        warnings: p.warnings,
+        warnings: p.p.warnings,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::text::tests::{check, tokens};
+    use crate::io::text::LexErrorKind;
+
+    #[test]
+    fn tokens_lines_and_columns() {
+        let src = b"// WMP2 \r\nobject 0 {  // Root\r\n\t(0 -16 1.5) object 1, 35\r\n\
+                    <z:\\a b\\w.wad> 1 ; *water3 3d.1 \"x y\" a//b:}";
+        check(
+            &tokens(&SYNTAX, src).unwrap(),
+            &[
+                (Kind::Comment, " WMP2", 1, 1),
+                (Kind::Word, "object", 2, 1),
+                (Kind::Word, "0", 2, 8),
+                (Kind::Punct(b'{'), "{", 2, 10),
+                (Kind::Comment, " Root", 2, 13),
+                (Kind::Punct(b'('), "(", 3, 2),
+                (Kind::Word, "0", 3, 3),
+                (Kind::Word, "-16", 3, 5),
+                (Kind::Word, "1.5", 3, 9),
+                (Kind::Punct(b')'), ")", 3, 12),
+                (Kind::Word, "object", 3, 14),
+                (Kind::Word, "1", 3, 21),
+                (Kind::Punct(b','), ",", 3, 22),
+                (Kind::Word, "35", 3, 24),
+                (Kind::Quoted(b'<'), "z:\\a b\\w.wad", 4, 1),
+                (Kind::Word, "1", 4, 16),
+                (Kind::Punct(b';'), ";", 4, 18),
+                (Kind::Word, "*water3", 4, 20),
+                (Kind::Word, "3d.1", 4, 28),
+                (Kind::Quoted(b'"'), "x y", 4, 33),
+                (Kind::Word, "a//b", 4, 39),
+                (Kind::Punct(b':'), ":", 4, 43),
+                (Kind::Punct(b'}'), "}", 4, 44),
+                (Kind::Eof, "", 4, 45),
+            ],
+        );
+    }
+
+    #[test]
+    fn token_errors() {
+        let e = |src: &[u8]| tokens(&SYNTAX, src).unwrap_err();
+        let (err, line, column) = e(b"a\n <abc");
+        assert_eq!(err.kind, LexErrorKind::UnterminatedQuote(SYNTAX.quotes[0]));
+        assert_eq!((line, column), (2, 2));
+        assert_eq!(
+            e(b"<ab\nc>").0.kind,
+            LexErrorKind::LineBreakInQuote(SYNTAX.quotes[0])
+        );
+        assert_eq!(
+            e(b"\"ab").0.kind,
+            LexErrorKind::UnterminatedQuote(text::STRING)
+        );
+        assert_eq!(
+            e(b"\"ab\n\"").0.kind,
+            LexErrorKind::LineBreakInQuote(text::STRING)
+        );
+        let (err, line, column) = e(b"ab\0c");
+        assert_eq!(
+            (err.kind, line, column),
+            (LexErrorKind::UnexpectedByte(0), 1, 3)
+        );
+        assert_eq!(e(b"\x7f").0.kind, LexErrorKind::UnexpectedByte(0x7f));
+        // Comments, file names and strings may hold anything but a line feed.
+        assert!(tokens(&SYNTAX, b"// \0\x7f\n<\x01> \"\x02\"").is_ok());
+    }
 }

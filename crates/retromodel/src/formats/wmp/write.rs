@@ -2,8 +2,9 @@
 
 use std::fmt::Write as _;
 
-use super::lexer::{is_forbidden, is_number, is_space, is_symbol};
 use super::raw::*;
+use super::read::is_symbol;
+use crate::io::text::{is_forbidden, is_number, is_space};
 
 const NL: &str = "\r\n";
 
