@@ -458,3 +458,90 @@ pub(crate) fn unknown_engine(codec: &dyn Codec, engine: &str) -> String {
         names.join(", ")
     )
 }
+
+/// Declares a format folder's codec: the unit struct, its registered `CODEC` static, and the
+/// `Codec` methods every format states the same way (name, formats, family, engines, the
+/// folder's `fixtures::all()`), followed by the codec's own methods (`detect`, `parse`, ...).
+macro_rules! codec {
+    (
+        $(#[$doc:meta])* $codec:ident {
+            name: $name:expr,
+            family: $family:expr,
+            formats: $formats:expr,
+            engines: $engines:expr,
+        }
+        $($methods:tt)*
+    ) => {
+        $(#[$doc])*
+        pub struct $codec;
+
+        /// The registered codec.
+        pub static CODEC: $codec = $codec;
+
+        impl $crate::registry::Codec for $codec {
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn formats(&self) -> &'static [$crate::registry::Format] {
+                $formats
+            }
+            fn family(&self) -> &'static str {
+                $family
+            }
+            fn engines(&self) -> &'static [$crate::registry::Engine] {
+                $engines
+            }
+            fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)> {
+                super::fixtures::all()
+            }
+            $($methods)*
+        }
+    };
+}
+pub(crate) use codec;
+
+/// Implements [`ParsedFile`] for a binary format's `File<'_>` through its folder's free
+/// functions `to_model(file, options, resolver)` and `summary(file, converted)`, with the
+/// format (`|file| expr`) and the engine check (`|file, engine| expr`) given.
+macro_rules! binary_parsed_file {
+    ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr) => {
+        impl $crate::registry::ParsedFile for $file<'_> {
+            fn format(&self) -> $crate::registry::Format {
+                let $this = self;
+                $format
+            }
+            fn write(&self) -> Vec<u8> {
+                $file::write(self)
+            }
+            fn to_model(
+                &self,
+                options: &$crate::ConvertOptions,
+                resolver: &dyn $crate::Resolver,
+            ) -> $crate::Converted {
+                super::to_model(self, options, resolver)
+            }
+            fn summary(&self, converted: &$crate::Converted) -> $crate::Summary {
+                super::summary(self, converted)
+            }
+            fn validate(&self, engine: &str) -> Vec<$crate::Diagnostic> {
+                let ($vthis, $engine) = (self, engine);
+                $validate
+            }
+        }
+    };
+}
+pub(crate) use binary_parsed_file;
+
+/// The `parse` method of a binary codec: the folder's `File::parse`.
+macro_rules! parse_file {
+    () => {
+        fn parse<'a>(
+            &self,
+            data: &'a [u8],
+            limits: &$crate::Limits,
+        ) -> $crate::Result<Box<dyn $crate::registry::ParsedFile + 'a>> {
+            Ok(Box::new(super::File::parse(data, limits)?))
+        }
+    };
+}
+pub(crate) use parse_file;

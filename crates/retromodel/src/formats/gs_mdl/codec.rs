@@ -1,10 +1,8 @@
 //! 3D GameStudio MDL2..MDL5 in the [format registry](crate::registry).
 
-use super::{from_model, summary, to_model, File, FORMATS};
-use crate::registry::{self, Codec, Format, Output, ParsedFile, Writer};
-use crate::{
-    ConvertOptions, Converted, Diagnostic, Limits, Model, Resolver, Result, Summary, WriteOptions,
-};
+use super::{from_model, File, FORMATS};
+use crate::registry::{self, binary_parsed_file, codec, parse_file, Format, Output, Writer};
+use crate::{Model, Result, WriteOptions};
 
 /// 3D GameStudio MDL2..MDL5, by version (index 0 is MDL2).
 pub const GS_MDL: [Format; 4] = [
@@ -26,33 +24,20 @@ pub const ACKNEX: &[registry::Engine] = &[registry::Engine {
     description: "3D GameStudio's engine (structure checks only; no engine limits yet)",
 }];
 
-/// The 3D GameStudio MDL2..MDL5 codec.
-pub struct GsMdlCodec;
-
-/// The registered 3D GameStudio MDL2..MDL5 codec.
-pub static CODEC: GsMdlCodec = GsMdlCodec;
-
-impl Codec for GsMdlCodec {
-    fn name(&self) -> &'static str {
-        super::FORMAT
+codec! {
+    /// The 3D GameStudio MDL2..MDL5 codec.
+    GsMdlCodec {
+        name: super::FORMAT,
+        family: "3D GameStudio files",
+        formats: &GS_MDL,
+        engines: ACKNEX,
     }
-    fn formats(&self) -> &'static [Format] {
-        &GS_MDL
-    }
-    fn family(&self) -> &'static str {
-        "3D GameStudio files"
-    }
-    fn engines(&self) -> &'static [registry::Engine] {
-        ACKNEX
-    }
+    parse_file!();
     fn detect(&self, data: &[u8]) -> Option<Format> {
         match data.get(..4)? {
             [b'M', b'D', b'L', d @ b'2'..=b'5'] => format(d - b'0'),
             _ => None,
         }
-    }
-    fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
-        Ok(Box::new(File::parse(data, limits)?))
     }
     fn writers(&self) -> &'static [Writer] {
         &[
@@ -85,25 +70,10 @@ impl Codec for GsMdlCodec {
             ..Output::default()
         })
     }
-    fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)> {
-        super::fixtures::all()
-    }
 }
 
-impl ParsedFile for File<'_> {
-    fn format(&self) -> Format {
-        format(self.header.version).unwrap_or(GS_MDL[3])
-    }
-    fn write(&self) -> Vec<u8> {
-        File::write(self)
-    }
-    fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
-        to_model(self, options, resolver)
-    }
-    fn summary(&self, converted: &Converted) -> Summary {
-        summary(self, converted)
-    }
-    fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
-        Vec::new()
-    }
-}
+binary_parsed_file!(
+    File,
+    |file| format(file.header.version).unwrap_or(GS_MDL[3]),
+    |_, _| Vec::new()
+);

@@ -1,22 +1,15 @@
 //! Quake 2 MD2 in the [format registry](crate::registry).
 
-use super::{from_model, summary, to_model, validate, Engine, File, FORMAT};
+use super::{from_model, validate, Engine, File, FORMAT};
 use crate::image::{pcx, IndexOptions, Palette, Pixels};
 use crate::registry::{
-    self, Codec, Format, Kernel, Output, ParsedFile, Prepared, SideFile, Writer,
+    self, binary_parsed_file, codec, parse_file, Codec, Format, Kernel, Output, Prepared, SideFile,
+    Writer,
 };
-use crate::{
-    ConvertOptions, Converted, Diagnostic, Limits, Model, Resolver, Result, Summary, WriteOptions,
-};
+use crate::{Limits, Model, Result, WriteOptions};
 
 /// Quake 2 MD2 (`IDP2`, version 8).
 pub const MD2: Format = Format::new(FORMAT, "Quake 2 MD2", &["md2"]);
-
-/// The MD2 codec.
-pub struct Md2Codec;
-
-/// The registered MD2 codec.
-pub static CODEC: Md2Codec = Md2Codec;
 
 const ENGINES: &[registry::Engine] = &[
     registry::Engine {
@@ -29,24 +22,17 @@ const ENGINES: &[registry::Engine] = &[
     },
 ];
 
-impl Codec for Md2Codec {
-    fn name(&self) -> &'static str {
-        FORMAT
+codec! {
+    /// The MD2 codec.
+    Md2Codec {
+        name: FORMAT,
+        family: "MD2",
+        formats: &[MD2],
+        engines: ENGINES,
     }
-    fn formats(&self) -> &'static [Format] {
-        &[MD2]
-    }
-    fn family(&self) -> &'static str {
-        "MD2"
-    }
-    fn engines(&self) -> &'static [registry::Engine] {
-        ENGINES
-    }
+    parse_file!();
     fn detect(&self, data: &[u8]) -> Option<Format> {
         data.starts_with(b"IDP2").then_some(MD2)
-    }
-    fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
-        Ok(Box::new(File::parse(data, limits)?))
     }
     fn writers(&self) -> &'static [Writer] {
         &[Writer {
@@ -77,9 +63,6 @@ impl Codec for Md2Codec {
         out.warnings.extend(w.warnings);
         out.frame_errors = w.frame_errors;
         Ok(out)
-    }
-    fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)> {
-        super::fixtures::all()
     }
     fn sample(&self) -> Option<Vec<u8>> {
         Some(super::fixtures::build(&super::fixtures::Spec::everything()).write())
@@ -174,24 +157,10 @@ fn skin_files(
     out
 }
 
-impl ParsedFile for File<'_> {
-    fn format(&self) -> Format {
-        MD2
-    }
-    fn write(&self) -> Vec<u8> {
-        File::write(self)
-    }
-    fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
-        to_model(self, options, resolver)
-    }
-    fn summary(&self, converted: &Converted) -> Summary {
-        summary(self, converted)
-    }
-    fn validate(&self, engine: &str) -> Vec<Diagnostic> {
-        let e = match engine {
-            "quake2-soft" => Engine::Quake2Software,
-            _ => Engine::Quake2,
-        };
-        validate(self, e)
-    }
-}
+binary_parsed_file!(File, |_| MD2, |file, engine| {
+    let e = match engine {
+        "quake2-soft" => Engine::Quake2Software,
+        _ => Engine::Quake2,
+    };
+    validate(file, e)
+});

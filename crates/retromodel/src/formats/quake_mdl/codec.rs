@@ -1,19 +1,11 @@
 //! Quake MDL in the [format registry](crate::registry).
 
-use super::{from_model, summary, to_model, validate, Engine, File, FORMAT};
-use crate::registry::{self, Codec, Format, Output, ParsedFile, Writer};
-use crate::{
-    ConvertOptions, Converted, Diagnostic, Limits, Model, Resolver, Result, Summary, WriteOptions,
-};
+use super::{from_model, validate, Engine, File, FORMAT};
+use crate::registry::{self, binary_parsed_file, codec, parse_file, Format, Output, Writer};
+use crate::{Model, Result, WriteOptions};
 
 /// Quake MDL (`IDPO`, version 6).
 pub const QUAKE_MDL: Format = Format::new(FORMAT, "Quake MDL", &["mdl"]);
-
-/// The Quake MDL codec.
-pub struct QuakeMdlCodec;
-
-/// The registered Quake MDL codec.
-pub static CODEC: QuakeMdlCodec = QuakeMdlCodec;
 
 const ENGINES: &[registry::Engine] = &[
     registry::Engine {
@@ -30,24 +22,17 @@ const ENGINES: &[registry::Engine] = &[
     },
 ];
 
-impl Codec for QuakeMdlCodec {
-    fn name(&self) -> &'static str {
-        FORMAT
+codec! {
+    /// The Quake MDL codec.
+    QuakeMdlCodec {
+        name: FORMAT,
+        family: "Quake MDL",
+        formats: &[QUAKE_MDL],
+        engines: ENGINES,
     }
-    fn formats(&self) -> &'static [Format] {
-        &[QUAKE_MDL]
-    }
-    fn family(&self) -> &'static str {
-        "Quake MDL"
-    }
-    fn engines(&self) -> &'static [registry::Engine] {
-        ENGINES
-    }
+    parse_file!();
     fn detect(&self, data: &[u8]) -> Option<Format> {
         data.starts_with(b"IDPO").then_some(QUAKE_MDL)
-    }
-    fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
-        Ok(Box::new(File::parse(data, limits)?))
     }
     fn writers(&self) -> &'static [Writer] {
         &[Writer {
@@ -65,9 +50,6 @@ impl Codec for QuakeMdlCodec {
             ..Output::default()
         })
     }
-    fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)> {
-        super::fixtures::all()
-    }
     fn sample(&self) -> Option<Vec<u8>> {
         let spec = super::fixtures::Spec {
             skin_width: 64,
@@ -78,25 +60,11 @@ impl Codec for QuakeMdlCodec {
     }
 }
 
-impl ParsedFile for File<'_> {
-    fn format(&self) -> Format {
-        QUAKE_MDL
-    }
-    fn write(&self) -> Vec<u8> {
-        File::write(self)
-    }
-    fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
-        to_model(self, options, resolver)
-    }
-    fn summary(&self, converted: &Converted) -> Summary {
-        summary(self, converted)
-    }
-    fn validate(&self, engine: &str) -> Vec<Diagnostic> {
-        let e = match engine {
-            "quake" => Engine::Quake,
-            "glquake" => Engine::GlQuake,
-            _ => Engine::QuakeSpasm,
-        };
-        validate(self, e)
-    }
-}
+binary_parsed_file!(File, |_| QUAKE_MDL, |file, engine| {
+    let e = match engine {
+        "quake" => Engine::Quake,
+        "glquake" => Engine::GlQuake,
+        _ => Engine::QuakeSpasm,
+    };
+    validate(file, e)
+});
