@@ -16,7 +16,7 @@
 //!   first, then by `a`.
 //!
 //! A file format with another convention converts at its border: MD5 stores only `x, y, z`
-//! of each quaternion and derives `w` (`formats::md5::quat`); MDL7 stores row-vector matrices
+//! of each quaternion and derives `w` (`formats/md5/quat.rs`); MDL7 stores row-vector matrices
 //! row by row, which are the same 16 numbers as their column-vector form column by column.
 //!
 //! Functions that existed in several places before keep their arithmetic (operation order,
@@ -154,7 +154,7 @@ pub fn quat_from_y_up(q: [f32; 4]) -> [f32; 4] {
 /// A quaternion `x i + y j + z k + w`; orientations are unit quaternions.
 ///
 /// `q` and `-q` are the same rotation. (MD5 stores only `x, y, z` and derives `w <= 0`:
-/// `formats::md5::quat` keeps that convention.)
+/// the MD5 format keeps that convention in `formats/md5/quat.rs`.)
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Quat {
     /// `i` component.
