@@ -20,8 +20,9 @@
 //!   (a line list drawn over the surfaces), a depth buffer, and back-face culling with the
 //!   engines' clockwise front faces (the axis change is a rotation, so winding is kept).
 //! - **Timing** ([`timing`]): which poses and blend factor a clip shows at a time follows the
-//!   clip's `fps` or group end times exactly as the glTF exporter's timelines do; MD5 sampling
-//!   is the core library's own (`formats::md5::anim::Animation`).
+//!   clip's `fps` or group end times exactly as the glTF exporter's timelines do; skeletal
+//!   animations (MD5, MDL7 bones) are sampled and turned into joint matrices by the core
+//!   library's own skeletal module (`retromodel::math::skeletal::PoseTrack`).
 //!
 //! ```no_run
 //! use retromodel_render::{Gpu, GpuModel, Renderer, View, Pose, Target};

@@ -2,13 +2,12 @@
 
 use std::collections::HashSet;
 
-use glam::{Mat4, Vec3};
-use retromodel::formats::md5::{
-    self,
-    anim::{Animation, JointPose, Playback, RootMotion},
-    quat::Quat,
-};
+use glam::Vec3;
 use retromodel::image::Image;
+use retromodel::math::skeletal::{
+    self, inverse_bind_matrix, JointPose, Playback, PoseTrack, RootMotion,
+};
+use retromodel::math::{self as rmath, Quat};
 use retromodel::model::{to_y_up, Model};
 use wgpu::util::DeviceExt;
 
@@ -99,9 +98,9 @@ pub struct GpuModel {
     animation_boxes: Vec<Option<[Vec3; 2]>>,
     frame_bounds: Vec<Option<[Vec3; 2]>>,
     frame_count: usize,
-    animations: Vec<Option<Animation>>,
+    animations: Vec<Option<PoseTrack>>,
     animation_names: Vec<String>,
-    inverse_bind: Vec<Mat4>,
+    inverse_bind: Vec<rmath::Mat4>,
     scratch: Vec<JointPose>,
     matrices: Vec<[f32; 16]>,
     warnings: Vec<String>,
@@ -424,8 +423,8 @@ impl GpuModel {
                 skin: mesh.skin,
             });
         }
-        // Skeletal animations: sampled by the core library's md5 Animation, rebuilt from the
-        // Model (joint order kept).
+        // Skeletal animations: the Model's own, sampled by the core library's skeletal module
+        // (`retromodel::math::skeletal`, Doom 3's loop and clamp rules).
         let mut animations = Vec::new();
         let mut animation_names = Vec::new();
         let mut animation_boxes = Vec::new();
@@ -433,10 +432,7 @@ impl GpuModel {
             for (i, a) in model.animations.iter().enumerate() {
                 animation_names.push(a.name.clone());
 
-                let built = md5::anim_from_model(model, i)
-                    .map_err(|e| e.to_string())
-                    .and_then(|f| Animation::new(&f));
-                match built {
+                match PoseTrack::from_model(model, i) {
                     Ok(anim) => animations.push(Some(anim)),
                     Err(e) => {
                         warnings.push(format!("animation {:?}: {e}; not playable", a.name));
@@ -445,12 +441,12 @@ impl GpuModel {
                 }
             }
         }
-        let inverse_bind: Vec<Mat4> = model
+        let inverse_bind: Vec<rmath::Mat4> = model
             .joints
             .iter()
             .map(|j| {
                 let pose = JointPose::new(j.translation, Quat::from_array(j.rotation));
-                Mat4::from_cols_array(&pose.inverse().to_mat4())
+                inverse_bind_matrix(&pose)
             })
             .collect();
         // Each animation's box: the used vertices skinned on the CPU at up to 32 frames.
@@ -458,26 +454,15 @@ impl GpuModel {
             let mut b = None;
             if let Some(anim) = anim {
                 let mut pose = vec![JointPose::IDENTITY; model.joints.len()];
+                let mut m = vec![rmath::IDENTITY; model.joints.len()];
                 let n = anim.frame_count();
                 let step = n.div_ceil(32).max(1);
                 for f in (0..n).step_by(step) {
                     let t = f as f32 / anim.frame_rate();
                     anim.sample_global(t, Playback::Clamp, RootMotion::InPlace, &mut pose);
-                    let m: Vec<Mat4> = pose
-                        .iter()
-                        .zip(&inverse_bind)
-                        .map(|(p, inv)| Mat4::from_cols_array(&p.to_mat4()) * *inv)
-                        .collect();
+                    skeletal::joint_matrices(&pose, &inverse_bind, &mut m);
                     for (pos, list) in &cpu_skin {
-                        let mut p = Vec3::ZERO;
-                        for &(j, w) in list {
-                            if w != 0.0 {
-                                if let Some(mj) = m.get(j as usize) {
-                                    p += w * mj.transform_point3(Vec3::from(*pos));
-                                }
-                            }
-                        }
-                        extend(&mut b, y_up(p.into()));
+                        extend(&mut b, y_up(skeletal::blend_point(&m, list, *pos)));
                     }
                 }
             }
@@ -696,14 +681,7 @@ impl GpuModel {
                     Playback::Clamp
                 };
                 anim.sample_global(time, playback, RootMotion::InPlace, &mut self.scratch);
-                for ((m, p), inv) in self
-                    .matrices
-                    .iter_mut()
-                    .zip(&self.scratch)
-                    .zip(&self.inverse_bind)
-                {
-                    *m = (Mat4::from_cols_array(&p.to_mat4()) * *inv).to_cols_array();
-                }
+                skeletal::joint_matrices(&self.scratch, &self.inverse_bind, &mut self.matrices);
                 gpu.queue
                     .write_buffer(buf, 0, bytemuck::cast_slice(&self.matrices));
                 self.skeletal_now = true;

@@ -8,12 +8,10 @@ mod common;
 use common::*;
 use retromodel::formats::md5::{
     self,
-    anim::{
-        bind_positions, gather, match_joints, skin_positions, Animation, JointPose, Playback,
-        RootMotion,
-    },
+    anim::{bind_positions, match_joints, skin_positions, Animation},
     fixtures,
 };
+use retromodel::math::skeletal::{gather, JointPose, Playback, RootMotion};
 use retromodel::model::{Model, MorphTarget};
 use retromodel_render::timing::KeyPose;
 use retromodel_render::{Camera, Pose, View};

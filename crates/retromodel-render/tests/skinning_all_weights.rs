@@ -10,11 +10,8 @@ mod common;
 
 use common::*;
 use glam::{Mat4, Quat as GQuat, Vec3};
-use retromodel::formats::md5::{
-    self,
-    anim::{Animation, JointPose, Playback, RootMotion},
-    quat::Quat,
-};
+use retromodel::math::skeletal::{inverse_bind_matrix, JointPose, Playback, PoseTrack, RootMotion};
+use retromodel::math::Quat;
 use retromodel::model::{Joint, JointTransform, Mesh, Model, MorphTarget, SkeletalAnimation, Skin};
 use retromodel_render::{Camera, Framing, Gpu, GpuModel, Pose, Renderer, Target, View};
 
@@ -219,18 +216,18 @@ fn truncated(model: &Model) -> Model {
 }
 
 /// Joint matrices (bind pose to animated pose) at `time`, sampled by the core library as the
-/// renderer documents (the Model's animation as an md5anim, clamped, root in place).
+/// renderer documents (the Model's animation through the core library's skeletal module,
+/// clamped, root in place).
 fn joint_matrices(model: &Model, time: f32) -> Vec<Mat4> {
-    let anim = Animation::new(&md5::anim_from_model(model, 0).unwrap()).unwrap();
+    let anim = PoseTrack::from_model(model, 0).unwrap();
     let mut global = vec![JointPose::IDENTITY; model.joints.len()];
     anim.sample_global(time, Playback::Clamp, RootMotion::InPlace, &mut global);
     global
         .iter()
         .zip(&model.joints)
         .map(|(g, j)| {
-            let inverse_bind = JointPose::new(j.translation, Quat::from_array(j.rotation))
-                .inverse()
-                .to_mat4();
+            let inverse_bind =
+                inverse_bind_matrix(&JointPose::new(j.translation, Quat::from_array(j.rotation)));
             Mat4::from_cols_array(&g.to_mat4()) * Mat4::from_cols_array(&inverse_bind)
         })
         .collect()

@@ -41,6 +41,7 @@ pub mod image;
 pub mod import;
 pub mod io;
 pub mod limits;
+pub mod math;
 pub mod model;
 pub mod options;
 pub mod registry;

@@ -917,7 +917,7 @@ fn md5_anim_alone_and_camera_export() {
         );
         // The glTF camera looks along its -Z, Doom 3's along +X.
         let forward = [-m[8], -m[9], -m[10]];
-        let q = md5::quat::Quat::from_array(key.rotation);
+        let q = retromodel::math::Quat::from_array(key.rotation);
         assert!(
             dist(forward, to_y_up(q.rotate([1.0, 0.0, 0.0]))) < 1e-4,
             "key {k}"

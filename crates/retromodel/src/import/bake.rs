@@ -8,13 +8,13 @@
 //! are named `<animation><n>` from 1, so that clips come back from the frame names.
 
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::md5::anim::JointPose;
-use crate::formats::md5::quat::Quat;
 use crate::limits::{Budget, Limits};
+use crate::math::skeletal::{self, JointPose};
 use crate::model::{Clip, Converted, Frame, JointTransform, Model, MorphTarget, SkeletalAnimation};
 
 fn pose(t: &JointTransform) -> JointPose {
-    JointPose::new(t.translation, Quat::from_array(t.rotation).normalize())
+    let p = JointPose::from_transform(t);
+    JointPose::new(p.pos, p.orient.normalize())
 }
 
 /// The local joint transforms of `a` at time `t` (clamped to its frames).
@@ -51,18 +51,9 @@ fn skin(model: &Model, global: &[JointPose], inverse_bind: &[JointPose]) -> Vec<
             let mut positions = Vec::with_capacity(m.positions.len());
             let mut normals = Vec::with_capacity(m.positions.len());
             for ((p, n), ws) in m.positions.iter().zip(&m.normals).zip(&m.joint_weights) {
-                let (mut sp, mut sn) = ([0.0f32; 3], [0.0f32; 3]);
-                for &(j, w) in ws {
-                    let s = &skinning[j as usize];
-                    let q = s.transform_point(*p);
-                    let r = s.transform_vector(*n);
-                    for a in 0..3 {
-                        sp[a] += w * q[a];
-                        sn[a] += w * r[a];
-                    }
-                }
+                let (sp, sn) = skeletal::blend_vertex(&skinning, ws, *p, *n);
                 positions.push(sp);
-                normals.push(super::math::normalize3(sn, *n));
+                normals.push(sn);
             }
             MorphTarget { positions, normals }
         })
@@ -163,6 +154,7 @@ pub fn bake_skeletal_with(model: &Model, fps: Option<f32>, limits: &Limits) -> R
     };
     let mut budget = Budget::new(limits);
     let mut sampled = 0u64;
+    let parents = skeletal::model_parents(model);
     let mut local = Vec::with_capacity(nj);
     let mut global = vec![JointPose::IDENTITY; nj];
     for a in usable {
@@ -209,12 +201,7 @@ pub fn bake_skeletal_with(model: &Model, fps: Option<f32>, limits: &Limits) -> R
         let first = out.frames.len();
         for k in 0..count {
             local_at(a, (k as f32 / rate).min(duration), &mut local);
-            for (j, joint) in model.joints.iter().enumerate() {
-                global[j] = match joint.parent {
-                    Some(p) => global[p].compose(&local[j]),
-                    None => local[j],
-                };
-            }
+            skeletal::to_global(&parents, &local, &mut global);
             add(
                 &mut out,
                 format!("{}{}", a.name, k + 1),

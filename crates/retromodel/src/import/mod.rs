@@ -4,12 +4,11 @@
 //! GameStudio) need.
 //!
 //! The importers undo the exporters' one axis change (Y-up back to the model's Z-up,
-//! [`math::from_y_up`]) and winding (counter-clockwise fronts back to clockwise).
+//! [`crate::math::from_y_up`]) and winding (counter-clockwise fronts back to clockwise).
 
 pub mod bake;
 #[cfg(feature = "gltf")]
 pub mod gltf;
-pub mod math;
 #[cfg(feature = "png")]
 pub mod obj;
 
@@ -48,6 +47,6 @@ pub(crate) fn smooth_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> 
         }
     }
     acc.into_iter()
-        .map(|n| math::normalize3(n, [0.0, 1.0, 0.0]))
+        .map(|n| crate::math::normalize3(n, [0.0, 1.0, 0.0]))
         .collect()
 }

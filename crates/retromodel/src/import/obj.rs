@@ -13,10 +13,10 @@
 
 use std::collections::HashMap;
 
-use super::math::from_y_up;
 use super::ImportOptions;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::Budget;
+use crate::math::from_y_up;
 use crate::model::{Converted, Frame, Mesh, Model, MorphTarget, Skin};
 use crate::resolve::Resolver;
 
@@ -307,7 +307,7 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
             .iter()
             .enumerate()
             .map(|(k, c)| match c.2 {
-                Some(n) => super::math::normalize3(vn[n as usize], [0.0, 1.0, 0.0]),
+                Some(n) => crate::math::normalize3(vn[n as usize], [0.0, 1.0, 0.0]),
                 None => smooth.as_ref().map_or([0.0, 1.0, 0.0], |s| s[k]),
             })
             .map(from_y_up)

@@ -29,9 +29,9 @@ impl Default for NodeTransform {
     }
 }
 
-/// A 4x4 affine matrix in `f64`, `m[row][column]`, acting on column vectors (translation in
-/// the last column).
-pub type Matrix4 = [[f64; 4]; 4];
+/// A 4x4 affine matrix in `f64`, column-major as everything in [`crate::math`]
+/// (`m[4 * column + row]`, column vectors, the translation in elements 12, 13, 14).
+pub type Matrix4 = crate::math::Mat4d;
 
 impl NodeTransform {
     /// No translation, no rotation, unit scale.
@@ -41,55 +41,20 @@ impl NodeTransform {
         scale: [1.0; 3],
     };
 
-    /// The matrix `T · R · S` (the rotation normalised first), in `f64`.
+    /// The matrix `T · R · S` (the rotation normalised first), in `f64`
+    /// ([`crate::math::from_trs`]).
     pub fn matrix(&self) -> Matrix4 {
-        let q = self.rotation.map(f64::from);
-        let len = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
-        let [x, y, z, w] = if len > 0.0 && len.is_finite() {
-            q.map(|c| c / len)
-        } else {
-            [0.0, 0.0, 0.0, 1.0]
-        };
-        let r = [
-            [
-                1.0 - 2.0 * (y * y + z * z),
-                2.0 * (x * y - z * w),
-                2.0 * (x * z + y * w),
-            ],
-            [
-                2.0 * (x * y + z * w),
-                1.0 - 2.0 * (x * x + z * z),
-                2.0 * (y * z - x * w),
-            ],
-            [
-                2.0 * (x * z - y * w),
-                2.0 * (y * z + x * w),
-                1.0 - 2.0 * (x * x + y * y),
-            ],
-        ];
-        let s = self.scale.map(f64::from);
-        let t = self.translation.map(f64::from);
-        let mut m = [[0.0; 4]; 4];
-        for row in 0..3 {
-            for col in 0..3 {
-                m[row][col] = r[row][col] * s[col];
-            }
-            m[row][3] = t[row];
-        }
-        m[3][3] = 1.0;
-        m
+        crate::math::from_trs(
+            self.translation.map(f64::from),
+            self.rotation.map(f64::from),
+            self.scale.map(f64::from),
+        )
     }
 }
 
-/// The product `a · b` of two affine matrices.
+/// The product `a · b` of two affine matrices ([`crate::math::mul`]).
 pub fn mul_matrix(a: &Matrix4, b: &Matrix4) -> Matrix4 {
-    let mut m = [[0.0; 4]; 4];
-    for (r, row) in m.iter_mut().enumerate() {
-        for (c, v) in row.iter_mut().enumerate() {
-            *v = (0..4).map(|k| a[r][k] * b[k][c]).sum();
-        }
-    }
-    m
+    crate::math::mul(a, b)
 }
 
 /// A run of one mesh's triangles that a node holds.
@@ -148,7 +113,7 @@ mod tests {
         };
         let m = t.matrix();
         // (1, 0, 0) -> scaled (2, 0, 0) -> turned (0, 2, 0) -> moved (1, 4, 3).
-        let p: Vec<f64> = (0..3).map(|r| m[r][0] + m[r][3]).collect();
+        let p: Vec<f64> = (0..3).map(|r| m[r] + m[12 + r]).collect();
         for (a, b) in p.iter().zip([1.0, 4.0, 3.0]) {
             assert!((a - b).abs() < 1e-6, "{p:?}");
         }

@@ -17,7 +17,7 @@ use super::animation::Track;
 use super::skeleton::continuous;
 use super::{invalid, strictly_increasing, Builder};
 use crate::error::Result;
-use crate::formats::md5::quat::Quat;
+use crate::math::Quat;
 use crate::model::quat_to_y_up;
 use crate::model::{to_y_up, CameraKey};
 

@@ -29,7 +29,7 @@ pub(super) struct Local {
 impl Local {
     /// The space of a node with world matrix `w`, `None` when `w` cannot be inverted.
     pub fn of_world(w: &Matrix4) -> Option<Local> {
-        let a = |r: usize, c: usize| w[r][c];
+        let a = |r: usize, c: usize| w[4 * c + r];
         let cof = [
             [
                 a(1, 1) * a(2, 2) - a(1, 2) * a(2, 1),
@@ -56,9 +56,9 @@ impl Local {
             return None;
         }
         let inverse = cof.map(|row| row.map(|c| c / det));
-        let t = [w[0][3], w[1][3], w[2][3]];
+        let t = [w[12], w[13], w[14]];
         let offset = std::array::from_fn(|r| -(0..3).map(|k| inverse[r][k] * t[k]).sum::<f64>());
-        let normal = std::array::from_fn(|r| std::array::from_fn(|c| w[c][r]));
+        let normal = std::array::from_fn(|r| std::array::from_fn(|c| w[4 * r + c]));
         Some(Local {
             inverse,
             offset,

@@ -404,11 +404,10 @@ mod tests {
         // Rotating then converting equals converting then rotating by the converted
         // quaternion.
         let h = std::f32::consts::FRAC_1_SQRT_2;
-        let q = crate::formats::md5::quat::Quat::from_array([0.0, 0.0, h, h]);
+        let q = crate::math::Quat::from_array([0.0, 0.0, h, h]);
         let p = [1.0, 2.0, 3.0];
         let a = to_y_up(q.rotate(p));
-        let b = crate::formats::md5::quat::Quat::from_array(quat_to_y_up(q.to_array()))
-            .rotate(to_y_up(p));
+        let b = crate::math::Quat::from_array(quat_to_y_up(q.to_array())).rotate(to_y_up(p));
         for k in 0..3 {
             assert!((a[k] - b[k]).abs() < 1e-6, "{a:?} {b:?}");
         }

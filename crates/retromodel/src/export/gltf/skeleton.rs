@@ -12,8 +12,8 @@ use json::scene::UnitQuaternion;
 use super::animation::Track;
 use super::{invalid, strictly_increasing, Builder};
 use crate::error::Result;
-use crate::formats::md5::anim::JointPose;
-use crate::formats::md5::quat::Quat;
+use crate::math::skeletal::JointPose;
+use crate::math::Quat;
 use crate::model::quat_to_y_up;
 use crate::model::to_y_up;
 

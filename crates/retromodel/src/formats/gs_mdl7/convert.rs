@@ -42,6 +42,7 @@ use super::raw::*;
 use crate::formats::normals;
 use crate::image::{self, pcx, Image, Palette, Pixels};
 use crate::limits::{Budget, Limits};
+use crate::math::{self, IDENTITY};
 use crate::model::{
     clips_from_frame_names, Clip, Converted, Frame as ModelFrame, Joint, JointTransform, Mesh,
     Model, MorphTarget, SkeletalAnimation, Skin as ModelSkin,
@@ -50,9 +51,6 @@ use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
 
 const UP: [f32; 3] = [0.0, 0.0, 1.0];
-const IDENTITY: [f32; 16] = [
-    1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
-];
 
 /// Converts a parsed file into a [`Model`]: every frame of every group posed, skins decoded.
 pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
@@ -267,7 +265,8 @@ impl Skeleton {
         for (b, j) in self.joints.iter().enumerate() {
             let m = local[b].copied().unwrap_or(IDENTITY);
             global.push(match j.parent {
-                Some(p) => mat_mul(&m, &global[p]),
+                // Row-vector `m · global[p]` is column-vector `global[p] · m`.
+                Some(p) => math::mul(&global[p], &m),
                 None => m,
             });
         }
@@ -442,14 +441,12 @@ fn decompose(
             [m[3], m[7], m[11], m[15]]
         ));
     }
-    // Column-vector form: column k of the linear part is row k of the row-vector matrix.
-    let mut cols: [[f64; 3]; 3] = std::array::from_fn(|k| [m[4 * k], m[4 * k + 1], m[4 * k + 2]]);
-    let mut scale = cols.map(|c| (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt());
-    if scale.iter().any(|&s| s.is_nan() || s <= 1e-12) {
+    // Column-vector form: the row-vector matrix stored row by row is the column-vector
+    // matrix stored column by column (crate::math's layout). Scale: the columns' lengths,
+    // x negated for a mirror; the rotation: the columns divided by them.
+    let (scale, cols) = math::split_scale(&m);
+    if scale.iter().any(|&s| s.is_nan() || s.abs() <= 1e-12) {
         return Err("is singular".to_string());
-    }
-    for (c, s) in cols.iter_mut().zip(&scale) {
-        *c = c.map(|x| x / s);
     }
     let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
     let shear = [(0, 1), (0, 2), (1, 2)]
@@ -459,17 +456,7 @@ fn decompose(
     if shear > MAX_SHEAR {
         return Err(format!("shears (axes {:.1e} from perpendicular)", shear));
     }
-    let [x, y, z] = cols;
-    let cross = [
-        x[1] * y[2] - x[2] * y[1],
-        x[2] * y[0] - x[0] * y[2],
-        x[0] * y[1] - x[1] * y[0],
-    ];
-    if dot(cross, z) < 0.0 {
-        scale[0] = -scale[0];
-        cols[0] = cols[0].map(|c| -c);
-    }
-    let rotation = quat_from_columns(&cols);
+    let rotation = math::quat_from_rotation(&cols).map(|v| v as f32);
     // Translation: A · bind + t - parent_bind.
     let a = |r: usize, k: usize| m[4 * k + r];
     let translation: [f32; 3] = std::array::from_fn(|r| {
@@ -493,67 +480,6 @@ fn decompose(
         },
         scale,
     ))
-}
-
-/// The unit quaternion `[x, y, z, w]` of a rotation given by its matrix's columns
-/// (re-orthonormalised to the nearest rotation only through the normalisation at the end).
-fn quat_from_columns(c: &[[f64; 3]; 3]) -> [f32; 4] {
-    // r[row][col]
-    let r = |row: usize, col: usize| c[col][row];
-    let trace = r(0, 0) + r(1, 1) + r(2, 2);
-    let q = if trace > 0.0 {
-        let s = (trace + 1.0).sqrt() * 2.0;
-        [
-            (r(2, 1) - r(1, 2)) / s,
-            (r(0, 2) - r(2, 0)) / s,
-            (r(1, 0) - r(0, 1)) / s,
-            0.25 * s,
-        ]
-    } else if r(0, 0) > r(1, 1) && r(0, 0) > r(2, 2) {
-        let s = (1.0 + r(0, 0) - r(1, 1) - r(2, 2)).sqrt() * 2.0;
-        [
-            0.25 * s,
-            (r(0, 1) + r(1, 0)) / s,
-            (r(0, 2) + r(2, 0)) / s,
-            (r(2, 1) - r(1, 2)) / s,
-        ]
-    } else if r(1, 1) > r(2, 2) {
-        let s = (1.0 + r(1, 1) - r(0, 0) - r(2, 2)).sqrt() * 2.0;
-        [
-            (r(0, 1) + r(1, 0)) / s,
-            0.25 * s,
-            (r(1, 2) + r(2, 1)) / s,
-            (r(0, 2) - r(2, 0)) / s,
-        ]
-    } else {
-        let s = (1.0 + r(2, 2) - r(0, 0) - r(1, 1)).sqrt() * 2.0;
-        [
-            (r(0, 2) + r(2, 0)) / s,
-            (r(1, 2) + r(2, 1)) / s,
-            0.25 * s,
-            (r(1, 0) - r(0, 1)) / s,
-        ]
-    };
-    let len = q.iter().map(|v| v * v).sum::<f64>().sqrt();
-    q.map(|v| (v / len) as f32)
-}
-
-/// `a * b` for row-major 4x4 matrices.
-fn mat_mul(a: &[f32; 16], b: &[f32; 16]) -> [f32; 16] {
-    std::array::from_fn(|i| {
-        let (r, c) = (i / 4, i % 4);
-        (0..4).map(|k| a[4 * r + k] * b[4 * k + c]).sum()
-    })
-}
-
-/// `p * M` for a row-vector point (translation in the last row).
-fn transform_point(p: [f32; 3], m: &[f32; 16]) -> [f32; 3] {
-    std::array::from_fn(|c| p[0] * m[c] + p[1] * m[4 + c] + p[2] * m[8 + c] + m[12 + c])
-}
-
-/// `n * M` for a direction (no translation).
-fn transform_dir(n: [f32; 3], m: &[f32; 16]) -> [f32; 3] {
-    std::array::from_fn(|c| n[0] * m[c] + n[1] * m[4 + c] + n[2] * m[8 + c])
 }
 
 fn normalize(n: [f32; 3]) -> [f32; 3] {
@@ -779,7 +705,7 @@ impl GroupMeshes {
             let (mut ps, mut ns) = ([0.0f32; 3], [0.0f32; 3]);
             for &(j, w) in inf {
                 let m = &motion[j as usize];
-                let (q, r) = (transform_point(p, m), transform_dir(n, m));
+                let (q, r) = (math::transform_point(m, p), math::transform_vector(m, n));
                 for a in 0..3 {
                     ps[a] += w * q[a];
                     ns[a] += w * r[a];

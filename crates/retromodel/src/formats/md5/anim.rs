@@ -1,6 +1,11 @@
-//! Skeletal animation for MD5: joint poses, the bind pose, md5anim decoding and sampling,
-//! skinning by weights (positions and "weight normals"), joint matching by name, glTF-style
-//! skin data, and the compressing md5anim builder.
+//! Skeletal animation for MD5 files: the bind pose, md5anim decoding (frame flags), skinning
+//! an md5mesh by its weights (positions and "weight normals"), joint matching by name,
+//! glTF-style skin data, and the compressing md5anim builder.
+//!
+//! The skeletal maths itself (joint poses, composition, sampling with Doom 3's loop and clamp
+//! rules, root motion, weight skinning) is the crate's [`crate::math::skeletal`]; its types
+//! are re-exported here, and an [`Animation`] is an md5anim decoded into its
+//! [`PoseTrack`].
 //!
 //! **Spaces.** An md5mesh joint is in *object space* (the bind pose, no composition needed).
 //! An md5anim joint is *local*: relative to its parent, composed down the hierarchy (a
@@ -26,9 +31,15 @@
 //! functions return the translation either way, and [`Animation::root_motion`] gives the
 //! displacement between two times across loop cycles.
 
-use super::quat::{w_from_xyz, Quat};
+use super::quat::w_from_xyz;
 use super::raw::{AnimFile, BaseJoint, Bounds, HierarchyJoint, Joint, Mesh, VERSION};
+use crate::math::skeletal::{self, check_parents, PoseTrack};
+use crate::math::{add, cross, dot, normalize_or, scale, sub};
 use std::collections::HashMap;
+
+pub use crate::math::skeletal::{
+    gather, to_global, to_global_in_place, to_local, FramePosition, JointPose, Playback, RootMotion,
+};
 
 /// Flag bit: translation x is animated.
 pub const TX: u32 = 1;
@@ -45,28 +56,7 @@ pub const QZ: u32 = 32;
 /// All six component flags; any other bit is an error.
 pub const ALL_COMPONENTS: u32 = 63;
 
-/// A joint's position and orientation, in whatever space the context says (local to the
-/// parent, or object space).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct JointPose {
-    /// Translation.
-    pub pos: [f32; 3],
-    /// Orientation (unit quaternion).
-    pub orient: Quat,
-}
-
 impl JointPose {
-    /// No translation, no rotation.
-    pub const IDENTITY: JointPose = JointPose {
-        pos: [0.0; 3],
-        orient: Quat::IDENTITY,
-    };
-
-    /// A pose from its parts.
-    pub const fn new(pos: [f32; 3], orient: Quat) -> JointPose {
-        JointPose { pos, orient }
-    }
-
     /// An md5mesh bind-pose joint (object space), `w` derived by [`w_from_xyz`].
     pub fn from_joint(joint: &Joint) -> JointPose {
         JointPose::new(joint.pos, w_from_xyz(joint.orient))
@@ -76,86 +66,6 @@ impl JointPose {
     pub fn from_base(base: &BaseJoint) -> JointPose {
         JointPose::new(base.pos, w_from_xyz(base.orient))
     }
-
-    /// Maps a point from this joint's space: `pos + rotate(orient, p)`.
-    pub fn transform_point(&self, p: [f32; 3]) -> [f32; 3] {
-        add(self.pos, self.orient.rotate(p))
-    }
-
-    /// Maps a direction from this joint's space (rotation only).
-    pub fn transform_vector(&self, v: [f32; 3]) -> [f32; 3] {
-        self.orient.rotate(v)
-    }
-
-    /// `self ∘ child`: the pose of `child` (given relative to `self`) in `self`'s space.
-    /// With `self` a parent's global pose and `child` a local pose, the child's global pose.
-    pub fn compose(&self, child: &JointPose) -> JointPose {
-        JointPose::new(
-            self.transform_point(child.pos),
-            (self.orient * child.orient).normalize(),
-        )
-    }
-
-    /// The inverse transform: `p.inverse().compose(&p)` is the identity.
-    pub fn inverse(&self) -> JointPose {
-        let inv = self.orient.conjugate();
-        JointPose::new(neg(inv.rotate(self.pos)), inv)
-    }
-
-    /// Interpolates towards `other`: translation linearly, rotation by [`Quat::slerp`]
-    /// (shorter arc). `t = 0` gives `self` and `t = 1` gives `other`'s translation exactly.
-    pub fn lerp(&self, other: &JointPose, t: f32) -> JointPose {
-        let s = 1.0 - t;
-        JointPose::new(
-            [0, 1, 2].map(|k| self.pos[k] * s + other.pos[k] * t),
-            self.orient.slerp(other.orient, t),
-        )
-    }
-
-    /// The 4×4 transform `T(pos) · R(orient)`, column-major (`m[4 * column + row]`, the
-    /// translation in elements 12, 13, 14), as glTF stores matrices.
-    pub fn to_mat4(&self) -> [f32; 16] {
-        let mut m = self.orient.to_mat4();
-        m[12] = self.pos[0];
-        m[13] = self.pos[1];
-        m[14] = self.pos[2];
-        m
-    }
-}
-
-/// How a time past the end of an animation is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Playback {
-    /// Repeat: a cycle lasts `numFrames - 1` frames (the last frame equals the first, as
-    /// Doom 3 expects), and negative times wrap too.
-    #[default]
-    Loop,
-    /// Hold frame 0 before the start and the last frame after the end.
-    Clamp,
-}
-
-/// What happens to the root joint's translation when sampling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum RootMotion {
-    /// Leave it in the pose (the skeleton walks away from the origin).
-    #[default]
-    Keep,
-    /// Zero joint 0's local translation, as Doom 3 does when it moves the entity instead;
-    /// the sampling functions return the removed translation.
-    InPlace,
-}
-
-/// Where a time falls between two frames.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FramePosition {
-    /// The earlier frame.
-    pub a: usize,
-    /// The later frame (`a + 1`, or `a` at the clamped end or for a one-frame animation).
-    pub b: usize,
-    /// How far from `a` to `b`, in `[0, 1)`; exactly 0 on a frame.
-    pub blend: f32,
-    /// Whole loop cycles before this one (negative before time 0); 0 when clamping.
-    pub cycle: i64,
 }
 
 /// Joint names and parents (a parent index lower than the joint's own, `-1` for a root).
@@ -206,68 +116,6 @@ impl Skeleton {
     }
 }
 
-fn check_parents(names: &[String], parents: &[i32]) -> Result<(), String> {
-    for (i, (name, &p)) in names.iter().zip(parents).enumerate() {
-        if p < -1 || (p >= 0 && p as usize >= i) {
-            return Err(format!(
-                "joint {i} \"{name}\" has parent {p}; a parent must come before its child (or be -1)"
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Composes local (parent-relative) poses into global (object-space) poses, in index order.
-///
-/// # Panics
-/// When `parents` or `out` is shorter than `local`, or a parent index is not lower than its
-/// joint's ([`Skeleton`] and [`Animation::new`] check this).
-pub fn to_global(parents: &[i32], local: &[JointPose], out: &mut [JointPose]) {
-    let out = &mut out[..local.len()];
-    out.copy_from_slice(local);
-    to_global_in_place(parents, out);
-}
-
-/// [`to_global`] in place: `poses` holds local poses on entry and global poses on return.
-///
-/// # Panics
-/// As [`to_global`].
-pub fn to_global_in_place(parents: &[i32], poses: &mut [JointPose]) {
-    for (i, &p) in parents[..poses.len()].iter().enumerate() {
-        if p >= 0 {
-            let p = p as usize;
-            assert!(p < i, "joint {i}: parent {p} does not come before it");
-            poses[i] = poses[p].compose(&poses[i]);
-        }
-    }
-}
-
-/// The inverse of [`to_global`]: local poses from global ones
-/// (`local = inverse(global[parent]) ∘ global`).
-///
-/// # Panics
-/// When `parents` or `out` is shorter than `global`, or a parent index is out of range.
-pub fn to_local(parents: &[i32], global: &[JointPose], out: &mut [JointPose]) {
-    for (i, (&p, g)) in parents[..global.len()].iter().zip(global).enumerate() {
-        out[i] = if p >= 0 {
-            global[p as usize].inverse().compose(g)
-        } else {
-            *g
-        };
-    }
-}
-
-/// Reorders poses: `out[i] = pose[mapping[i]]` (with `mapping` from [`match_joints`], an
-/// animation's poses in a mesh's joint order).
-///
-/// # Panics
-/// When `out` is shorter than `mapping` or a mapped index is out of range.
-pub fn gather(pose: &[JointPose], mapping: &[usize], out: &mut [JointPose]) {
-    for (o, &m) in out[..mapping.len()].iter_mut().zip(mapping) {
-        *o = pose[m];
-    }
-}
-
 /// An md5mesh's bind-pose joints as poses (object space).
 ///
 /// # Panics
@@ -285,10 +133,7 @@ pub fn bind_pose(joints: &[Joint], out: &mut [JointPose]) {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Animation {
     skeleton: Skeleton,
-    frame_rate: f32,
-    frame_count: usize,
-    /// Frame-major: frame `f`, joint `j` at `f * joints + j`.
-    poses: Vec<JointPose>,
+    track: PoseTrack,
 }
 
 impl Animation {
@@ -350,12 +195,13 @@ impl Animation {
                 decode_frame(&anim.hierarchy, &anim.baseframe, floats, out);
             }
         }
-        Ok(Animation {
-            skeleton,
-            frame_rate: anim.frame_rate,
-            frame_count: anim.frames.len(),
+        let track = PoseTrack::new(
+            skeleton.parents.clone(),
+            anim.frame_rate,
+            anim.frames.len(),
             poses,
-        })
+        )?;
+        Ok(Animation { skeleton, track })
     }
 
     /// Joint names and parents.
@@ -363,25 +209,30 @@ impl Animation {
         &self.skeleton
     }
 
+    /// The decoded frames, as the crate's skeletal sampler plays them.
+    pub fn track(&self) -> &PoseTrack {
+        &self.track
+    }
+
     /// Number of joints.
     pub fn joint_count(&self) -> usize {
-        self.skeleton.len()
+        self.track.joint_count()
     }
 
     /// Number of frames (at least 1).
     pub fn frame_count(&self) -> usize {
-        self.frame_count
+        self.track.frame_count()
     }
 
     /// Frames per second.
     pub fn frame_rate(&self) -> f32 {
-        self.frame_rate
+        self.track.frame_rate()
     }
 
     /// Seconds from the first frame to the last: `(numFrames - 1) / frameRate`, which is
     /// also the length of one loop cycle.
     pub fn duration(&self) -> f32 {
-        ((self.frame_count - 1) as f64 / f64::from(self.frame_rate)) as f32
+        self.track.duration()
     }
 
     /// The local poses of frame `f`.
@@ -389,8 +240,7 @@ impl Animation {
     /// # Panics
     /// When `f >= frame_count()`.
     pub fn frame(&self, f: usize) -> &[JointPose] {
-        let n = self.joint_count();
-        &self.poses[f * n..(f + 1) * n]
+        self.track.frame(f)
     }
 
     /// The global (object-space) poses of frame `f`, root motion kept.
@@ -398,72 +248,17 @@ impl Animation {
     /// # Panics
     /// When `f >= frame_count()` or `out` is shorter than the joint count.
     pub fn frame_global(&self, f: usize, out: &mut [JointPose]) {
-        to_global(&self.skeleton.parents, self.frame(f), out);
+        self.track.frame_global(f, out);
     }
 
-    /// Where time `t` (seconds) falls. Times within rounding of a frame's time (a relative
-    /// 10⁻⁶ of the frame number, covering `f32` seconds) land on that frame exactly. NaN is
-    /// read as 0; infinite times give frame 0 when looping and the first or last frame when
-    /// clamping.
+    /// Where time `t` (seconds) falls ([`skeletal::frame_at`]: times within rounding of a
+    /// frame land on it; NaN is 0; Doom 3's loop of `numFrames - 1` frames).
     pub fn frame_at(&self, t: f32, playback: Playback) -> FramePosition {
-        let n = self.frame_count;
-        let last = (n - 1) as f64;
-        let mut ft = if t.is_nan() {
-            0.0
-        } else {
-            f64::from(t) * f64::from(self.frame_rate)
-        };
-        if n == 1 || (playback == Playback::Loop && !ft.is_finite()) {
-            return FramePosition {
-                a: 0,
-                b: 0,
-                blend: 0.0,
-                cycle: 0,
-            };
-        }
-        let nearest = ft.round();
-        if (ft - nearest).abs() <= 1e-6 * nearest.abs().max(1.0) {
-            ft = nearest;
-        }
-        match playback {
-            Playback::Loop => {
-                let mut cycle = (ft / last).floor();
-                let mut local = ft - cycle * last;
-                if local >= last {
-                    local -= last;
-                    cycle += 1.0;
-                }
-                let local = local.max(0.0);
-                let a = (local.floor() as usize).min(n - 2);
-                FramePosition {
-                    a,
-                    b: a + 1,
-                    blend: ((local - a as f64) as f32).clamp(0.0, 1.0),
-                    cycle: cycle as i64,
-                }
-            }
-            Playback::Clamp => {
-                let local = ft.clamp(0.0, last);
-                let a = (local.floor() as usize).min(n - 1);
-                let b = (a + 1).min(n - 1);
-                FramePosition {
-                    a,
-                    b,
-                    blend: if a == b {
-                        0.0
-                    } else {
-                        ((local - a as f64) as f32).clamp(0.0, 1.0)
-                    },
-                    cycle: 0,
-                }
-            }
-        }
+        self.track.frame_at(t, playback)
     }
 
-    /// Samples the local poses at time `t` seconds into `out` (one per joint); see
-    /// [`Animation::frame_at`] for how `t` maps to frames. On a frame the poses are that
-    /// frame's exactly. Returns the root joint's (joint 0's) local translation at `t`, which
-    /// [`RootMotion::InPlace`] removes from `out` (`[0; 3]` without joints).
+    /// Samples the local poses at time `t` seconds into `out` ([`PoseTrack::sample_local`]);
+    /// returns the root joint's local translation at `t`.
     ///
     /// # Panics
     /// When `out` is shorter than the joint count.
@@ -474,32 +269,11 @@ impl Animation {
         root: RootMotion,
         out: &mut [JointPose],
     ) -> [f32; 3] {
-        let at = self.frame_at(t, playback);
-        let out = &mut out[..self.joint_count()];
-        let fa = self.frame(at.a);
-        if at.blend == 0.0 {
-            out.copy_from_slice(fa);
-        } else {
-            let fb = self.frame(at.b);
-            for ((o, a), b) in out.iter_mut().zip(fa).zip(fb) {
-                *o = a.lerp(b, at.blend);
-            }
-        }
-        match out.first_mut() {
-            Some(first) => {
-                let translation = first.pos;
-                if root == RootMotion::InPlace {
-                    first.pos = [0.0; 3];
-                }
-                translation
-            }
-            None => [0.0; 3],
-        }
+        self.track.sample_local(t, playback, root, out)
     }
 
-    /// [`Animation::sample_local`] followed by [`to_global_in_place`]: object-space poses at
-    /// time `t`, ready for [`skin_positions`] (after [`gather`] when the mesh orders its joints
-    /// differently). Returns the root translation as `sample_local` does.
+    /// Object-space poses at time `t` ([`PoseTrack::sample_global`]), ready for
+    /// [`skin_positions`] (after [`gather`] when the mesh orders its joints differently).
     ///
     /// # Panics
     /// When `out` is shorter than the joint count.
@@ -510,32 +284,13 @@ impl Animation {
         root: RootMotion,
         out: &mut [JointPose],
     ) -> [f32; 3] {
-        let translation = self.sample_local(t, playback, root, out);
-        to_global_in_place(&self.skeleton.parents, &mut out[..self.joint_count()]);
-        translation
+        self.track.sample_global(t, playback, root, out)
     }
 
-    /// How far the root joint's translation moves from time `t0` to `t1`: its position at
-    /// `t1` minus its position at `t0`, where each completed loop cycle adds the root's travel
-    /// over one cycle (last frame minus first). This is what an engine adds to the entity's
-    /// position when playing [`RootMotion::InPlace`]. Computed in `f64`.
+    /// How far the root joint's translation moves from time `t0` to `t1`
+    /// ([`PoseTrack::root_motion`]).
     pub fn root_motion(&self, t0: f32, t1: f32, playback: Playback) -> [f32; 3] {
-        let p0 = self.root_position(t0, playback);
-        let p1 = self.root_position(t1, playback);
-        [0, 1, 2].map(|k| (p1[k] - p0[k]) as f32)
-    }
-
-    fn root_position(&self, t: f32, playback: Playback) -> [f64; 3] {
-        if self.joint_count() == 0 {
-            return [0.0; 3];
-        }
-        let at = self.frame_at(t, playback);
-        let root = |f: usize| self.frame(f)[0].pos.map(f64::from);
-        let (a, b) = (root(at.a), root(at.b));
-        let (first, last) = (root(0), root(self.frame_count - 1));
-        let s = f64::from(at.blend);
-        let cycles = at.cycle as f64;
-        [0, 1, 2].map(|k| a[k] * (1.0 - s) + b[k] * s + cycles * (last[k] - first[k]))
+        self.track.root_motion(t0, t1, playback)
     }
 }
 
@@ -647,14 +402,10 @@ pub fn check_mesh(mesh: &Mesh, joint_count: usize) -> Result<(), String> {
 }
 
 /// Sums `bias × pose(joint)(weight.pos)` over each vertex's weights.
-fn skin_with(mesh: &Mesh, pose: impl Fn(usize) -> JointPose, out: &mut [[f32; 3]]) {
+fn skin_with(mesh: &Mesh, pose: &[JointPose], out: &mut [[f32; 3]]) {
     for (v, o) in mesh.verts.iter().zip(&mut out[..mesh.verts.len()]) {
-        let mut sum = [0.0f32; 3];
-        for w in weights_of(mesh, v) {
-            let p = pose(w.joint as usize).transform_point(w.pos);
-            sum = [0, 1, 2].map(|k| sum[k] + p[k] * w.bias);
-        }
-        *o = sum;
+        let weights = weights_of(mesh, v).iter().map(|w| (w.joint, w.bias, w.pos));
+        *o = skeletal::weighted_point(weights, pose);
     }
 }
 
@@ -670,7 +421,8 @@ fn weights_of<'m>(mesh: &'m Mesh, v: &super::raw::Vert) -> &'m [super::raw::Weig
 /// # Panics
 /// When `out` is shorter than the vertex count or the mesh fails [`check_mesh`].
 pub fn bind_positions(mesh: &Mesh, joints: &[Joint], out: &mut [[f32; 3]]) {
-    skin_with(mesh, |j| JointPose::from_joint(&joints[j]), out);
+    let pose: Vec<JointPose> = joints.iter().map(JointPose::from_joint).collect();
+    skin_with(mesh, &pose, out);
 }
 
 /// Vertex positions with an animated skeleton: exactly [`bind_positions`] with `pose`
@@ -681,7 +433,7 @@ pub fn bind_positions(mesh: &Mesh, joints: &[Joint], out: &mut [[f32; 3]]) {
 /// When `out` is shorter than the vertex count or the mesh fails [`check_mesh`] for
 /// `pose.len()` joints.
 pub fn skin_positions(mesh: &Mesh, pose: &[JointPose], out: &mut [[f32; 3]]) {
-    skin_with(mesh, |j| pose[j], out);
+    skin_with(mesh, pose, out);
 }
 
 /// Smooth vertex normals from triangles: each triangle adds its area-weighted face normal to
@@ -839,7 +591,7 @@ impl WeightNormals {
                 .zip(&mut normals[start..end])
             {
                 let orient = w_from_xyz(joints[w.joint as usize].orient);
-                *slot = orient.conjugate().rotate(*vec);
+                *slot = skeletal::weight_normal(orient, *vec);
             }
         }
         WeightNormals { normals }
@@ -862,22 +614,18 @@ pub fn skin_normals(
     for (v, o) in mesh.verts.iter().zip(&mut out[..mesh.verts.len()]) {
         let start = v.start_weight as usize;
         let end = start + v.count_weight as usize;
-        let mut sum = [0.0f32; 3];
-        for (w, n) in mesh.weights[start..end]
+        let weights = mesh.weights[start..end]
             .iter()
             .zip(&weight_normals.normals[start..end])
-        {
-            let r = pose[w.joint as usize].orient.rotate(*n);
-            sum = [0, 1, 2].map(|k| sum[k] + r[k] * w.bias);
-        }
-        *o = normalize_or(sum, [0.0, 0.0, 1.0]);
+            .map(|(w, n)| (w.joint, w.bias, *n));
+        *o = skeletal::weighted_normal(weights, pose);
     }
 }
 
 /// The inverse bind matrix of an md5mesh joint, 4×4 column-major (glTF's
 /// `inverseBindMatrices`): the transform from object space into the joint's bind space.
 pub fn inverse_bind_matrix(joint: &Joint) -> [f32; 16] {
-    JointPose::from_joint(joint).inverse().to_mat4()
+    skeletal::inverse_bind_matrix(&JointPose::from_joint(joint))
 }
 
 /// Each vertex's joint influences for matrix skinning (glTF's `JOINTS_n`/`WEIGHTS_n`), with
@@ -1099,43 +847,4 @@ pub fn compress(
             .collect(),
         frames: out_frames,
     })
-}
-
-fn add(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn neg(a: [f32; 3]) -> [f32; 3] {
-    [-a[0], -a[1], -a[2]]
-}
-
-fn scale(a: [f32; 3], s: f32) -> [f32; 3] {
-    [a[0] * s, a[1] * s, a[2] * s]
-}
-
-fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-/// `a` scaled to length 1 (computed in `f64`), or `fallback` when `a` has no direction.
-fn normalize_or(a: [f32; 3], fallback: [f32; 3]) -> [f32; 3] {
-    let [x, y, z] = a.map(f64::from);
-    let len = (x * x + y * y + z * z).sqrt();
-    if len > 1e-30 && len.is_finite() {
-        [(x / len) as f32, (y / len) as f32, (z / len) as f32]
-    } else {
-        fallback
-    }
 }

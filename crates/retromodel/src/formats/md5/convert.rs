@@ -16,10 +16,7 @@ use crate::model::{
 };
 
 fn transform(p: &JointPose) -> JointTransform {
-    JointTransform {
-        translation: p.pos,
-        rotation: p.orient.to_array(),
-    }
+    p.to_transform()
 }
 
 /// Converts an md5mesh.

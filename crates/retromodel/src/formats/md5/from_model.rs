@@ -25,12 +25,9 @@ fn invalid(format: &'static str, msg: String) -> Error {
 }
 
 fn pose(t: &JointTransform) -> JointPose {
-    JointPose {
-        pos: t.translation,
-        // Not renormalised: `to_md5_xyz` does that only when needed, keeping the stored
-        // components of a rotation that came from a file.
-        orient: Quat::from_array(t.rotation),
-    }
+    // Not renormalised: `to_md5_xyz` does that only when needed, keeping the stored
+    // components of a rotation that came from a file.
+    JointPose::from_transform(t)
 }
 
 /// The md5mesh of a model with joints; meshes without joint weights are refused.

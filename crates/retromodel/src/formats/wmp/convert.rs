@@ -541,7 +541,7 @@ struct Builder<'a> {
 /// Whether the linear part of `m` is safely invertible: its determinant is not small
 /// against its largest entry cubed.
 fn well_conditioned(m: &Matrix4) -> bool {
-    let r = |i: usize| [m[i][0], m[i][1], m[i][2]];
+    let r = |i: usize| [m[i], m[4 + i], m[8 + i]];
     let det = dot(r(0), cross(r(1), r(2)));
     let size = (0..3)
         .flat_map(|i| r(i).into_iter())

@@ -9,9 +9,9 @@ use super::scene::Scene;
 use super::skin::Skeleton;
 use super::{fail, Buffers, Spent};
 use crate::error::{ErrorKind, Result};
-use crate::import::math::{self, Mat4};
 use crate::import::ImportOptions;
 use crate::limits::{Budget, Limits};
+use crate::math::{self, Mat4};
 use crate::model::{Clip, Frame, Model, MorphTarget};
 
 /// Frames per second of sampled keyframe clips unless told otherwise (Quake's rate).

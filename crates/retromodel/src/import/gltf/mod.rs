@@ -8,7 +8,7 @@
 //!   primitive drawn as triangles, a strip or a fan becomes a [`Mesh`](crate::model::Mesh)
 //!   (points and lines are left out with a warning). Unskinned meshes are placed by their
 //!   node's world transform; skinned meshes stay in their bind space, as the specification
-//!   says. Y-up becomes the model's Z-up ([`from_y_up`](super::math::from_y_up)) and the
+//!   says. Y-up becomes the model's Z-up ([`from_y_up`](crate::math::from_y_up)) and the
 //!   counter-clockwise fronts become the model's clockwise ones (mirroring nodes keep
 //!   theirs). Missing normals are computed (area-weighted); missing texture coordinates are
 //!   zero.

@@ -6,8 +6,8 @@ use gltf::mesh::{Mode, Semantic};
 use super::accessor::{floats, integers};
 use super::{fail, Buffers};
 use crate::error::{ErrorKind, Result};
-use crate::import::math::{self, Mat4};
 use crate::limits::Budget;
+use crate::math::{self, Mat4};
 use crate::model::{Mesh, Model, Skin};
 
 /// One node of the file.

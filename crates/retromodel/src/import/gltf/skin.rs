@@ -9,9 +9,9 @@ use super::animate::Animations;
 use super::scene::Scene;
 use super::{fail, Buffers, Spent};
 use crate::error::{ErrorKind, Result};
-use crate::import::math::{self, Mat4};
 use crate::import::ImportOptions;
 use crate::limits::Budget;
+use crate::math::{self, Mat4};
 use crate::model::{Joint, JointTransform, Model, SkeletalAnimation};
 
 /// Frames per second of a skeletal animation sampled at no rate of its own (Doom 3's).
