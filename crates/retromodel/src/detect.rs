@@ -70,7 +70,8 @@ pub fn show_magic(m: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::{gs_mdl, md5, quake_mdl, wmp};
+    use crate::formats::{gs_mdl, quake_mdl, wmp};
+    use crate::registry::format_named;
 
     #[test]
     fn detects_by_magic() {
@@ -80,15 +81,15 @@ mod tests {
         assert_eq!(detect(b"MDL9"), None);
         assert_eq!(
             detect(b"\xEF\xBB\xBF\r\nMD5Version 10\nnumJoints 1\nnumMeshes 1"),
-            Some(md5::MD5MESH)
+            format_named("md5mesh")
         );
         assert_eq!(
             detect(b"// exported\ncommandline \"\"\nnumFrames 2\nhierarchy {"),
-            Some(md5::MD5ANIM)
+            format_named("md5anim")
         );
         assert_eq!(
             detect(b"MD5Version 10\nnumFrames 1\nnumCuts 0"),
-            Some(md5::MD5CAMERA)
+            format_named("md5camera")
         );
         assert_eq!(detect(b"ID"), None);
         assert_eq!(detect(b"// WMP2\r\n// WED"), Some(wmp::WMP));

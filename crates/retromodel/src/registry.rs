@@ -229,14 +229,17 @@ pub struct Kernel {
     pub description: &'static str,
     /// What [`Prepared::items`] counts (`triangles`).
     pub unit: &'static str,
-    /// Builds the work for one input file (any registered format); untimed.
-    pub prepare: fn(&[u8]) -> Result<Prepared>,
+    /// Builds the work for one input file (side files through the resolver); untimed.
+    /// `None`: the kernel does not apply to this file (it is left out).
+    pub prepare: fn(&[u8], &dyn Resolver) -> Result<Option<Prepared>>,
 }
 
 /// One input's work for a [`Kernel`].
 pub struct Prepared {
     /// How many items one run handles.
     pub items: u64,
+    /// What was used beside the file, for the report (`with walk.md5anim`); may be empty.
+    pub note: String,
     /// One run.
     pub run: Box<dyn Fn() + Send + Sync>,
 }

@@ -42,10 +42,8 @@ pub struct Args {
     /// The same as `--kernel gl-commands`.
     #[arg(long, conflicts_with_all = ["parse_only", "kernel"], hide = true)]
     gl_commands: bool,
-    /// Time MD5 skinning instead of loading: each md5mesh is posed with the longest
-    /// .md5anim beside it that fits its skeleton, at 1000 evenly spaced times per round
-    /// (positions and weight normals, one core).
-    #[arg(long, conflicts_with_all = ["parse_only", "gl_commands", "kernel"])]
+    /// The same as `--kernel skinning`.
+    #[arg(long, conflicts_with_all = ["parse_only", "gl_commands", "kernel"], hide = true)]
     skinning: bool,
     /// Time glTF import instead of loading: each model is exported to .glb first (untimed),
     /// then the .glb files are imported into Models, every frame posed
@@ -64,6 +62,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let limits = Limits::default();
     let options = ConvertOptions::default();
     let mut data = Vec::new();
+    let mut paths = Vec::new();
     let mut skipped = 0;
     for path in files::collect_inputs(&args.paths) {
         let loaded = files::read(&path).and_then(|b| {
@@ -73,7 +72,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .map(|_| b)
         });
         match loaded {
-            Ok(b) => data.push(b),
+            Ok(b) => {
+                data.push(b);
+                paths.push(path);
+            }
             Err(e) => {
                 skipped += 1;
                 eprintln!("{}: {e:#} (left out)", path.display());
@@ -86,13 +88,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let kernel = args
         .kernel
         .as_deref()
-        .or(args.gl_commands.then_some("gl-commands"));
+        .or(args.gl_commands.then_some("gl-commands"))
+        .or(args.skinning.then_some("skinning"));
     if let Some(name) = kernel {
-        return bench_kernel(name, &data, args.rounds, skipped);
+        return bench_kernel(name, &paths, &data, args.rounds, skipped);
     }
-    if args.skinning {
-        return bench_skinning(&args.paths, args.rounds);
-    }
+
     if args.import {
         return bench_import(&data, args.rounds);
     }
@@ -136,14 +137,31 @@ fn kernel_help() -> String {
     out
 }
 
-/// Times the kernel `name` over `data`.
-fn bench_kernel(name: &str, data: &[Vec<u8>], rounds: u32, skipped: usize) -> Result<ExitCode> {
+/// Times the kernel `name` over `data` (read from `paths`, whose side files it may use).
+fn bench_kernel(
+    name: &str,
+    paths: &[PathBuf],
+    data: &[Vec<u8>],
+    rounds: u32,
+    skipped: usize,
+) -> Result<ExitCode> {
     let Some(kernel) = registry::kernels().find(|k| k.name == name) else {
         bail!("no kernel {name:?}");
     };
+    let side = crate::SideFileArgs::default().load()?;
     let mut inputs = Vec::new();
-    for b in data {
-        inputs.push((kernel.prepare)(b)?);
+    for (path, b) in paths.iter().zip(data) {
+        match (kernel.prepare)(b, &super::resolver(path, &side))? {
+            Some(p) if p.note.is_empty() => inputs.push(p),
+            Some(p) => {
+                eprintln!("{}: {}", path.display(), p.note);
+                inputs.push(p);
+            }
+            None => eprintln!("{}: not for the {name} kernel (left out)", path.display()),
+        }
+    }
+    if inputs.is_empty() {
+        bail!("no file the {name} kernel applies to");
     }
     let triangles: u64 = inputs.iter().map(|p| p.items).sum();
     let start = Instant::now();
@@ -165,94 +183,6 @@ fn bench_kernel(name: &str, data: &[Vec<u8>], rounds: u32, skipped: usize) -> Re
     if skipped > 0 {
         eprintln!("{skipped} files left out");
     }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Times MD5 skinning: positions and normals of every mesh at 1000 times per round.
-fn bench_skinning(paths: &[PathBuf], rounds: u32) -> Result<ExitCode> {
-    use retromodel::formats::md5::{self, anim};
-    let limits = Limits::default();
-    let mut vertices = 0u64;
-    let mut elapsed = 0f64;
-    let mut used = Vec::new();
-    for path in files::collect_inputs(paths) {
-        let bytes = files::read(&path)?;
-        if retromodel::detect(&bytes) != Some(md5::MD5MESH) {
-            continue;
-        }
-        let Ok(mesh) = md5::parse_mesh(&bytes, &limits) else {
-            continue;
-        };
-        let mesh = mesh.file;
-        let dir = path.parent().unwrap_or(std::path::Path::new("."));
-        let mut best: Option<(String, md5::AnimFile)> = None;
-        for p in files::collect_inputs(&[dir.to_path_buf()]) {
-            if p.parent() != Some(dir) || p.extension().is_none_or(|e| e != "md5anim") {
-                continue;
-            }
-            let Ok(b) = files::read(&p) else { continue };
-            let Ok(a) = md5::parse_anim(&b, &limits) else {
-                continue;
-            };
-            if anim::match_joints(&mesh.joints, &a.file).is_ok()
-                && best
-                    .as_ref()
-                    .is_none_or(|(_, b)| a.file.frames.len() > b.frames.len())
-            {
-                best = Some((p.display().to_string(), a.file));
-            }
-        }
-        let Some((anim_path, anim_file)) = best else {
-            eprintln!("{}: no .md5anim beside it fits (left out)", path.display());
-            continue;
-        };
-        let animation = anim::Animation::new(&anim_file).map_err(anyhow::Error::msg)?;
-        let mapping = anim::match_joints(&mesh.joints, &anim_file).map_err(anyhow::Error::msg)?;
-        let normals: Vec<anim::WeightNormals> = mesh
-            .meshes
-            .iter()
-            .map(|m| anim::WeightNormals::new(m, &mesh.joints))
-            .collect();
-        let mut local = vec![anim::JointPose::IDENTITY; animation.joint_count()];
-        let mut global = local.clone();
-        let mut pose = vec![anim::JointPose::IDENTITY; mesh.joints.len()];
-        let n: usize = mesh.meshes.iter().map(|m| m.verts.len()).max().unwrap_or(0);
-        let (mut pos, mut nrm) = (vec![[0f32; 3]; n], vec![[0f32; 3]; n]);
-        let duration = animation.duration().max(1e-3);
-        let start = Instant::now();
-        for _ in 0..rounds {
-            for k in 0..1000 {
-                let t = duration * k as f32 / 1000.0;
-                animation.sample_local(t, anim::Playback::Loop, anim::RootMotion::Keep, &mut local);
-                anim::to_global(&animation.skeleton().parents, &local, &mut global);
-                anim::gather(&global, &mapping, &mut pose);
-                for (m, wn) in mesh.meshes.iter().zip(&normals) {
-                    let v = m.verts.len();
-                    anim::skin_positions(m, &pose, &mut pos[..v]);
-                    anim::skin_normals(m, wn, &pose, &mut nrm[..v]);
-                    black_box((&pos, &nrm));
-                }
-            }
-        }
-        elapsed += start.elapsed().as_secs_f64();
-        let per_round: u64 = mesh.meshes.iter().map(|m| m.verts.len() as u64).sum();
-        vertices += per_round * 1000 * rounds as u64;
-        used.push(format!("{} with {anim_path}", path.display()));
-    }
-    if used.is_empty() {
-        bail!("no md5mesh with a fitting md5anim beside it");
-    }
-    for u in &used {
-        eprintln!("skinned {u}");
-    }
-    outln!(
-        "meshes={} rounds={} vertices={} seconds={:.3} vertices_per_s={:.0}",
-        used.len(),
-        rounds,
-        vertices,
-        elapsed,
-        vertices as f64 / elapsed
-    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -80,7 +80,7 @@ codec! {
 
 /// The GL command kernel's work: the file's own triangles, or those of the file converted
 /// to MD2.
-fn prepare_gl_commands(data: &[u8]) -> Result<Prepared> {
+fn prepare_gl_commands(data: &[u8], _: &dyn crate::Resolver) -> Result<Option<Prepared>> {
     let limits = Limits::default();
     let file = if self::CODEC.detect(data).is_some() {
         File::parse(data, &limits)?.into_owned()
@@ -88,8 +88,9 @@ fn prepare_gl_commands(data: &[u8]) -> Result<Prepared> {
         let model = crate::read(data, &limits, &crate::NoFiles)?;
         from_model(&model, &WriteOptions::default())?.file
     };
-    Ok(Prepared {
+    Ok(Some(Prepared {
         items: file.triangles.len() as u64,
+        note: String::new(),
         run: Box::new(move || {
             let h = &file.header;
             std::hint::black_box(super::glcmds::generate(
@@ -99,7 +100,7 @@ fn prepare_gl_commands(data: &[u8]) -> Result<Prepared> {
                 h.skinheight,
             ));
         }),
-    })
+    }))
 }
 
 /// The skin paths to store in an MD2 and the PCX file of each (none for a skin without
