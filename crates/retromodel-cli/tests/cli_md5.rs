@@ -186,7 +186,10 @@ fn bench_skinning_prints_its_line() {
     let out = run(&["bench", s(&mesh), "--skinning", "--rounds", "1"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let line = text(&out.stdout);
-    assert!(line.starts_with("files=1 vertices=4000 rounds=1 "), "{line}");
+    assert!(
+        line.starts_with("files=1 vertices=4000 rounds=1 "),
+        "{line}"
+    );
     let vps: f64 = line.trim().rsplit('=').next().unwrap().parse().unwrap();
     assert!(vps > 0.0);
 }

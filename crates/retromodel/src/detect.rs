@@ -91,6 +91,11 @@ mod tests {
             detect(b"MD5Version 10\nnumFrames 1\nnumCuts 0"),
             format_named("md5camera")
         );
+        // A keyword inside a quoted name or after another keyword does not count.
+        assert_eq!(
+            detect(b"MD5Version 10\nnumJoints 1\nnumMeshes 0\njoints {\n\t\"camera\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"),
+            format_named("md5mesh")
+        );
         assert_eq!(detect(b"ID"), None);
         assert_eq!(detect(b"// WMP2\r\n// WED"), Some(wmp::WMP));
         assert!(!MD3.is_supported());

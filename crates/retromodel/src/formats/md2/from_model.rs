@@ -27,6 +27,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
     let mut warnings = Vec::new();
     let flat = from_model::flatten(model, FORMAT, &mut warnings)?;
     let [w, h] = skin_size(model, &flat, &mut warnings);
+    from_model::check_skin_size(FORMAT, [w, h])?;
     from_model::zero_skin_warning([w, h], &mut warnings);
 
     // Vertices: one per group, represented by its first mesh vertex.

@@ -69,7 +69,15 @@ impl Codec for Md5Codec {
             return None;
         }
         let head = &text[..text.len().min(64 * 1024)];
-        let has = |word: &[u8]| head.windows(word.len()).any(|w| w == word);
+        // A keyword counts where it starts a line: joint and shader names are quoted or
+        // follow another keyword, so a joint named "camera" does not make a camera file.
+        let has = |word: &[u8]| {
+            head.split(|&b| b == b'\n').any(|line| {
+                let line = line.trim_ascii_start();
+                line.strip_prefix(word)
+                    .is_some_and(|rest| rest.first().is_none_or(|b| !b.is_ascii_alphanumeric()))
+            })
+        };
         Some(if has(b"numAnimatedComponents") || has(b"hierarchy") {
             MD5ANIM
         } else if has(b"numCuts") || has(b"camera") {

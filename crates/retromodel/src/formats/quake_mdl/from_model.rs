@@ -338,18 +338,7 @@ fn build_skins(
             warnings.push("no skin size known; texture coordinates laid out on 256x256".into());
             [256, 256]
         });
-    let max_side = crate::Limits::default().max_image_dimension;
-    if size[0] > max_side || size[1] > max_side {
-        return Err(crate::Error::new(
-            FORMAT,
-            crate::ErrorKind::LimitExceeded,
-            format!(
-                "skin size {}x{} exceeds the limit of {max_side} pixels a side",
-                size[0], size[1]
-            ),
-            crate::Location::None,
-        ));
-    }
+    from_model::check_skin_size(FORMAT, size)?;
     let padded = size[0].div_ceil(4) * 4;
     if padded != size[0] {
         warnings.push(format!(
