@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::{assert_cases, set_i32, set_u16, Case};
+
 use std::collections::HashMap;
 
 use retromodel::formats::gs_mdl7::{self, fixtures, File, Normal, SkinData, NONE16, NO_MATERIAL};
@@ -17,22 +19,6 @@ fn parse(bytes: &[u8]) -> File<'_> {
 
 fn err(bytes: &[u8]) -> retromodel::Error {
     File::parse(bytes, &Limits::default()).expect_err("must fail")
-}
-
-/// An invalid-file case: name, how to break the bytes, the error's kind and text.
-type Case = (
-    &'static str,
-    Box<dyn Fn(&mut Vec<u8>)>,
-    ErrorKind,
-    &'static str,
-);
-
-fn set_i32(bytes: &mut [u8], at: usize, v: i32) {
-    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
-}
-
-fn set_u16(bytes: &mut [u8], at: usize, v: u16) {
-    bytes[at..at + 2].copy_from_slice(&v.to_le_bytes());
 }
 
 /// Row-vector matrix product `a * b`.
@@ -480,13 +466,7 @@ fn invalid_files_fail_with_exact_messages() {
              offset 0x54",
         ),
     ];
-    for (what, edit, kind, text) in cases {
-        let mut b = bytes.clone();
-        edit(&mut b);
-        let e = err(&b);
-        assert_eq!(e.to_string(), text, "{what}");
-        assert_eq!(e.kind, kind, "{what}");
-    }
+    assert_cases(&bytes, cases, err);
     // Materials of another layout are refused where one is read.
     let mut b = fixtures::build(&fixtures::Spec::everything()).write();
     set_u16(&mut b, 34, 60);
@@ -558,11 +538,9 @@ fn animates(file: &File<'_>) -> bool {
 
 #[test]
 fn corpus_mdl7_files() {
-    let Some(dir) = common::corpus_dir() else {
+    let Some((dir, headers, files)) = common::corpus_with_magic(b"MDL7") else {
         return;
     };
-    let headers = common::headers(&dir);
-    let files = common::files_with_magic(&dir, b"MDL7");
     assert!(files.len() >= 58, "only {} MDL7 files found", files.len());
     let (mut compared, mut animated) = (0, 0);
     for path in &files {
@@ -608,11 +586,7 @@ fn corpus_mdl7_files() {
             animated += 1;
         }
 
-        let rel = path
-            .strip_prefix(&dir)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = common::relative(&dir, path);
         let Some(row) = headers.get(&rel) else {
             continue; // the Assimp test models are not in HEADERS.jsonl
         };

@@ -7,12 +7,12 @@
 use retromodel::formats::md2::{fixtures, File};
 use retromodel::{ErrorKind, Limits};
 
+mod common;
+
+use common::set_i32;
+
 fn err(bytes: &[u8]) -> retromodel::Error {
     File::parse(bytes, &Limits::default()).expect_err("must fail")
-}
-
-fn set_i32(bytes: &mut [u8], at: usize, v: i32) {
-    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
 }
 
 fn minimal() -> Vec<u8> {

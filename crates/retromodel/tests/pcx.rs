@@ -348,11 +348,7 @@ fn corpus() {
     let (mut paletted, mut rgb) = (0usize, 0usize);
     let mut seen = Vec::new();
     for path in &files {
-        let rel = path
-            .strip_prefix(&dir)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = common::relative(&dir, path);
         let bytes = std::fs::read(path).unwrap();
         let img = pcx::decode(&bytes, &Limits::default()).unwrap_or_else(|e| panic!("{rel}: {e}"));
         let row = rows
