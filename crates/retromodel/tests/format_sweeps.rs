@@ -595,7 +595,7 @@ fn corpus_mutations() {
     let mut jobs: Vec<(&SweepFormat, PathBuf, u64)> = Vec::new();
     for f in &formats {
         for (_, path) in corpus_files(&dir).iter().filter(|(g, _)| *g == f.format) {
-            let len = std::fs::metadata(&path).unwrap().len();
+            let len = std::fs::metadata(path).unwrap().len();
             jobs.push((f, path.clone(), len));
         }
     }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_cases, set_i32, set_u16, Case};
+use common::{assert_cases, assert_error, set_i32, set_u16, Case};
 
 use std::collections::HashMap;
 
@@ -470,12 +470,11 @@ fn invalid_files_fail_with_exact_messages() {
     // Materials of another layout are refused where one is read.
     let mut b = fixtures::build(&fixtures::Spec::everything()).write();
     set_u16(&mut b, 34, 60);
-    let e = err(&b);
-    assert_eq!(e.kind, ErrorKind::Unsupported);
-    assert_eq!(
-        e.to_string(),
+    assert_error(
+        &err(&b),
+        ErrorKind::Unsupported,
         "gs-mdl7: group 0: skin 0: material structure size 60 with colour size 16 is not \
-         supported (needs at least 68 with 16) at offset 0x1bf"
+         supported (needs at least 68 with 16) at offset 0x1bf",
     );
     // Without limits the data still bounds every count.
     let mut b = bytes.clone();
@@ -656,12 +655,11 @@ fn frames_times_vertices_past_the_allocation_limit_fail_before_allocating() {
     file.header.data_size = file.model_data_len() as i32;
     let bytes = file.write();
     let t = std::time::Instant::now();
-    let e = err(&bytes);
-    assert_eq!(e.kind, ErrorKind::LimitExceeded);
-    assert_eq!(
-        e.to_string(),
+    assert_error(
+        &err(&bytes),
+        ErrorKind::LimitExceeded,
         "gs-mdl7: decoded data would exceed the allocation limit of 1073741824 bytes at offset \
-         0xc"
+         0xc",
     );
     assert!(t.elapsed().as_secs() < 5);
 }

@@ -22,9 +22,7 @@ fn minimal() -> Vec<u8> {
 }
 
 fn check(bytes: &[u8], kind: ErrorKind, text: &str) {
-    let e = err(bytes);
-    assert_eq!(e.to_string(), text);
-    assert_eq!(e.kind, kind, "{text}");
+    common::assert_error(&err(bytes), kind, text);
 }
 
 #[test]

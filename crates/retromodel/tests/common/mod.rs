@@ -169,6 +169,12 @@ pub type Case = (
     &'static str,
 );
 
+/// Asserts an error's kind and its whole text.
+pub fn assert_error(e: &retromodel::Error, kind: retromodel::ErrorKind, text: &str) {
+    assert_eq!(e.kind, kind, "{e}");
+    assert_eq!(e.to_string(), text);
+}
+
 /// Breaks a copy of `bytes` as each case says and checks the error `err` gives for it: its
 /// text and its kind.
 pub fn assert_cases(bytes: &[u8], cases: Vec<Case>, err: impl Fn(&[u8]) -> retromodel::Error) {
