@@ -11,6 +11,8 @@ import re
 import subprocess
 import sys
 
+from assimp_report import finish
+
 binary, corpus = sys.argv[1], sys.argv[2]
 files = []
 for root, _, names in os.walk(corpus):
@@ -56,14 +58,16 @@ for p in files:
     else:
         agree += 1
 
-print(f"assimp cross-check: {agree} agree, {len(failures)} disagree, {len(skipped)} not loaded by assimp")
 loaded_by_us = {p for p, d in ours.items() if "error" not in d}
+notes = []
 for magic in ("IDPO", "IDP2"):
     of = [p for p in files if open(p, "rb").read(4).decode() == magic]
     them = [p for p in of if p in skipped and p in loaded_by_us]
-    print(f"  {magic}: {len(of)} files; {len(them)} that retromodel reads and assimp does not")
-for s in skipped:
-    print(f"  assimp could not load: {s}")
-for f in failures:
-    print(f"  DISAGREE {f}")
-sys.exit(1 if failures or agree == 0 else 0)
+    notes.append(f"  {magic}: {len(of)} files; {len(them)} that retromodel reads and assimp does not")
+finish(
+    f"assimp cross-check: {agree} agree, {len(failures)} disagree, {len(skipped)} not loaded by assimp",
+    agree,
+    failures,
+    skipped,
+    notes,
+)

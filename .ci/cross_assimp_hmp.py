@@ -13,6 +13,8 @@ import subprocess
 import sys
 import tempfile
 
+from assimp_report import finish
+
 binary, corpus = sys.argv[1], sys.argv[2]
 
 
@@ -87,9 +89,9 @@ with tempfile.TemporaryDirectory() as tmp:
             failures.append(f"{p}: heights are not one affine function of ours (residual {worst} of range {span})")
         else:
             agree += 1
-print(f"assimp hmp check (grid + affine heights): {agree} agree, {len(failures)} disagree, {len(skipped)} not loaded by assimp")
-for s in skipped:
-    print(f"  assimp could not load: {s}")
-for f in failures:
-    print(f"  DISAGREE {f}")
-sys.exit(1 if failures or agree == 0 else 0)
+finish(
+    f"assimp hmp check (grid + affine heights): {agree} agree, {len(failures)} disagree, {len(skipped)} not loaded by assimp",
+    agree,
+    failures,
+    skipped,
+)

@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 
+from assimp_report import finish
+
 binary, corpus, kinds = sys.argv[1], sys.argv[2], sys.argv[3:]
 # --absolute: the tolerance is 1e-3 units (times max(1, |coordinate|)) instead of 1e-3 of
 # the model's size.
@@ -125,9 +127,9 @@ with tempfile.TemporaryDirectory() as tmp:
         else:
             agree += 1
 
-print(f"assimp {' '.join(kinds)} first-pose check: {agree} agree, {len(failures)} disagree, {len(skipped)} not loaded by assimp")
-for s in skipped:
-    print(f"  assimp could not load: {s}")
-for f in failures:
-    print(f"  DISAGREE {f}")
-sys.exit(1 if failures or agree == 0 else 0)
+finish(
+    f"assimp {' '.join(kinds)} first-pose check: {agree} agree, {len(failures)} disagree, {len(skipped)} not loaded by assimp",
+    agree,
+    failures,
+    skipped,
+)

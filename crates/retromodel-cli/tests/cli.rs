@@ -1,26 +1,16 @@
 //! The `retromodel` binary, end to end, on generated models.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use retromodel::formats::quake_mdl::{fixtures, Frame};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_retromodel"))
-}
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::{assert_contains, png_rgba, run, run_ok, text};
 
 fn sample(dir: &Path) -> PathBuf {
     let p = dir.join("demo.mdl");
-    let out = run(&["sample", p.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    run_ok(&["sample", p.to_str().unwrap()]);
     p
 }
 
@@ -117,19 +107,11 @@ fn a_bad_file_is_reported_and_the_rest_still_processed() {
         lines.iter().filter(|l| l["format"] == "quake-mdl").count(),
         2
     );
-    assert!(
-        text(&out.stderr).contains("3 files, 2 ok, 1 failed"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_contains(&out.stderr, "3 files, 2 ok, 1 failed");
 
     let missing = run(&["info", dir.path().join("nope.mdl").to_str().unwrap()]);
     assert_eq!(missing.status.code(), Some(1));
-    assert!(
-        text(&missing.stderr).contains("cannot read"),
-        "{}",
-        text(&missing.stderr)
-    );
+    assert_contains(&missing.stderr, "cannot read");
 }
 
 #[test]
@@ -138,8 +120,7 @@ fn convert_is_byte_exact_and_never_overwrites_by_accident() {
     let p = sample(dir.path());
     let out_path = dir.path().join("copy.mdl");
     let (i, o) = (p.to_str().unwrap(), out_path.to_str().unwrap());
-    let out = run(&["convert", i, o]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run_ok(&["convert", i, o]);
     assert_eq!(
         std::fs::read(&p).unwrap(),
         std::fs::read(&out_path).unwrap()
@@ -166,28 +147,18 @@ fn convert_is_byte_exact_and_never_overwrites_by_accident() {
     assert!(names.iter().all(|n| !n.contains(".tmp")), "{names:?}");
 }
 
-fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
-    let dec = png::Decoder::new(std::fs::File::open(path).unwrap());
-    let mut reader = dec.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
-}
-
 #[test]
 fn skins_export_writes_every_picture_and_the_fullbright_mask() {
     let dir = tempfile::tempdir().unwrap();
     let p = sample(dir.path());
     let out_dir = dir.path().join("skins");
-    let out = run(&[
+    run_ok(&[
         "skins",
         "export",
         p.to_str().unwrap(),
         out_dir.to_str().unwrap(),
         "--fullbright-mask",
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
     let mut names: Vec<String> = std::fs::read_dir(&out_dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -208,7 +179,7 @@ fn skins_export_writes_every_picture_and_the_fullbright_mask() {
     let retromodel::formats::quake_mdl::Skin::Single { pixels, .. } = &file.skins[0] else {
         panic!()
     };
-    let (w, h, rgba) = decode_png(&out_dir.join("demo_skin0.png"));
+    let (w, h, rgba) = png_rgba(&out_dir.join("demo_skin0.png"));
     assert_eq!((w, h), (64, 32));
     let pal = retromodel::image::Palette::QUAKE;
     for (k, &i) in pixels.iter().enumerate() {
@@ -216,7 +187,7 @@ fn skins_export_writes_every_picture_and_the_fullbright_mask() {
         let a = if i == 255 { 0 } else { 255 };
         assert_eq!(&rgba[k * 4..k * 4 + 4], &[c[0], c[1], c[2], a], "pixel {k}");
     }
-    let (_, _, mask) = decode_png(&out_dir.join("demo_skin0_fullbright.png"));
+    let (_, _, mask) = png_rgba(&out_dir.join("demo_skin0_fullbright.png"));
     for (k, &i) in pixels.iter().enumerate() {
         // MF_HOLEY: 255 is a hole, transparent in the mask too.
         let want = match i {
@@ -235,7 +206,7 @@ fn skins_export_writes_every_picture_and_the_fullbright_mask() {
     let lmp = dir.path().join("palette.lmp");
     std::fs::write(&lmp, grey).unwrap();
     let out_dir2 = dir.path().join("grey");
-    let out = run(&[
+    run_ok(&[
         "skins",
         "export",
         p.to_str().unwrap(),
@@ -243,8 +214,7 @@ fn skins_export_writes_every_picture_and_the_fullbright_mask() {
         "--palette",
         lmp.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let (_, _, rgba) = decode_png(&out_dir2.join("demo_skin0.png"));
+    let (_, _, rgba) = png_rgba(&out_dir2.join("demo_skin0.png"));
     assert_eq!(&rgba[..3], &[pixels[0]; 3]);
     let bad = run(&[
         "info",
@@ -252,11 +222,7 @@ fn skins_export_writes_every_picture_and_the_fullbright_mask() {
         "--palette",
         p.to_str().unwrap(),
     ]);
-    assert!(
-        text(&bad.stderr).contains("palette-lmp: expected 768 bytes"),
-        "{}",
-        text(&bad.stderr)
-    );
+    assert_contains(&bad.stderr, "palette-lmp: expected 768 bytes");
 }
 
 #[test]
@@ -278,10 +244,9 @@ fn validate_fails_on_bad_group_intervals() {
     std::fs::write(&bad, file.write()).unwrap();
     let out = run(&["validate", bad.to_str().unwrap(), "--engine", "quake"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out.stdout).contains("error: frame 2: group interval 1 is 0 (must be > 0)"),
-        "{}",
-        text(&out.stdout)
+    assert_contains(
+        &out.stdout,
+        "error: frame 2: group interval 1 is 0 (must be > 0)",
     );
     // info still reads it, with the warning.
     let info = run(&["info", "--json", bad.to_str().unwrap()]);
@@ -296,8 +261,7 @@ fn validate_fails_on_bad_group_intervals() {
 fn bench_prints_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let p = sample(dir.path());
-    let out = run(&["bench", p.to_str().unwrap(), "--rounds", "3"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run_ok(&["bench", p.to_str().unwrap(), "--rounds", "3"]);
     let line = text(&out.stdout);
     let fields: Vec<&str> = line.split_whitespace().collect();
     let keys: Vec<&str> = fields

@@ -4,24 +4,12 @@
 //! temporary files.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use retromodel::formats::{md2, md5, quake_mdl};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_retromodel"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+mod common;
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{assert_contains, run, run_ok, s, text};
 
 /// The JSON chunk of a .glb.
 fn glb_json(bytes: &[u8]) -> serde_json::Value {
@@ -41,8 +29,7 @@ fn glb_and_gltf_from_keyframe_and_skeletal_models() {
     )
     .unwrap();
     let glb = dir.path().join("demo.glb");
-    let out = run(&["convert", s(&mdl), s(&glb)]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    run_ok(&["convert", s(&mdl), s(&glb)]);
     let json = glb_json(&std::fs::read(&glb).unwrap());
     let poses = quake_mdl::File::parse(&std::fs::read(&mdl).unwrap(), &Default::default())
         .unwrap()
@@ -91,8 +78,7 @@ fn glb_and_gltf_from_keyframe_and_skeletal_models() {
     std::fs::write(&mesh, md5::fixtures::skeleton()).unwrap();
     std::fs::write(dir.path().join("wave.md5anim"), md5::fixtures::anim()).unwrap();
     let out_glb = dir.path().join("m.glb");
-    let out = run(&["convert", s(&mesh), s(&out_glb)]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    run_ok(&["convert", s(&mesh), s(&out_glb)]);
     let json = glb_json(&std::fs::read(&out_glb).unwrap());
     assert_eq!(json["skins"].as_array().unwrap().len(), 1);
     assert_eq!(json["animations"][0]["name"], "wave");
@@ -108,11 +94,7 @@ fn glb_and_gltf_from_keyframe_and_skeletal_models() {
         s(&wrong),
     ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out.stderr).contains("is not in the animation"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_contains(&out.stderr, "is not in the animation");
 }
 
 #[test]
@@ -154,17 +136,9 @@ fn batch_keeps_the_tree_and_goes_past_bad_files() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
     // A second run keeps what is there; --force replaces it.
     let again = run(&["convert", s(&src), s(&out_dir), "--to", "glb"]);
-    assert!(
-        text(&again.stderr).contains("0 converted, 4 kept"),
-        "{}",
-        text(&again.stderr)
-    );
+    assert_contains(&again.stderr, "0 converted, 4 kept");
     let forced = run(&["convert", s(&src), s(&out_dir), "--to", "glb", "--force"]);
-    assert!(
-        text(&forced.stderr).contains("4 converted, 0 kept"),
-        "{}",
-        text(&forced.stderr)
-    );
+    assert_contains(&forced.stderr, "4 converted, 0 kept");
     // A folder needs --to.
     let no_to = run(&["convert", s(&src), s(&out_dir)]);
     assert!(text(&no_to.stderr).contains("give the output format with --to"));

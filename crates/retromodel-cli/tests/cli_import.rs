@@ -3,26 +3,14 @@
 //! write nothing.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use retromodel::formats::md2;
 use retromodel::{Document, Limits, NoFiles};
 use serde_json::json;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_retromodel"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+mod common;
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{assert_contains, run, run_ok, s, text};
 
 fn b64(data: &[u8]) -> String {
     const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -128,15 +116,11 @@ fn gltf_grid_to_md2_mdl_and_md5() {
         if let Some(f) =
             (ext == "md2").then(|| md2::File::parse(&bytes, &Limits::default()).unwrap())
         {
-            let h = &f.header;
-            let problem = md2::glcmds::mismatch(
-                &f.glcmds.commands,
-                &f.triangles,
-                &f.texcoords,
-                [h.skinwidth, h.skinheight],
-                true,
+            assert_eq!(
+                f.glcmds_mismatch(true),
+                None,
+                "GL commands draw the triangle list"
             );
-            assert_eq!(problem, None, "GL commands draw the triangle list");
         }
     }
 }
@@ -191,8 +175,7 @@ fn bad_inputs_fail_clearly_and_write_nothing() {
     )
     .unwrap();
     let ok = dir.path().join("jpeg.mdl");
-    let out = run(&["convert", s(&jpeg), s(&ok), "--skin", s(&png)]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    run_ok(&["convert", s(&jpeg), s(&ok), "--skin", s(&png)]);
     let bytes = std::fs::read(&ok).unwrap();
     let f = retromodel::formats::quake_mdl::File::parse(&bytes, &Limits::default()).unwrap();
     assert_eq!((f.header.skinwidth, f.header.skinheight), (8, 8));
@@ -214,27 +197,20 @@ fn bad_inputs_fail_clearly_and_write_nothing() {
         &["--strict"],
         "md2: 2401 vertices exceed Quake 2's limit of 2048",
     );
-    let out = run(&["convert", s(&big), s(&dir.path().join("big.md2"))]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("warning"),
-        "{}",
-        text(&out.stderr)
-    );
+    let out = run_ok(&["convert", s(&big), s(&dir.path().join("big.md2"))]);
+    assert_contains(&out.stderr, "warning");
 }
 
 #[test]
 fn quake_model_through_glb_and_back_keeps_frames() {
     let dir = tempfile::tempdir().unwrap();
     let mdl = dir.path().join("demo.mdl");
-    let out = run(&["sample", s(&mdl)]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    run_ok(&["sample", s(&mdl)]);
     let glb = dir.path().join("demo.glb");
     assert!(run(&["convert", s(&mdl), s(&glb)]).status.success());
     for ext in ["mdl", "md2"] {
         let back = dir.path().join(format!("back.{ext}"));
-        let out = run(&["convert", s(&glb), s(&back)]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
+        run_ok(&["convert", s(&glb), s(&back)]);
         let a = Document::parse(&std::fs::read(&mdl).unwrap(), &Limits::default())
             .unwrap()
             .to_model(&Default::default(), &NoFiles)
@@ -250,8 +226,7 @@ fn quake_model_through_glb_and_back_keeps_frames() {
     }
     // --fps resamples: the sample's clips at 20 frames per second have about twice the frames.
     let fast = dir.path().join("fast.mdl");
-    let out = run(&["convert", s(&glb), s(&fast), "--fps", "20"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    run_ok(&["convert", s(&glb), s(&fast), "--fps", "20"]);
     let a = Document::parse(&std::fs::read(&mdl).unwrap(), &Limits::default())
         .unwrap()
         .to_model(&Default::default(), &NoFiles)
@@ -282,8 +257,7 @@ fn md5_bakes_into_md2_and_goes_through_glb_to_md5() {
     }
     let dir = tempfile::tempdir().unwrap();
     let md2_path = dir.path().join("plasma.md2");
-    let out = run(&["convert", s(&mesh), s(&md2_path)]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run_ok(&["convert", s(&mesh), s(&md2_path)]);
     let err = text(&out.stderr);
     assert!(err.contains("skeletal animations baked into"), "{err}");
     let bytes = std::fs::read(&md2_path).unwrap();
@@ -294,8 +268,7 @@ fn md5_bakes_into_md2_and_goes_through_glb_to_md5() {
     let sub = dir.path().join("out");
     std::fs::create_dir(&sub).unwrap();
     let back = sub.join("plasma.md5mesh");
-    let out = run(&["convert", s(&glb), s(&back)]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    run_ok(&["convert", s(&glb), s(&back)]);
     let anims: Vec<_> = std::fs::read_dir(&sub)
         .unwrap()
         .filter_map(|e| e.ok())
@@ -318,8 +291,7 @@ fn obj_converts_to_mdl() {
     )
     .unwrap();
     let mdl = dir.path().join("tri.mdl");
-    let out = run(&["convert", s(&obj), s(&mdl)]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    run_ok(&["convert", s(&obj), s(&mdl)]);
     let m = Document::parse(&std::fs::read(&mdl).unwrap(), &Limits::default())
         .unwrap()
         .to_model(&Default::default(), &NoFiles)
@@ -339,8 +311,7 @@ fn a_folder_of_gltf_and_obj_converts_to_mdl() {
     )
     .unwrap();
     let out_dir = dir.path().join("out");
-    let out = run(&["convert", s(&src), s(&out_dir), "--to", "mdl"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    run_ok(&["convert", s(&src), s(&out_dir), "--to", "mdl"]);
     for (path, triangles) in [("grid.mdl", 18), ("sub/quad.mdl", 2)] {
         let bytes = std::fs::read(out_dir.join(path)).unwrap();
         let m = Document::parse(&bytes, &Limits::default())

@@ -1,26 +1,14 @@
 //! The `retromodel` binary on MD2: sample, info, validate --engine quake2, skins found
 //! through --game-dir and beside the model, and convert MDL <-> MD2.
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use retromodel::formats::md2;
 use retromodel::image::{pcx, Palette};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_retromodel"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+mod common;
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{run, run_ok, s, text};
 
 fn json(out: &Output) -> serde_json::Value {
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -128,8 +116,7 @@ fn convert_mdl_to_md2_writes_skins_and_gl_commands_and_comes_back() {
     let mdl = dir.path().join("demo.mdl");
     assert!(run(&["sample", s(&mdl)]).status.success());
     let md2_path = dir.path().join("demo.md2");
-    let out = run(&["convert", s(&mdl), s(&md2_path), "-v"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run_ok(&["convert", s(&mdl), s(&md2_path), "-v"]);
     let err = text(&out.stderr);
     assert!(err.contains("position quantisation"), "{err}");
     assert!(

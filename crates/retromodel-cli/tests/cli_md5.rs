@@ -2,27 +2,14 @@
 //! the animations beside it, convert writes the same format back (values exact), validate
 //! and bench --skinning run, and errors carry line:column.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use retromodel::formats::md5::{self, fixtures};
 use retromodel::Limits;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_retromodel"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+mod common;
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{header_rows, info_by_path, run, run_ok, s, text};
 
 fn corpus() -> Option<PathBuf> {
     let dir = PathBuf::from(std::env::var_os("RETROMODEL_CORPUS")?);
@@ -35,25 +22,10 @@ fn info_json_agrees_with_headers_jsonl_for_md5() {
         eprintln!("RETROMODEL_CORPUS is not set: corpus test skipped");
         return;
     };
-    let out = run(&["info", "--json", s(&dir.join("md5"))]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let got: HashMap<String, serde_json::Value> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .map(|v| {
-            let p = PathBuf::from(v["path"].as_str().unwrap());
-            (
-                p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned(),
-                v,
-            )
-        })
-        .collect();
+    let out = run_ok(&["info", "--json", s(&dir.join("md5"))]);
+    let got = info_by_path(&out.stdout, &dir);
     let mut seen = 0;
-    for line in std::fs::read_to_string(dir.join("HEADERS.jsonl"))
-        .unwrap()
-        .lines()
-    {
-        let h: serde_json::Value = serde_json::from_str(line).unwrap();
+    for h in header_rows(&dir) {
         let rel = h["path"].as_str().unwrap();
         let Some(g) = got.get(rel) else { continue };
         match h["format"].as_str().unwrap() {
@@ -113,8 +85,7 @@ fn md5mesh_info_lists_the_animations_that_fit() {
     let mut other = fixtures::anim_file();
     other.hierarchy[0].name = "stranger".into();
     std::fs::write(dir.path().join("other.md5anim"), md5::write_anim(&other)).unwrap();
-    let out = run(&["info", "--json", s(&mesh)]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run_ok(&["info", "--json", s(&mesh)]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let anims: Vec<&str> = v["animations"]
         .as_array()
@@ -183,8 +154,7 @@ fn bench_skinning_prints_its_line() {
     let mesh = dir.path().join("m.md5mesh");
     std::fs::write(&mesh, fixtures::skeleton()).unwrap();
     std::fs::write(dir.path().join("wave.md5anim"), fixtures::anim()).unwrap();
-    let out = run(&["bench", s(&mesh), "--skinning", "--rounds", "1"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run_ok(&["bench", s(&mesh), "--skinning", "--rounds", "1"]);
     let line = text(&out.stdout);
     assert!(
         line.starts_with("files=1 vertices=4000 rounds=1 "),

@@ -2,25 +2,13 @@
 //! Every test passes with "no GPU adapter: skipped" when the machine has no GPU adapter (no
 //! GPU and no software Vulkan driver).
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use retromodel::formats::md5::fixtures;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_retromodel"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+mod common;
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{assert_contains, png_rgba, run, s, text};
 
 /// Runs `render ARGS`; `None` (after printing the skip) when there is no adapter.
 fn render(args: &[&str]) -> Option<Output> {
@@ -38,16 +26,6 @@ fn render(args: &[&str]) -> Option<Output> {
         return None;
     }
     Some(out)
-}
-
-fn png_rgba(path: &Path) -> (u32, u32, Vec<u8>) {
-    let mut dec = png::Decoder::new(std::fs::File::open(path).unwrap());
-    dec.set_transformations(png::Transformations::EXPAND);
-    let mut r = dec.read_info().unwrap();
-    let mut buf = vec![0; r.output_buffer_size()];
-    let info = r.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
 }
 
 fn coverage(rgba: &[u8]) -> f64 {
@@ -115,11 +93,7 @@ fn writes_gifs_of_clips_and_turntables() {
     let spin = dir.path().join("spin.gif");
     let out = render(&[s(&md2), s(&spin), "--size", "48x48", "--turntable"]).unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stdout).contains("60 frames"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert_contains(&out.stdout, "60 frames");
     // A turntable needs an animated output.
     let out = render(&[s(&md2), s(&dir.path().join("x.png")), "--turntable"]).unwrap();
     assert!(!out.status.success());
@@ -150,17 +124,9 @@ fn md5_with_the_anim_beside_it_and_errors() {
     assert!(coverage(&png_rgba(&png).2) > 0.0);
     let bad = render(&[s(&mesh), s(&png), "--force", "--clip", "walk"]).unwrap();
     assert!(!bad.status.success());
-    assert!(
-        text(&bad.stderr).contains("no animation \"walk\""),
-        "{}",
-        text(&bad.stderr)
-    );
+    assert_contains(&bad.stderr, "no animation \"walk\"");
     let bad = render(&[s(&mesh), s(&png), "--force", "--frame", "3"]).unwrap();
-    assert!(
-        text(&bad.stderr).contains("the animation has 3 frames"),
-        "{}",
-        text(&bad.stderr)
-    );
+    assert_contains(&bad.stderr, "the animation has 3 frames");
     let bad = render(&[s(&mesh), s(&png), "--force", "--camera", "1,2,3,4"]).unwrap();
     assert!(!bad.status.success());
 }

@@ -6,7 +6,10 @@
 //! when RETROMODEL_CORPUS is unset or there is no GPU adapter.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
+
+use common::{bin, png_rgba};
 
 const MODELS: &[(&str, &[&str])] = &[
     (
@@ -39,12 +42,7 @@ fn corpus() -> Option<PathBuf> {
 
 /// Coverage and mean R, G, B of covered pixels.
 fn stats(path: &Path) -> [f64; 4] {
-    let mut dec = png::Decoder::new(std::fs::File::open(path).unwrap());
-    dec.set_transformations(png::Transformations::EXPAND);
-    let mut r = dec.read_info().unwrap();
-    let mut buf = vec![0; r.output_buffer_size()];
-    let info = r.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
+    let (_, _, buf) = png_rgba(path);
     let covered: Vec<&[u8]> = buf.chunks_exact(4).filter(|p| p[3] > 0).collect();
     let n = covered.len().max(1) as f64;
     let mean = |c: usize| covered.iter().map(|p| f64::from(p[c])).sum::<f64>() / n;
@@ -79,10 +77,7 @@ fn corpus_renders_match_golden_statistics() {
             "128x128".into(),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
-        let o = Command::new(env!("CARGO_BIN_EXE_retromodel"))
-            .args(&args)
-            .output()
-            .unwrap();
+        let o = bin().args(&args).output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         if !o.status.success() && err.contains("no GPU adapter") {
             assert!(

@@ -2,8 +2,11 @@
 //! independent `HEADERS.jsonl`, and `convert` writes every IDPO file back byte for byte.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+
+mod common;
+
+use common::{bin, files_under, header_rows, info_by_path};
 
 fn corpus() -> Option<PathBuf> {
     let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") else {
@@ -19,40 +22,16 @@ fn corpus() -> Option<PathBuf> {
     Some(dir)
 }
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_retromodel"))
-}
-
 #[test]
 fn info_json_agrees_with_headers_jsonl() {
     let Some(dir) = corpus() else { return };
-    let expected: HashMap<String, serde_json::Value> =
-        std::fs::read_to_string(dir.join("HEADERS.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .filter(|v| v["format"] == "quake_mdl")
-            .map(|v| (v["path"].as_str().unwrap().to_string(), v))
-            .collect();
-    let out = bin()
-        .args(["info", "--json"])
-        .arg(dir.join("quake_mdl"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let expected: HashMap<String, serde_json::Value> = header_rows(&dir)
+        .into_iter()
+        .filter(|v| v["format"] == "quake_mdl")
+        .map(|v| (v["path"].as_str().unwrap().to_string(), v))
+        .collect();
     let mut seen = 0;
-    for line in String::from_utf8(out.stdout).unwrap().lines() {
-        let got: serde_json::Value = serde_json::from_str(line).unwrap();
-        let path = PathBuf::from(got["path"].as_str().unwrap());
-        let rel = path
-            .strip_prefix(&dir)
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+    for (rel, got) in info_dir(&dir, "quake_mdl") {
         let h = &expected[&rel];
         let groups: u64 = h["group_frame_sizes"]
             .as_array()
@@ -84,44 +63,36 @@ fn info_json_agrees_with_headers_jsonl() {
 fn convert_writes_every_idpo_file_back_byte_for_byte() {
     let Some(dir) = corpus() else { return };
     let tmp = tempfile::tempdir().unwrap();
-    let mut stack = vec![dir.clone()];
     let mut n = 0;
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-                continue;
-            }
-            let bytes = std::fs::read(&p).unwrap();
-            if !bytes.starts_with(b"IDPO") {
-                continue;
-            }
-            let out = tmp.path().join(format!("{n}.mdl"));
-            let status = bin().arg("convert").arg(&p).arg(&out).output().unwrap();
-            assert!(
-                status.status.success(),
-                "{}: {}",
-                p.display(),
-                String::from_utf8_lossy(&status.stderr)
-            );
-            assert!(
-                std::fs::read(&out).unwrap() == bytes,
-                "{}: differs",
-                p.display()
-            );
-            n += 1;
+    for p in files_under(&dir) {
+        let bytes = std::fs::read(&p).unwrap();
+        if !bytes.starts_with(b"IDPO") {
+            continue;
         }
+        let out = tmp.path().join(format!("{n}.mdl"));
+        let status = bin().arg("convert").arg(&p).arg(&out).output().unwrap();
+        assert!(
+            status.status.success(),
+            "{}: {}",
+            p.display(),
+            String::from_utf8_lossy(&status.stderr)
+        );
+        assert!(
+            std::fs::read(&out).unwrap() == bytes,
+            "{}: differs",
+            p.display()
+        );
+        n += 1;
     }
     assert!(n >= 160, "{n} IDPO files");
     eprintln!("{n} IDPO files converted byte for byte");
 }
 
-/// `info --json` on the corpus's md2 folder, as JSON values by relative path.
-fn md2_info(dir: &std::path::Path) -> HashMap<String, serde_json::Value> {
+/// `info --json` on the corpus's folder `sub`, as JSON values by path relative to `dir`.
+fn info_dir(dir: &Path, sub: &str) -> HashMap<String, serde_json::Value> {
     let out = bin()
         .args(["info", "--json"])
-        .arg(dir.join("md2"))
+        .arg(dir.join(sub))
         .output()
         .unwrap();
     assert!(
@@ -129,28 +100,15 @@ fn md2_info(dir: &std::path::Path) -> HashMap<String, serde_json::Value> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .map(|v| {
-            let p = PathBuf::from(v["path"].as_str().unwrap());
-            let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
-            (rel, v)
-        })
-        .collect()
+    info_by_path(&out.stdout, dir)
 }
 
 #[test]
 fn md2_info_json_agrees_with_headers_jsonl() {
     let Some(dir) = corpus() else { return };
-    let got = md2_info(&dir);
+    let got = info_dir(&dir, "md2");
     let mut seen = 0;
-    for line in std::fs::read_to_string(dir.join("HEADERS.jsonl"))
-        .unwrap()
-        .lines()
-    {
-        let h: serde_json::Value = serde_json::from_str(line).unwrap();
+    for h in header_rows(&dir) {
         let rel = h["path"].as_str().unwrap();
         if h["format"] != "md2" || !rel.starts_with("md2/") {
             continue;
@@ -180,48 +138,40 @@ fn convert_between_mdl_and_md2_and_back_keeps_counts() {
     };
     let mut n = 0;
     for (sub, ext, other) in [("quake_mdl", "mdl", "md2"), ("md2", "md2", "mdl")] {
-        let mut stack = vec![dir.join(sub)];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).unwrap() {
-                let p = e.unwrap().path();
-                if p.is_dir() {
-                    stack.push(p);
-                    continue;
-                }
-                if p.extension().and_then(|e| e.to_str()) != Some(ext) {
-                    continue;
-                }
-                let there = tmp.path().join(format!("{n}.{other}"));
-                let back = tmp.path().join(format!("{n}.back.{ext}"));
-                for (from, to) in [(&p, &there), (&there, &back)] {
-                    let out = bin().arg("convert").arg(from).arg(to).output().unwrap();
-                    assert!(
-                        out.status.success(),
-                        "{} -> {}: {}",
-                        from.display(),
-                        to.display(),
-                        String::from_utf8_lossy(&out.stderr)
-                    );
-                }
-                let (a, b, c) = (info(&p), info(&there), info(&back));
-                for key in ["triangles", "poses"] {
-                    assert_eq!(a[key], b[key], "{}: {key}", p.display());
-                    assert_eq!(a[key], c[key], "{}: {key}", p.display());
-                }
-                if other == "md2" {
-                    assert_eq!(
-                        b["header"]["gl_triangles"],
-                        a["triangles"],
-                        "{}",
-                        p.display()
-                    );
-                    // Each skin's first picture went out as PCX beside the MD2 and came back
-                    // into the MDL.
-                    assert_eq!(b["skin_pictures"], a["skins"], "{}", p.display());
-                    assert_eq!(c["skin_pictures"], a["skins"], "{}", p.display());
-                }
-                n += 1;
+        for p in files_under(&dir.join(sub)) {
+            if p.extension().and_then(|e| e.to_str()) != Some(ext) {
+                continue;
             }
+            let there = tmp.path().join(format!("{n}.{other}"));
+            let back = tmp.path().join(format!("{n}.back.{ext}"));
+            for (from, to) in [(&p, &there), (&there, &back)] {
+                let out = bin().arg("convert").arg(from).arg(to).output().unwrap();
+                assert!(
+                    out.status.success(),
+                    "{} -> {}: {}",
+                    from.display(),
+                    to.display(),
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+            let (a, b, c) = (info(&p), info(&there), info(&back));
+            for key in ["triangles", "poses"] {
+                assert_eq!(a[key], b[key], "{}: {key}", p.display());
+                assert_eq!(a[key], c[key], "{}: {key}", p.display());
+            }
+            if other == "md2" {
+                assert_eq!(
+                    b["header"]["gl_triangles"],
+                    a["triangles"],
+                    "{}",
+                    p.display()
+                );
+                // Each skin's first picture went out as PCX beside the MD2 and came back
+                // into the MDL.
+                assert_eq!(b["skin_pictures"], a["skins"], "{}", p.display());
+                assert_eq!(c["skin_pictures"], a["skins"], "{}", p.display());
+            }
+            n += 1;
         }
     }
     assert!(n >= 200, "{n} files converted");

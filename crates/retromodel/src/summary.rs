@@ -1,6 +1,6 @@
 //! A format-neutral summary of one file, the data behind `retromodel info`.
 
-use crate::model::Clip;
+use crate::model::{Clip, Converted};
 
 /// A header field's value.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,4 +50,31 @@ pub struct Summary {
     pub trailing_bytes: usize,
     /// Non-fatal problems found while reading.
     pub warnings: Vec<String>,
+}
+
+impl Summary {
+    /// A summary of a keyframe file with what its converted model tells: skin pictures,
+    /// clips, meshes, the first pose's bounds and the conversion's warnings. Header, counts,
+    /// skin names and trailing bytes are empty for the format to fill.
+    pub fn of_converted(format: &'static str, version: i64, converted: &Converted) -> Summary {
+        let model = &converted.model;
+        Summary {
+            format,
+            version,
+            header: Vec::new(),
+            vertices: 0,
+            triangles: 0,
+            poses: 0,
+            frame_groups: 0,
+            skins: 0,
+            skin_names: Vec::new(),
+            skin_pictures: model.skins.iter().map(|s| s.pictures.len()).sum(),
+            clips: model.clips.clone(),
+            joints: 0,
+            meshes: model.meshes.len(),
+            bounds: model.bounds(),
+            trailing_bytes: 0,
+            warnings: converted.warnings.clone(),
+        }
+    }
 }

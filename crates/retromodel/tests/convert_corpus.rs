@@ -10,20 +10,10 @@
 
 mod common;
 
+use common::steps;
+
 use retromodel::formats::{md2, quake_mdl};
 use retromodel::{Document, Limits, Model, NoFiles, WriteOptions};
-
-/// Per frame and axis, the quantisation step of a parsed file.
-fn steps(bytes: &[u8]) -> Vec<[f32; 3]> {
-    let limits = Limits::default();
-    match md2::File::parse(bytes, &limits) {
-        Ok(f) => f.frames.iter().map(|fr| fr.scale).collect(),
-        Err(_) => {
-            let f = quake_mdl::File::parse(bytes, &limits).expect("only MDL and MD2 here");
-            vec![f.header.scale; f.pose_count()]
-        }
-    }
-}
 
 /// Writes `model` in the other format than `from`, returns the bytes.
 fn write_other(model: &Model, to_md2: bool) -> (Vec<u8>, Vec<f32>) {
@@ -92,15 +82,11 @@ fn round_trip(path: &std::path::Path) -> (usize, f32) {
     let doc_b = Document::parse(&there, &limits)
         .unwrap_or_else(|e| panic!("{what}: written file does not parse: {e}"));
     if let Some(f) = (!is_md2).then(|| md2::File::parse(&there, &limits).unwrap()) {
-        let h = &f.header;
-        let problem = md2::glcmds::mismatch(
-            &f.glcmds.commands,
-            &f.triangles,
-            &f.texcoords,
-            [h.skinwidth, h.skinheight],
-            true,
+        assert_eq!(
+            f.glcmds_mismatch(true),
+            None,
+            "{what}: generated GL commands"
         );
-        assert_eq!(problem, None, "{what}: generated GL commands");
         assert_eq!(f.glcmds.triangle_count(), f.triangles.len(), "{what}");
     }
     let b = doc_b.to_model(&Default::default(), &NoFiles).model;

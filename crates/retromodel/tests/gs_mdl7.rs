@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::{assert_cases, assert_error, set_i32, set_u16, Case};
+
 use std::collections::HashMap;
 
 use retromodel::formats::gs_mdl7::{self, fixtures, File, Normal, SkinData, NONE16, NO_MATERIAL};
@@ -17,22 +19,6 @@ fn parse(bytes: &[u8]) -> File<'_> {
 
 fn err(bytes: &[u8]) -> retromodel::Error {
     File::parse(bytes, &Limits::default()).expect_err("must fail")
-}
-
-/// An invalid-file case: name, how to break the bytes, the error's kind and text.
-type Case = (
-    &'static str,
-    Box<dyn Fn(&mut Vec<u8>)>,
-    ErrorKind,
-    &'static str,
-);
-
-fn set_i32(bytes: &mut [u8], at: usize, v: i32) {
-    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
-}
-
-fn set_u16(bytes: &mut [u8], at: usize, v: u16) {
-    bytes[at..at + 2].copy_from_slice(&v.to_le_bytes());
 }
 
 /// Row-vector matrix product `a * b`.
@@ -480,22 +466,15 @@ fn invalid_files_fail_with_exact_messages() {
              offset 0x54",
         ),
     ];
-    for (what, edit, kind, text) in cases {
-        let mut b = bytes.clone();
-        edit(&mut b);
-        let e = err(&b);
-        assert_eq!(e.to_string(), text, "{what}");
-        assert_eq!(e.kind, kind, "{what}");
-    }
+    assert_cases(&bytes, cases, err);
     // Materials of another layout are refused where one is read.
     let mut b = fixtures::build(&fixtures::Spec::everything()).write();
     set_u16(&mut b, 34, 60);
-    let e = err(&b);
-    assert_eq!(e.kind, ErrorKind::Unsupported);
-    assert_eq!(
-        e.to_string(),
+    assert_error(
+        &err(&b),
+        ErrorKind::Unsupported,
         "gs-mdl7: group 0: skin 0: material structure size 60 with colour size 16 is not \
-         supported (needs at least 68 with 16) at offset 0x1bf"
+         supported (needs at least 68 with 16) at offset 0x1bf",
     );
     // Without limits the data still bounds every count.
     let mut b = bytes.clone();
@@ -558,11 +537,9 @@ fn animates(file: &File<'_>) -> bool {
 
 #[test]
 fn corpus_mdl7_files() {
-    let Some(dir) = common::corpus_dir() else {
+    let Some((dir, headers, files)) = common::corpus_with_magic(b"MDL7") else {
         return;
     };
-    let headers = common::headers(&dir);
-    let files = common::files_with_magic(&dir, b"MDL7");
     assert!(files.len() >= 58, "only {} MDL7 files found", files.len());
     let (mut compared, mut animated) = (0, 0);
     for path in &files {
@@ -608,11 +585,7 @@ fn corpus_mdl7_files() {
             animated += 1;
         }
 
-        let rel = path
-            .strip_prefix(&dir)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = common::relative(&dir, path);
         let Some(row) = headers.get(&rel) else {
             continue; // the Assimp test models are not in HEADERS.jsonl
         };
@@ -682,12 +655,11 @@ fn frames_times_vertices_past_the_allocation_limit_fail_before_allocating() {
     file.header.data_size = file.model_data_len() as i32;
     let bytes = file.write();
     let t = std::time::Instant::now();
-    let e = err(&bytes);
-    assert_eq!(e.kind, ErrorKind::LimitExceeded);
-    assert_eq!(
-        e.to_string(),
+    assert_error(
+        &err(&bytes),
+        ErrorKind::LimitExceeded,
         "gs-mdl7: decoded data would exceed the allocation limit of 1073741824 bytes at offset \
-         0xc"
+         0xc",
     );
     assert!(t.elapsed().as_secs() < 5);
 }

@@ -124,11 +124,7 @@ fn corpus_gamestudio_mdl2_to_mdl5() {
                 );
             }
 
-            let rel = path
-                .strip_prefix(&dir)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
+            let rel = common::relative(&dir, path);
             let Some(h) = headers.get(&rel) else {
                 continue; // the Assimp test models are not in HEADERS.jsonl
             };

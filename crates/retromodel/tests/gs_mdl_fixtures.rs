@@ -9,6 +9,10 @@ use retromodel::model::{Mesh, Model, MorphTarget, Skin};
 use retromodel::{ConvertOptions, ErrorKind, Limits, MemoryFiles, NoFiles, WriteOptions};
 use std::collections::HashMap;
 
+mod common;
+
+use common::set_i32;
+
 fn parse(bytes: &[u8]) -> File<'_> {
     File::parse(bytes, &Limits::default()).unwrap()
 }
@@ -23,10 +27,6 @@ fn fixture(name: &str) -> Vec<u8> {
 
 fn err(bytes: &[u8]) -> retromodel::Error {
     File::parse(bytes, &Limits::default()).expect_err("must fail")
-}
-
-fn set_i32(bytes: &mut [u8], at: usize, v: i32) {
-    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
 }
 
 fn model_of(bytes: &[u8]) -> retromodel::Converted {

@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::{assert_cases, set_f32, set_i32, Case};
+
 use retromodel::formats::hmp::{self, fixtures, hmp7_normal, File, Version};
 use retromodel::formats::normals::ANORMS;
 use retromodel::{ConvertOptions, ErrorKind, Limits, NoFiles};
@@ -14,22 +16,6 @@ fn parse(bytes: &[u8]) -> File<'_> {
 
 fn err(bytes: &[u8]) -> retromodel::Error {
     File::parse(bytes, &Limits::default()).expect_err("must fail")
-}
-
-/// An invalid-file case: name, how to break the bytes, the error's kind and text.
-type Case = (
-    &'static str,
-    Box<dyn Fn(&mut Vec<u8>)>,
-    ErrorKind,
-    &'static str,
-);
-
-fn set_i32(bytes: &mut [u8], at: usize, v: i32) {
-    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
-}
-
-fn set_f32(bytes: &mut [u8], at: usize, v: f32) {
-    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
 }
 
 fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
@@ -274,13 +260,7 @@ fn invalid_files_fail_with_exact_messages() {
             "hmp: num_frames = 1 needs at least 60 bytes but only 52 are left at offset 0x44",
         ),
     ];
-    for (what, edit, kind, text) in cases {
-        let mut b = bytes.clone();
-        edit(&mut b);
-        let e = err(&b);
-        assert_eq!(e.to_string(), text, "{what}");
-        assert_eq!(e.kind, kind, "{what}");
-    }
+    assert_cases(&bytes, cases, err);
 }
 
 /// Pearson correlation.
@@ -367,11 +347,7 @@ fn corpus_hmp_files() {
             }
         }
 
-        let rel = path
-            .strip_prefix(&dir)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = common::relative(&dir, path);
         let Some(row) = headers.get(&rel) else {
             continue; // the Assimp test models are not in HEADERS.jsonl
         };

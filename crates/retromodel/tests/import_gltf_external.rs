@@ -10,29 +10,9 @@ use retromodel::import::{gltf, ImportOptions};
 use retromodel::{Document, ErrorKind, Limits, NoFiles, WriteOptions};
 use serde_json::json;
 
-/// A GLB container around `json` and `bin`.
-fn glb(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
-    let mut j = serde_json::to_vec(json).unwrap();
-    while j.len() % 4 != 0 {
-        j.push(b' ');
-    }
-    let mut b = bin.to_vec();
-    while b.len() % 4 != 0 {
-        b.push(0);
-    }
-    let total = 12 + 8 + j.len() + 8 + b.len();
-    let mut out = Vec::new();
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(j.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&j);
-    out.extend_from_slice(&(b.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&b);
-    out
-}
+mod common;
+
+use common::glb;
 
 /// Column of a box from y = 0 to 2 (Y-up), four vertices per ring at y = 0, 1, 2.
 fn rings() -> Vec<[f32; 3]> {
@@ -206,15 +186,7 @@ fn hand_made_skinned_gltf_becomes_md2_and_mdl_frames() {
         let doc = Document::parse(&bytes, &limits).unwrap();
         let steps: Vec<[f32; 3]> = match md2::File::parse(&bytes, &limits) {
             Ok(f) => {
-                let h = &f.header;
-                let problem = md2::glcmds::mismatch(
-                    &f.glcmds.commands,
-                    &f.triangles,
-                    &f.texcoords,
-                    [h.skinwidth, h.skinheight],
-                    true,
-                );
-                assert_eq!(problem, None, "GL commands");
+                assert_eq!(f.glcmds_mismatch(true), None, "GL commands");
                 assert_eq!(f.glcmds.triangle_count(), 16);
                 f.frames.iter().map(|fr| fr.scale).collect()
             }

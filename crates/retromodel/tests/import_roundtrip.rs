@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::steps;
+
 use retromodel::export::gltf::{to_glb, GltfOptions};
 use retromodel::formats::{md2, md5, quake_mdl};
 use retromodel::image::{Palette, Pixels};
@@ -48,18 +50,6 @@ fn same_clips(what: &str, a: &[Clip], b: &[Clip]) {
                 cb.fps
             ),
             (x, y) => panic!("{what}: clip {} timing {x:?} became {y:?}", ca.name),
-        }
-    }
-}
-
-/// Per frame, the quantisation step of a parsed MDL or MD2.
-fn steps(bytes: &[u8]) -> Vec<[f32; 3]> {
-    let limits = Limits::default();
-    match md2::File::parse(bytes, &limits) {
-        Ok(f) => f.frames.iter().map(|fr| fr.scale).collect(),
-        Err(_) => {
-            let f = quake_mdl::File::parse(bytes, &limits).expect("MDL or MD2");
-            vec![f.header.scale; f.pose_count()]
         }
     }
 }
@@ -108,15 +98,11 @@ fn keyframe_round_trip(path: &std::path::Path, skins_compared: &mut usize) -> us
     let doc_c =
         Document::parse(&back, &limits).unwrap_or_else(|e| panic!("{what}: written back: {e}"));
     if let Ok(f) = md2::File::parse(&back, &limits) {
-        let h = &f.header;
-        let problem = md2::glcmds::mismatch(
-            &f.glcmds.commands,
-            &f.triangles,
-            &f.texcoords,
-            [h.skinwidth, h.skinheight],
-            true,
+        assert_eq!(
+            f.glcmds_mismatch(true),
+            None,
+            "{what}: generated GL commands"
         );
-        assert_eq!(problem, None, "{what}: generated GL commands");
     }
     let c = doc_c.to_model(&Default::default(), &NoFiles).model;
     let (va, vc) = (file_vertices(&bytes), file_vertices(&back));

@@ -6,7 +6,7 @@
 mod common;
 
 use retromodel::formats::md2::{self, File};
-use retromodel::{Document, ErrorKind, Limits, NoFiles};
+use retromodel::{ErrorKind, Limits};
 
 fn is_broken(rel: &str) -> bool {
     rel.starts_with("edge_cases/") || rel.contains("malformed")
@@ -14,19 +14,13 @@ fn is_broken(rel: &str) -> bool {
 
 #[test]
 fn corpus_idp2_files() {
-    let Some(dir) = common::corpus_dir() else {
+    let Some((dir, headers, files)) = common::corpus_with_magic(b"IDP2") else {
         return;
     };
-    let headers = common::headers(&dir);
-    let files = common::files_with_magic(&dir, b"IDP2");
     let (mut good, mut broken, mut compared, mut with_gl) = (0, 0, 0, 0);
     for path in &files {
         let what = path.display().to_string();
-        let rel = path
-            .strip_prefix(&dir)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = common::relative(&dir, path);
         let bytes = std::fs::read(path).unwrap();
         if is_broken(&rel) {
             let e = File::parse(&bytes, &Limits::default()).expect_err(&what);
@@ -52,10 +46,8 @@ fn corpus_idp2_files() {
         let file =
             File::parse(&bytes, &Limits::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
         assert!(file.write() == bytes, "{what}: round trip differs");
-        let doc = Document::parse(&bytes, &Limits::default()).unwrap();
-        let converted = doc.to_model(&Default::default(), &NoFiles);
+        let (doc, converted) = common::convert_valid(&bytes, &what);
         let model = &converted.model;
-        model.validate().unwrap_or_else(|e| panic!("{what}: {e}"));
         assert_eq!(model.frames.len(), file.frames.len(), "{what}");
         assert_eq!(
             model.meshes[0].triangles.len(),

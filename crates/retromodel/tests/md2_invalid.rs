@@ -7,12 +7,12 @@
 use retromodel::formats::md2::{fixtures, File};
 use retromodel::{ErrorKind, Limits};
 
+mod common;
+
+use common::set_i32;
+
 fn err(bytes: &[u8]) -> retromodel::Error {
     File::parse(bytes, &Limits::default()).expect_err("must fail")
-}
-
-fn set_i32(bytes: &mut [u8], at: usize, v: i32) {
-    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
 }
 
 fn minimal() -> Vec<u8> {
@@ -22,9 +22,7 @@ fn minimal() -> Vec<u8> {
 }
 
 fn check(bytes: &[u8], kind: ErrorKind, text: &str) {
-    let e = err(bytes);
-    assert_eq!(e.to_string(), text);
-    assert_eq!(e.kind, kind, "{text}");
+    common::assert_error(&err(bytes), kind, text);
 }
 
 #[test]

@@ -98,11 +98,7 @@ fn corpus_md5_files() {
     let (mut meshes, mut anims, mut cameras, mut invalid, mut compared) = (0, 0, 0, 0, 0);
     let (mut no_version, mut warned) = (0, 0);
     for path in common::files_with_extension(&dir, &["md5mesh", "md5anim", "md5camera"]) {
-        let rel = path
-            .strip_prefix(&dir)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = common::relative(&dir, &path);
         let what = rel.as_str();
         let bytes = std::fs::read(&path).unwrap();
         let ext = path.extension().unwrap().to_str().unwrap();

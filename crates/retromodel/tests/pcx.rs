@@ -11,6 +11,8 @@ use retromodel::image::pcx;
 use retromodel::image::{Image, Palette, Pixels};
 use retromodel::{ErrorKind, Limits};
 
+use common::assert_error;
+
 /// A palette whose colours all differ from the Quake palette and from each other's neighbours.
 fn test_palette() -> Palette {
     let mut p = [[0u8; 3]; 256];
@@ -154,11 +156,10 @@ fn decodes_24_bit_three_planes() {
 fn bad_manufacturer() {
     let mut bytes = pcx::encode_indexed(2, 2, &[1, 2, 3, 4], &Palette::QUAKE);
     bytes[0] = 0x0B;
-    let e = err(&bytes);
-    assert_eq!(e.kind, ErrorKind::BadMagic);
-    assert_eq!(
-        e.to_string(),
-        "pcx: not a PCX file (manufacturer byte 0x0b, expected 0x0a) at offset 0x0"
+    assert_error(
+        &err(&bytes),
+        ErrorKind::BadMagic,
+        "pcx: not a PCX file (manufacturer byte 0x0b, expected 0x0a) at offset 0x0",
     );
     assert_eq!(
         err(&[]).to_string(),
@@ -170,12 +171,11 @@ fn bad_manufacturer() {
 fn unsupported_kinds() {
     let mut bytes = header(7, 7, 4, 1, 4);
     bytes.extend_from_slice(&[0; 64]);
-    let e = err(&bytes);
-    assert_eq!(e.kind, ErrorKind::Unsupported);
-    assert_eq!(
-        e.to_string(),
+    assert_error(
+        &err(&bytes),
+        ErrorKind::Unsupported,
         "pcx: unsupported PCX kind: 4 bits per pixel, 1 plane (only 8-bit paletted and \
-         24/32-bit RGB(A) are read) at offset 0x3"
+         24/32-bit RGB(A) are read) at offset 0x3",
     );
     let e = err(&header(7, 7, 1, 4, 1));
     assert_eq!(
@@ -192,11 +192,10 @@ fn unsupported_kinds() {
         "pcx: unsupported encoding 2 (only 1 = RLE and 0 = uncompressed are read) at offset 0x2"
     );
     bytes[1] = 6;
-    let e = err(&bytes);
-    assert_eq!(e.kind, ErrorKind::UnsupportedVersion);
-    assert_eq!(
-        e.to_string(),
-        "pcx: unsupported version 6 (expected 0, 2, 3, 4 or 5) at offset 0x1"
+    assert_error(
+        &err(&bytes),
+        ErrorKind::UnsupportedVersion,
+        "pcx: unsupported version 6 (expected 0, 2, 3, 4 or 5) at offset 0x1",
     );
 }
 
@@ -207,11 +206,10 @@ fn truncated_data() {
     assert_eq!(bytes.len(), 128 + 8 + 769);
     let mut cut = bytes[..128 + 5].to_vec();
     cut.extend_from_slice(&bytes[128 + 8..]);
-    let e = err(&cut);
-    assert_eq!(e.kind, ErrorKind::Truncated);
-    assert_eq!(
-        e.to_string(),
-        "pcx: RLE data runs out after 5 of 8 bytes at offset 0x85"
+    assert_error(
+        &err(&cut),
+        ErrorKind::Truncated,
+        "pcx: RLE data runs out after 5 of 8 bytes at offset 0x85",
     );
     // A header cut short.
     assert_eq!(
@@ -238,11 +236,10 @@ fn huge_claims_fail_before_allocating() {
     // A 1-byte stream claiming 16384 x 16384 (the largest the default limits allow).
     let mut f = header(16383, 16383, 8, 3, 16384);
     f.push(0xFF);
-    let e = err(&f);
-    assert_eq!(e.kind, ErrorKind::Truncated);
-    assert_eq!(
-        e.to_string(),
-        "pcx: 1 bytes of RLE data cannot hold 16384 lines of 3 x 16384 bytes at offset 0x80"
+    assert_error(
+        &err(&f),
+        ErrorKind::Truncated,
+        "pcx: 1 bytes of RLE data cannot hold 16384 lines of 3 x 16384 bytes at offset 0x80",
     );
     // Also without any limit: 65535 x 65536 from a few bytes.
     let mut f = header(65534, 65535, 8, 1, 65535);
@@ -264,11 +261,10 @@ fn huge_claims_fail_before_allocating() {
         max_alloc_bytes: 4096,
         ..Limits::default()
     };
-    let e = pcx::decode(&bytes, &limits).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::LimitExceeded);
-    assert_eq!(
-        e.to_string(),
-        "pcx: decoded data would exceed the allocation limit of 4096 bytes at offset 0x8"
+    assert_error(
+        &pcx::decode(&bytes, &limits).unwrap_err(),
+        ErrorKind::LimitExceeded,
+        "pcx: decoded data would exceed the allocation limit of 4096 bytes at offset 0x8",
     );
 }
 
@@ -276,11 +272,10 @@ fn huge_claims_fail_before_allocating() {
 fn width_over_the_limit() {
     let mut f = header(20000, 0, 8, 1, 20002);
     f.extend_from_slice(&[0xFF; 1000]);
-    let e = err(&f);
-    assert_eq!(e.kind, ErrorKind::LimitExceeded);
-    assert_eq!(
-        e.to_string(),
-        "pcx: picture size 20001x1 exceeds the limit of 16384 pixels a side at offset 0x8"
+    assert_error(
+        &err(&f),
+        ErrorKind::LimitExceeded,
+        "pcx: picture size 20001x1 exceeds the limit of 16384 pixels a side at offset 0x8",
     );
     let small = Limits {
         max_image_dimension: 32,
@@ -297,11 +292,10 @@ fn width_over_the_limit() {
 fn bad_rectangle_and_line_length() {
     let mut f = header(3, 0, 8, 1, 4);
     f[4..6].copy_from_slice(&5u16.to_le_bytes());
-    let e = err(&f);
-    assert_eq!(e.kind, ErrorKind::InvalidValue);
-    assert_eq!(
-        e.to_string(),
-        "pcx: xmax 3 is less than xmin 5 at offset 0x8"
+    assert_error(
+        &err(&f),
+        ErrorKind::InvalidValue,
+        "pcx: xmax 3 is less than xmin 5 at offset 0x8",
     );
     let mut f = header(3, 1, 8, 1, 4);
     f[6..8].copy_from_slice(&2u16.to_le_bytes());
@@ -310,11 +304,10 @@ fn bad_rectangle_and_line_length() {
         "pcx: ymax 1 is less than ymin 2 at offset 0xa"
     );
     let f = header(2, 0, 8, 1, 2);
-    let e = err(&f);
-    assert_eq!(e.kind, ErrorKind::InvalidValue);
-    assert_eq!(
-        e.to_string(),
-        "pcx: bytes_per_line 2 is less than the width 3 at offset 0x42"
+    assert_error(
+        &err(&f),
+        ErrorKind::InvalidValue,
+        "pcx: bytes_per_line 2 is less than the width 3 at offset 0x42",
     );
     // xmin/ymin shift the rectangle: width = xmax - xmin + 1.
     let mut f = header(11, 21, 8, 1, 2);
@@ -348,11 +341,7 @@ fn corpus() {
     let (mut paletted, mut rgb) = (0usize, 0usize);
     let mut seen = Vec::new();
     for path in &files {
-        let rel = path
-            .strip_prefix(&dir)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = common::relative(&dir, path);
         let bytes = std::fs::read(path).unwrap();
         let img = pcx::decode(&bytes, &Limits::default()).unwrap_or_else(|e| panic!("{rel}: {e}"));
         let row = rows

@@ -4,15 +4,13 @@
 mod common;
 
 use retromodel::formats::quake_mdl::File;
-use retromodel::{Document, Limits, NoFiles};
+use retromodel::Limits;
 
 #[test]
 fn corpus_idpo_files() {
-    let Some(dir) = common::corpus_dir() else {
+    let Some((dir, headers, files)) = common::corpus_with_magic(b"IDPO") else {
         return;
     };
-    let headers = common::headers(&dir);
-    let files = common::files_with_magic(&dir, b"IDPO");
     assert!(files.len() >= 160, "only {} IDPO files found", files.len());
     let mut compared = 0;
     for path in &files {
@@ -21,10 +19,8 @@ fn corpus_idpo_files() {
         let file =
             File::parse(&bytes, &Limits::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
         assert!(file.write() == bytes, "{what}: round trip differs");
-        let doc = Document::parse(&bytes, &Limits::default()).unwrap();
-        let converted = doc.to_model(&Default::default(), &NoFiles);
+        let (doc, converted) = common::convert_valid(&bytes, &what);
         let model = &converted.model;
-        model.validate().unwrap_or_else(|e| panic!("{what}: {e}"));
         assert_eq!(model.frames.len(), file.pose_count(), "{what}");
         assert_eq!(
             model.meshes[0].triangles.len(),
@@ -57,11 +53,7 @@ fn corpus_idpo_files() {
             }
         }
 
-        let rel = path
-            .strip_prefix(&dir)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = common::relative(&dir, path);
         let Some(h) = headers.get(&rel) else {
             continue; // the Assimp test models are not in HEADERS.jsonl
         };

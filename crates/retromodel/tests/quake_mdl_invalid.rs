@@ -3,22 +3,21 @@
 use retromodel::formats::quake_mdl::{self, fixtures, File, Frame, Skin};
 use retromodel::{Document, ErrorKind, Limits, NoFiles, Severity};
 
+mod common;
+
+use common::{assert_error, set_i32};
+
 fn err(bytes: &[u8]) -> retromodel::Error {
     File::parse(bytes, &Limits::default()).expect_err("must fail")
-}
-
-fn set_i32(bytes: &mut [u8], at: usize, v: i32) {
-    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
 }
 
 #[test]
 fn truncated_header() {
     let bytes = fixtures::minimal();
-    let e = err(&bytes[..40]);
-    assert_eq!(e.kind, ErrorKind::Truncated);
-    assert_eq!(
-        e.to_string(),
-        "quake-mdl: header: unexpected end of data (needed 4 bytes, 0 left) at offset 0x28"
+    assert_error(
+        &err(&bytes[..40]),
+        ErrorKind::Truncated,
+        "quake-mdl: header: unexpected end of data (needed 4 bytes, 0 left) at offset 0x28",
     );
 }
 
@@ -38,11 +37,10 @@ fn vertex_index_out_of_range() {
     // header 84 + skin (4 + 16*8) + 6 texcoords * 12 = 288; triangle 3 at 336, its second
     // index at 336 + 4 + 4 = 344.
     set_i32(&mut bytes, 344, 900);
-    let e = err(&bytes);
-    assert_eq!(e.kind, ErrorKind::IndexOutOfRange);
-    assert_eq!(
-        e.to_string(),
-        "quake-mdl: triangle 3: vertex index 900 out of range (num_verts = 6) at offset 0x158"
+    assert_error(
+        &err(&bytes),
+        ErrorKind::IndexOutOfRange,
+        "quake-mdl: triangle 3: vertex index 900 out of range (num_verts = 6) at offset 0x158",
     );
     set_i32(&mut bytes, 344, -1);
     assert_eq!(
@@ -55,11 +53,10 @@ fn vertex_index_out_of_range() {
 fn negative_count() {
     let mut bytes = fixtures::minimal();
     set_i32(&mut bytes, 60, -1);
-    let e = err(&bytes);
-    assert_eq!(e.kind, ErrorKind::BadCount);
-    assert_eq!(
-        e.to_string(),
-        "quake-mdl: negative count num_verts = -1 at offset 0x3c"
+    assert_error(
+        &err(&bytes),
+        ErrorKind::BadCount,
+        "quake-mdl: negative count num_verts = -1 at offset 0x3c",
     );
 }
 
@@ -67,11 +64,10 @@ fn negative_count() {
 fn absurd_counts_fail_before_allocating() {
     let mut bytes = fixtures::minimal();
     set_i32(&mut bytes, 68, i32::MAX);
-    let e = err(&bytes);
-    assert_eq!(e.kind, ErrorKind::LimitExceeded);
-    assert_eq!(
-        e.to_string(),
-        "quake-mdl: num_frames = 2147483647 exceeds the limit of 16777216 at offset 0x44"
+    assert_error(
+        &err(&bytes),
+        ErrorKind::LimitExceeded,
+        "quake-mdl: num_frames = 2147483647 exceeds the limit of 16777216 at offset 0x44",
     );
     // Without limits the bytes left still bound it: 2 frames of 52 bytes are present.
     let e = File::parse(&bytes, &Limits::none()).unwrap_err();
@@ -149,11 +145,10 @@ fn decoded_size_is_bounded_by_limits() {
         }
     }
     let bytes = file.write();
-    let e = File::parse(&bytes, &tight).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::LimitExceeded);
-    assert_eq!(
-        e.to_string(),
-        "quake-mdl: frame 2: decoded data would exceed the allocation limit of 10000 bytes at offset 0x114"
+    assert_error(
+        &File::parse(&bytes, &tight).unwrap_err(),
+        ErrorKind::LimitExceeded,
+        "quake-mdl: frame 2: decoded data would exceed the allocation limit of 10000 bytes at offset 0x114",
     );
 }
 

@@ -8,6 +8,10 @@ use retromodel::import::{self, ImportOptions};
 use retromodel::{ConvertOptions, ErrorKind, Limits, NoFiles};
 use serde_json::json;
 
+mod common;
+
+use common::glb;
+
 const MDL7_SIZE24: &[u8] = include_bytes!("regressions/mdl7_triangle_size24_roundtrip.mdl");
 const MDL7_FUZZ: &[u8] = include_bytes!("regressions/mdl7_roundtrip_fuzz_original.mdl");
 const GLB_LENGTH: &[u8] = include_bytes!("regressions/gltf_glb_length_below_12.glb");
@@ -147,22 +151,7 @@ fn moving_triangle(span: f32) -> Vec<u8> {
             "samplers": [{"input": 1, "output": 2, "interpolation": "LINEAR"}],
             "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}],
     });
-    let mut j = serde_json::to_vec(&doc).unwrap();
-    while j.len() % 4 != 0 {
-        j.push(b' ');
-    }
-    let total = 12 + 8 + j.len() + 8 + bin.len();
-    let mut out = Vec::new();
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(j.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&j);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
-    out
+    glb(&doc, &bin)
 }
 
 #[test]

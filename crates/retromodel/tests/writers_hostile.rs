@@ -9,9 +9,9 @@ use retromodel::formats::quake_mdl;
 use retromodel::image::{Image, Pixels};
 use retromodel::{ErrorKind, Limits, NoFiles, Resolver, WriteOptions};
 
-fn set_i32(bytes: &mut [u8], at: usize, v: i32) {
-    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
-}
+mod common;
+
+use common::set_i32;
 
 #[test]
 fn md2_skin_size_and_frameless_vertex_counts_are_bounded() {

@@ -28,6 +28,29 @@ pub(crate) struct Flat {
     pub skin_size: Option<[u32; 2]>,
 }
 
+impl Flat {
+    /// The first vertex of each group, groups in order: the vertex that stands for its
+    /// group where a file writes one vertex per group.
+    pub fn representatives(&self) -> Vec<u32> {
+        let mut rep = vec![u32::MAX; self.group_count];
+        for (v, &g) in self.groups.iter().enumerate() {
+            if rep[g as usize] == u32::MAX {
+                rep[g as usize] = v as u32;
+            }
+        }
+        rep
+    }
+
+    /// The distance from the origin of the farthest vertex of any frame.
+    pub fn radius(&self) -> f32 {
+        self.positions
+            .iter()
+            .flatten()
+            .map(|p| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt())
+            .fold(0.0f32, f32::max)
+    }
+}
+
 /// Merges the meshes of a valid model. A model without frames gets one frame, `base`, from
 /// the meshes' positions.
 pub(crate) fn flatten(
@@ -124,6 +147,22 @@ pub(crate) fn flatten(
         warnings.push("the model has no triangles: the engines refuse such a file".into());
     }
     Ok(flat)
+}
+
+/// The skin size a writer lays texture coordinates out on: that of `picture` (the skin it
+/// writes), else the size the meshes were made for, else 256x256 with a warning.
+pub(crate) fn skin_size(
+    picture: Option<&crate::image::Image>,
+    flat: &Flat,
+    warnings: &mut Vec<String>,
+) -> [u32; 2] {
+    picture
+        .map(|p| [p.width, p.height])
+        .or(flat.skin_size)
+        .unwrap_or_else(|| {
+            warnings.push("no skin size known; texture coordinates laid out on 256x256".into());
+            [256, 256]
+        })
 }
 
 /// A warning when a skin size has a zero side (every texture coordinate collapses to 0).

@@ -28,6 +28,22 @@ impl Palette {
         Ok(Palette(p))
     }
 
+    /// The palette file `path` from `resolver`; the built-in Quake palette when there is
+    /// none, or (with a warning) when the file is not a palette.
+    pub fn load_or_quake(
+        resolver: &dyn crate::resolve::Resolver,
+        path: &str,
+        warnings: &mut Vec<String>,
+    ) -> Palette {
+        match resolver.load(path) {
+            Some(bytes) => Palette::from_lmp(&bytes).unwrap_or_else(|e| {
+                warnings.push(format!("{path}: {e}; using the built-in Quake palette"));
+                Palette::QUAKE
+            }),
+            None => Palette::QUAKE,
+        }
+    }
+
     /// The colour of an index.
     pub fn rgb(&self, index: u8) -> [u8; 3] {
         self.0[index as usize]

@@ -55,6 +55,22 @@ pub struct Indexed {
     pub mean_error: f64,
 }
 
+impl Indexed {
+    /// The result of matching `opaque` pixels whose distances to their colours add up to
+    /// `total`: the mean error is 0 when no pixel is opaque.
+    fn measured(indices: Vec<u8>, has_transparent: bool, total: f64, opaque: u64) -> Indexed {
+        Indexed {
+            indices,
+            has_transparent,
+            mean_error: if opaque == 0 {
+                0.0
+            } else {
+                total / opaque as f64
+            },
+        }
+    }
+}
+
 impl Image {
     /// The picture as indices into `palette`, as `options` ask.
     ///
@@ -131,15 +147,7 @@ fn plain(rgba: &[u8], nearest: &mut Nearest, transparent: Option<u8>) -> Indexed
         total += err;
         opaque += 1;
     }
-    Indexed {
-        indices,
-        has_transparent,
-        mean_error: if opaque == 0 {
-            0.0
-        } else {
-            total / opaque as f64
-        },
-    }
+    Indexed::measured(indices, has_transparent, total, opaque)
 }
 
 /// Floyd–Steinberg, serpentine.
@@ -198,15 +206,7 @@ fn dither(rgba: &[u8], width: usize, nearest: &mut Nearest, transparent: Option<
         std::mem::swap(&mut cur, &mut next);
         next.iter_mut().for_each(|e| *e = [0.0; 3]);
     }
-    Indexed {
-        indices,
-        has_transparent,
-        mean_error: if opaque == 0 {
-            0.0
-        } else {
-            total / opaque as f64
-        },
-    }
+    Indexed::measured(indices, has_transparent, total, opaque)
 }
 
 /// Nearest palette colour among the allowed indices, cached per RGB value.

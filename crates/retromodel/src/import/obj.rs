@@ -109,19 +109,23 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
                 )
             })
         };
+        // Three numbers for `v` and `vn`.
+        let xyz = |words: std::str::SplitWhitespace<'_>| -> Result<[f32; 3]> {
+            match numbers(words, 3)?[..] {
+                [x, y, z] => Ok([x, y, z]),
+                _ => Err(at(
+                    line,
+                    raw.len() + 1,
+                    ErrorKind::Truncated,
+                    format!("{key} needs x y z"),
+                )),
+            }
+        };
         match key {
             "v" => {
-                let p = numbers(words, 3)?;
-                if p.len() < 3 {
-                    return Err(at(
-                        line,
-                        raw.len() + 1,
-                        ErrorKind::Truncated,
-                        "v needs x y z".into(),
-                    ));
-                }
+                let p = xyz(words)?;
                 charge(&mut budget, 12)?;
-                v.push([p[0], p[1], p[2]]);
+                v.push(p);
             }
             "vt" => {
                 let t = numbers(words, 2)?;
@@ -132,17 +136,9 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
                 ]);
             }
             "vn" => {
-                let n = numbers(words, 3)?;
-                if n.len() < 3 {
-                    return Err(at(
-                        line,
-                        raw.len() + 1,
-                        ErrorKind::Truncated,
-                        "vn needs x y z".into(),
-                    ));
-                }
+                let n = xyz(words)?;
                 charge(&mut budget, 12)?;
-                vn.push([n[0], n[1], n[2]]);
+                vn.push(n);
             }
             "f" => {
                 let mut face = Vec::new();

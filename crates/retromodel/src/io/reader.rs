@@ -158,17 +158,12 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// Checks a count read from the file before anything is allocated for it.
-    ///
-    /// `offset` is where the count was stored (for the error), `name` its field name,
-    /// `elem_size` the minimum number of bytes each element occupies in the data that follows.
-    /// Fails if the count is negative, above `limits.max_count`, or claims more bytes than
-    /// are left after the current position.
-    pub fn count(
+    /// Checks a count read from the file (stored at `offset`, field `name`) against its
+    /// sign and `limits.max_count` only: fails if it is negative or above the limit.
+    pub fn count_in_limit(
         &self,
         value: i32,
         name: &str,
-        elem_size: usize,
         offset: usize,
         limits: &Limits,
     ) -> Result<usize> {
@@ -186,7 +181,45 @@ impl<'a> Reader<'a> {
                 format!("{name} = {value} exceeds the limit of {}", limits.max_count),
             ));
         }
-        let n = value as usize;
+        Ok(value as usize)
+    }
+
+    /// Checks a skin size read from the file (the width stored at `offset`): fails if a side
+    /// is negative or above `limits.max_image_dimension`.
+    pub fn skin_size(&self, width: i32, height: i32, offset: usize, limits: &Limits) -> Result<()> {
+        if width < 0 || height < 0 {
+            return Err(self.error_at(
+                offset,
+                ErrorKind::InvalidValue,
+                format!("negative skin size {width}x{height}"),
+            ));
+        }
+        let max = limits.max_image_dimension;
+        if width as u32 > max || height as u32 > max {
+            return Err(self.error_at(
+                offset,
+                ErrorKind::LimitExceeded,
+                format!("skin size {width}x{height} exceeds the limit of {max} pixels a side"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks a count read from the file before anything is allocated for it.
+    ///
+    /// `offset` is where the count was stored (for the error), `name` its field name,
+    /// `elem_size` the minimum number of bytes each element occupies in the data that follows.
+    /// Fails if the count is negative, above `limits.max_count`, or claims more bytes than
+    /// are left after the current position.
+    pub fn count(
+        &self,
+        value: i32,
+        name: &str,
+        elem_size: usize,
+        offset: usize,
+        limits: &Limits,
+    ) -> Result<usize> {
+        let n = self.count_in_limit(value, name, offset, limits)?;
         let need = (n as u64).saturating_mul(elem_size as u64);
         if need > self.remaining() as u64 {
             return Err(self.error_at(

@@ -165,6 +165,54 @@ pub fn quat_to_y_up(q: [f32; 4]) -> [f32; 4] {
     [x, y, z, q[3]]
 }
 
+impl Converted {
+    /// A one-mesh keyframe model (Quake MDL, MD2, GameStudio MDL and HMP): the mesh shows
+    /// the first skin when there is one.
+    pub fn keyframed(
+        mut mesh: Mesh,
+        frames: Vec<Frame>,
+        clips: Vec<Clip>,
+        skins: Vec<Skin>,
+        warnings: Vec<String>,
+    ) -> Converted {
+        mesh.skin = (!skins.is_empty()).then_some(0);
+        Converted {
+            model: Model {
+                meshes: vec![mesh],
+                frames,
+                clips,
+                skins,
+                ..Model::default()
+            },
+            warnings,
+        }
+    }
+}
+
+impl Mesh {
+    /// An unnamed mesh of keyframe poses, with no skin and no joint weights: its positions
+    /// and normals are those of the first pose ([`MorphTarget::first_pose`]).
+    pub fn keyframed(
+        uvs: Vec<[f32; 2]>,
+        triangles: Vec<[u32; 3]>,
+        morph_targets: Vec<MorphTarget>,
+        source_vertices: Vec<u32>,
+        skin_size: Option<[u32; 2]>,
+    ) -> Mesh {
+        let (positions, normals) = MorphTarget::first_pose(&morph_targets, source_vertices.len());
+        Mesh {
+            positions,
+            normals,
+            uvs,
+            triangles,
+            morph_targets,
+            source_vertices,
+            skin_size,
+            ..Mesh::default()
+        }
+    }
+}
+
 impl MorphTarget {
     /// The first pose's positions and normals, the defaults of a mesh: a copy of the first
     /// target, or `n` vertices at the origin facing up when there is none.

@@ -59,6 +59,59 @@ pub fn files_with_extension(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     })
 }
 
+/// What a corpus test of one format needs: the corpus folder, the rows of its
+/// `HEADERS.jsonl` and its files whose first four bytes are `magic`; `None` (with a printed
+/// notice) when `RETROMODEL_CORPUS` is unset.
+pub fn corpus_with_magic(
+    magic: &[u8; 4],
+) -> Option<(
+    PathBuf,
+    std::collections::HashMap<String, serde_json::Value>,
+    Vec<PathBuf>,
+)> {
+    let dir = corpus_dir()?;
+    let headers = headers(&dir);
+    let files = files_with_magic(&dir, magic);
+    Some((dir, headers, files))
+}
+
+/// `bytes` parsed as whatever format they are and converted with the default options;
+/// panics, naming `what`, unless the model is valid.
+pub fn convert_valid<'a>(
+    bytes: &'a [u8],
+    what: &str,
+) -> (retromodel::Document<'a>, retromodel::Converted) {
+    let doc = retromodel::Document::parse(bytes, &retromodel::Limits::default()).unwrap();
+    let converted = doc.to_model(&Default::default(), &retromodel::NoFiles);
+    converted
+        .model
+        .validate()
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    (doc, converted)
+}
+
+/// Per frame and axis, the quantisation step of a parsed MDL or MD2.
+pub fn steps(bytes: &[u8]) -> Vec<[f32; 3]> {
+    use retromodel::formats::{md2, quake_mdl};
+    let limits = retromodel::Limits::default();
+    match md2::File::parse(bytes, &limits) {
+        Ok(f) => f.frames.iter().map(|fr| fr.scale).collect(),
+        Err(_) => {
+            let f = quake_mdl::File::parse(bytes, &limits).expect("MDL or MD2");
+            vec![f.header.scale; f.pose_count()]
+        }
+    }
+}
+
+/// `path` relative to the corpus folder `dir`, with `/` separators: the key of
+/// [`headers`].
+pub fn relative(dir: &Path, path: &Path) -> String {
+    path.strip_prefix(dir)
+        .unwrap()
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
 /// The rows of the corpus's `HEADERS.jsonl` by relative path.
 pub fn headers(dir: &Path) -> std::collections::HashMap<String, serde_json::Value> {
     std::fs::read_to_string(dir.join("HEADERS.jsonl"))
@@ -67,6 +120,71 @@ pub fn headers(dir: &Path) -> std::collections::HashMap<String, serde_json::Valu
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
         .map(|v| (v["path"].as_str().unwrap().to_string(), v))
         .collect()
+}
+
+/// A GLB container around `json` and `bin` (each chunk padded to 4 bytes).
+pub fn glb(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
+    let mut j = serde_json::to_vec(json).unwrap();
+    while j.len() % 4 != 0 {
+        j.push(b' ');
+    }
+    let mut b = bin.to_vec();
+    while b.len() % 4 != 0 {
+        b.push(0);
+    }
+    let total = 12 + 8 + j.len() + 8 + b.len();
+    let mut out = Vec::new();
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(j.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&j);
+    out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&b);
+    out
+}
+
+/// Writes `v` little-endian at `at` (a field of a fixture, broken on purpose).
+pub fn set_i32(bytes: &mut [u8], at: usize, v: i32) {
+    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+/// Writes `v` little-endian at `at`.
+pub fn set_u16(bytes: &mut [u8], at: usize, v: u16) {
+    bytes[at..at + 2].copy_from_slice(&v.to_le_bytes());
+}
+
+/// Writes `v` little-endian at `at`.
+pub fn set_f32(bytes: &mut [u8], at: usize, v: f32) {
+    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+/// An invalid-file case: name, how to break the bytes, the error's kind and text.
+pub type Case = (
+    &'static str,
+    Box<dyn Fn(&mut Vec<u8>)>,
+    retromodel::ErrorKind,
+    &'static str,
+);
+
+/// Asserts an error's kind and its whole text.
+pub fn assert_error(e: &retromodel::Error, kind: retromodel::ErrorKind, text: &str) {
+    assert_eq!(e.kind, kind, "{e}");
+    assert_eq!(e.to_string(), text);
+}
+
+/// Breaks a copy of `bytes` as each case says and checks the error `err` gives for it: its
+/// text and its kind.
+pub fn assert_cases(bytes: &[u8], cases: Vec<Case>, err: impl Fn(&[u8]) -> retromodel::Error) {
+    for (what, edit, kind, text) in cases {
+        let mut b = bytes.to_vec();
+        edit(&mut b);
+        let e = err(&b);
+        assert_eq!(e.to_string(), text, "{what}");
+        assert_eq!(e.kind, kind, "{what}");
+    }
 }
 
 /// A small deterministic xorshift generator for the sweeps.

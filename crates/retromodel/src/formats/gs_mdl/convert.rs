@@ -1,4 +1,4 @@
-//! `raw::File` to the format-neutral [`Model`].
+//! `raw::File` to the format-neutral [`Model`](crate::model::Model).
 //!
 //! - Positions are `scale * v + offset` for byte- and word-packed frames alike; normals come
 //!   from the 162-entry table.
@@ -26,7 +26,7 @@ use std::sync::Arc;
 use super::raw::{self, File, Frame, Geometry, Header, SkinFormat};
 use crate::formats::normals;
 use crate::image::{self, pcx, Image, Palette, Pixels};
-use crate::model::{clips_from_frame_names, Converted, Frame as ModelFrame, Mesh, Model};
+use crate::model::{clips_from_frame_names, Converted, Frame as ModelFrame, Mesh};
 use crate::model::{MorphTarget, Skin};
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
@@ -36,7 +36,7 @@ use crate::Limits;
 /// triples).
 pub const PALETTE_PATH: &str = "palette.raw";
 
-/// Converts a parsed file into a [`Model`]: every frame and every skin picture decoded.
+/// Converts a parsed file into a [`Model`](crate::model::Model): every frame and every skin picture decoded.
 pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
     let mut warnings = Vec::new();
     let h = &file.header;
@@ -47,19 +47,11 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
     let palette = match options.palette {
         Some(p) => p,
         None if !has_indexed => Palette::QUAKE,
-        None => match resolver.load(PALETTE_PATH) {
-            Some(bytes) => Palette::from_lmp(&bytes).unwrap_or_else(|e| {
-                warnings.push(format!(
-                    "{PALETTE_PATH}: {e}; using the built-in Quake palette"
-                ));
-                Palette::QUAKE
-            }),
-            None => Palette::QUAKE,
-        },
+        None => Palette::load_or_quake(resolver, PALETTE_PATH, &mut warnings),
     };
     let palette = Arc::new(palette);
     let skin_size = skin_size(file);
-    let mut mesh = match &file.geometry {
+    let mesh = match &file.geometry {
         Geometry::Quake {
             texcoords,
             triangles,
@@ -110,17 +102,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
         .enumerate()
         .map(|(i, s)| build_skin(i, s, &palette, resolver, &mut warnings))
         .collect();
-    mesh.skin = (!skins.is_empty()).then_some(0);
-    Converted {
-        model: Model {
-            meshes: vec![mesh],
-            frames,
-            clips,
-            skins,
-            ..Model::default()
-        },
-        warnings,
-    }
+    Converted::keyframed(mesh, frames, clips, skins, warnings)
 }
 
 /// `scale * v + offset` for one packed position (byte- or word-packed).
@@ -186,23 +168,11 @@ fn finish_mesh(
     skin_size: Option<[u32; 2]>,
 ) -> Mesh {
     let targets = morph_targets(file, &source_vertices);
-    let (positions, normals) = MorphTarget::first_pose(&targets, source_vertices.len());
     // GameStudio's front faces are counter-clockwise (its stored normals point along
     // (b - a) x (c - a) in 98% of the corpus's triangles); the Model keeps Quake's
     // clockwise fronts, so every triangle turns around here and back in the writer.
     let triangles = triangles.into_iter().map(|[a, b, c]| [a, c, b]).collect();
-    Mesh {
-        name: String::new(),
-        positions,
-        normals,
-        uvs,
-        triangles,
-        morph_targets: targets,
-        source_vertices,
-        skin: None,
-        joint_weights: Vec::new(),
-        skin_size,
-    }
+    Mesh::keyframed(uvs, triangles, targets, source_vertices, skin_size)
 }
 
 /// MDL3..MDL5: one mesh vertex per distinct (vertex, skin vertex) pair.

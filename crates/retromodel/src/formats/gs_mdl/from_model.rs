@@ -62,12 +62,7 @@ pub fn from_model(
     from_model::zero_skin_warning([w, h], &mut warnings);
 
     // Frame vertices: the first flat vertex of each group, groups in source order.
-    let mut rep = vec![u32::MAX; flat.group_count];
-    for (v, &g) in flat.groups.iter().enumerate() {
-        if rep[g as usize] == u32::MAX {
-            rep[g as usize] = v as u32;
-        }
-    }
+    let rep = flat.representatives();
     let too_many = |what: &str, n: usize| {
         Error::new(
             fmt,
@@ -138,12 +133,7 @@ pub fn from_model(
             steps: 65535.0,
         },
     };
-    let radius = flat
-        .positions
-        .iter()
-        .flatten()
-        .map(|p| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt())
-        .fold(0.0f32, f32::max);
+    let radius = flat.radius();
 
     let mut frame_errors = Vec::with_capacity(flat.positions.len());
     let mut frames = Vec::with_capacity(flat.positions.len());
@@ -260,13 +250,7 @@ fn build_skins(
     warnings: &mut Vec<String>,
 ) -> Result<(Vec<Skin<'static>>, [u32; 2])> {
     let first = model.skins.iter().flat_map(|s| &s.pictures).next();
-    let size = first
-        .map(|p| [p.width, p.height])
-        .or(flat.skin_size)
-        .unwrap_or_else(|| {
-            warnings.push("no skin size known; texture coordinates laid out on 256x256".into());
-            [256, 256]
-        });
+    let size = from_model::skin_size(first, flat, warnings);
     let max_side = crate::Limits::default().max_image_dimension;
     let too_big = model
         .skins

@@ -36,7 +36,7 @@ impl<'a> File<'a> {
 
         let per_skin = version == 5;
         if !per_skin {
-            check_skin_size(&r, h.skin_width, h.skin_height, 52, limits)?;
+            r.skin_size(h.skin_width, h.skin_height, 52, limits)?;
         }
         let header_texels = h.skin_width.max(0) as usize * h.skin_height.max(0) as usize;
         // Smallest skin: the type word, MDL5's size words, one byte a texel elsewhere.
@@ -50,23 +50,7 @@ impl<'a> File<'a> {
             );
         }
 
-        if h.num_verts < 0 {
-            return Err(r.error_at(
-                60,
-                ErrorKind::BadCount,
-                format!("negative count num_verts = {}", h.num_verts),
-            ));
-        }
-        if h.num_verts as u32 > limits.max_count {
-            return Err(r.error_at(
-                60,
-                ErrorKind::LimitExceeded,
-                format!(
-                    "num_verts = {} exceeds the limit of {}",
-                    h.num_verts, limits.max_count
-                ),
-            ));
-        }
+        r.count_in_limit(h.num_verts, "num_verts", 60, limits)?;
         let geometry = if version == 2 {
             read_quake_geometry(&mut r, h, limits, &mut budget)?
         } else {
@@ -143,28 +127,6 @@ fn read_header(r: &mut Reader<'_>, version: u8) -> Result<Header> {
     })
 }
 
-/// Refuses a negative skin side or one past the limit; `at` is where the width is stored.
-fn check_skin_size(r: &Reader<'_>, w: i32, h: i32, at: usize, limits: &Limits) -> Result<()> {
-    if w < 0 || h < 0 {
-        return Err(r.error_at(
-            at,
-            ErrorKind::InvalidValue,
-            format!("negative skin size {w}x{h}"),
-        ));
-    }
-    if w as u32 > limits.max_image_dimension || h as u32 > limits.max_image_dimension {
-        return Err(r.error_at(
-            at,
-            ErrorKind::LimitExceeded,
-            format!(
-                "skin size {w}x{h} exceeds the limit of {} pixels a side",
-                limits.max_image_dimension
-            ),
-        ));
-    }
-    Ok(())
-}
-
 fn read_skin<'a>(
     r: &mut Reader<'a>,
     h: &Header,
@@ -217,7 +179,7 @@ fn read_skin<'a>(
         });
     };
     if per_skin {
-        check_skin_size(r, width, height, size_at, limits)?;
+        r.skin_size(width, height, size_at, limits)?;
     }
     let texels = width as u64 * height as u64;
     let mip_texels = if skin_type & MIPMAP_FLAG != 0 {

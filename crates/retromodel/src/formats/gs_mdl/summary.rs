@@ -12,8 +12,6 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
     let i = |v: i32| Value::Int(v as i64);
     let n = |v: i32| v.max(0) as usize;
     Summary {
-        format: file.format_name(),
-        version: h.version as i64,
         header: vec![
             ("ident", Value::Text(format!("MDL{}", h.version))),
             ("version_field", i(h.version_field)),
@@ -34,22 +32,17 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
         vertices: n(h.num_verts),
         triangles: n(h.num_tris),
         poses: n(h.num_frames),
-        frame_groups: 0,
         skins: n(h.num_skins),
         skin_names: file
             .skins
             .iter()
             .filter_map(|s| s.external_name())
             .collect(),
-        skin_pictures: converted.model.skins.iter().map(|s| s.pictures.len()).sum(),
-        clips: converted.model.clips.clone(),
-        joints: 0,
-        meshes: converted.model.meshes.len(),
         // A file without frames has no geometry to bound (the mesh holds placeholders).
         bounds: (!file.frames.is_empty())
             .then(|| converted.model.bounds())
             .flatten(),
         trailing_bytes: file.trailing.len(),
-        warnings: converted.warnings.clone(),
+        ..Summary::of_converted(file.format_name(), h.version as i64, converted)
     }
 }

@@ -13,8 +13,6 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
     let i = |v: i32| Value::Int(v as i64);
     let u = |v: u16| Value::Int(v as i64);
     Summary {
-        format: super::FORMAT,
-        version: h.version as i64,
         header: vec![
             ("ident", Value::Text("MDL7".into())),
             ("version", i(h.version)),
@@ -37,15 +35,11 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
         vertices: file.vertex_count(),
         triangles: file.triangle_count(),
         poses: file.frame_count(),
-        frame_groups: 0,
         skins: file.skin_count(),
         skin_names: file.skins().map(|s| s.display_name()).collect(),
-        skin_pictures: converted.model.skins.iter().map(|s| s.pictures.len()).sum(),
-        clips: converted.model.clips.clone(),
         joints: file.bones.len(),
         meshes: file.groups.len(),
-        bounds: converted.model.bounds(),
         trailing_bytes: file.trailing.len(),
-        warnings: converted.warnings.clone(),
+        ..Summary::of_converted(super::FORMAT, h.version as i64, converted)
     }
 }

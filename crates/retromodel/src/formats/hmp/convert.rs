@@ -1,4 +1,4 @@
-//! `raw::File` to the format-neutral [`Model`]: one triangulated height-field mesh.
+//! `raw::File` to the format-neutral [`Model`](crate::model::Model): one triangulated height-field mesh.
 //!
 //! - **Grid.** Vertex `(ix, iy)` is number `iy * width + ix`. Rows run from north to south:
 //!   `x = origin[0] + ix * trisize_x`, `y = origin[1] + (height - 1 - iy) * trisize_y`, so
@@ -23,7 +23,7 @@
 use super::raw::*;
 use crate::formats::gs_mdl7::{clips_from_names, convert_skins, name_str, SkinData};
 use crate::formats::normals;
-use crate::model::{Converted, Frame as ModelFrame, Mesh, Model, MorphTarget};
+use crate::model::{Converted, Frame as ModelFrame, Mesh, MorphTarget};
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
 
@@ -42,7 +42,7 @@ pub fn hmp7_normal(normal: [u8; 2]) -> [f32; 3] {
     }
 }
 
-/// Converts a parsed terrain into a [`Model`] with one mesh.
+/// Converts a parsed terrain into a [`Model`](crate::model::Model) with one mesh.
 pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
     let mut warnings = Vec::new();
     let h = &file.header;
@@ -160,19 +160,10 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
         triangles,
         morph_targets,
         source_vertices: (0..n as u32).collect(),
-        skin: (!skins.is_empty()).then_some(0),
+        skin: None,
         joint_weights: Vec::new(),
         skin_size,
     };
     let clips = clips_from_names(&frames, options.fps);
-    Converted {
-        model: Model {
-            meshes: vec![mesh],
-            frames,
-            clips,
-            skins,
-            ..Model::default()
-        },
-        warnings,
-    }
+    Converted::keyframed(mesh, frames, clips, skins, warnings)
 }

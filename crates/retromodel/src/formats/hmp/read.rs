@@ -37,23 +37,7 @@ impl<'a> File<'a> {
             ));
         }
         let width = wx as usize;
-        if h.num_verts < 0 {
-            return Err(r.error_at(
-                60,
-                ErrorKind::BadCount,
-                format!("negative count num_verts = {}", h.num_verts),
-            ));
-        }
-        if h.num_verts as u32 > limits.max_count {
-            return Err(r.error_at(
-                60,
-                ErrorKind::LimitExceeded,
-                format!(
-                    "num_verts = {} exceeds the limit of {}",
-                    h.num_verts, limits.max_count
-                ),
-            ));
-        }
+        r.count_in_limit(h.num_verts, "num_verts", 60, limits)?;
         if h.num_verts as usize % width != 0 {
             return Err(r.error_at(
                 60,

@@ -13,8 +13,6 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
     let v3 = |v: [f32; 3]| Value::Floats(v.to_vec());
     let (w, ht) = file.grid();
     Summary {
-        format: super::FORMAT,
-        version: h.version as i64,
         header: vec![
             (
                 "ident",
@@ -41,15 +39,9 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
         vertices: h.num_verts.max(0) as usize,
         triangles: converted.model.triangle_count(),
         poses: file.frames.len(),
-        frame_groups: 0,
         skins: file.skins.len(),
         skin_names: file.skins.iter().map(|s| s.display_name()).collect(),
-        skin_pictures: converted.model.skins.iter().map(|s| s.pictures.len()).sum(),
-        clips: converted.model.clips.clone(),
-        joints: 0,
-        meshes: converted.model.meshes.len(),
-        bounds: converted.model.bounds(),
         trailing_bytes: file.trailing.len(),
-        warnings: converted.warnings.clone(),
+        ..Summary::of_converted(super::FORMAT, h.version as i64, converted)
     }
 }

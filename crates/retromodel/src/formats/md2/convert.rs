@@ -1,4 +1,4 @@
-//! `raw::File` to the format-neutral [`Model`].
+//! `raw::File` to the format-neutral [`Model`](crate::model::Model).
 //!
 //! Every frame becomes a morph target decoded with its own scale and translate; normals come
 //! from the shared 162-entry table; UVs are `(s / skinwidth, t / skinheight)` (no half-texel
@@ -12,21 +12,20 @@
 
 use std::collections::HashMap;
 
-use super::glcmds;
 use super::raw::{self, File, GlLayout};
 use crate::formats::normals;
 use crate::image::{pcx, Image};
 use crate::limits::{Budget, Limits};
 use crate::model::{
-    clips_from_frame_names, Converted, Frame as ModelFrame, Mesh, Model, MorphTarget, Skin,
+    clips_from_frame_names, Converted, Frame as ModelFrame, Mesh, MorphTarget, Skin,
 };
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
 
-/// Converts a parsed file into a [`Model`]: every frame decoded, skins resolved and decoded.
+/// Converts a parsed file into a [`Model`](crate::model::Model): every frame decoded, skins resolved and decoded.
 pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
     let mut warnings = Vec::new();
-    let mut mesh = build_mesh(file);
+    let mesh = build_mesh(file);
     let frames: Vec<ModelFrame> = file
         .frames
         .iter()
@@ -55,14 +54,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
     }
     let exact = file.glcmds.layout == GlLayout::Standard;
     if !file.glcmds.commands.is_empty() {
-        let h = &file.header;
-        if let Some(problem) = glcmds::mismatch(
-            &file.glcmds.commands,
-            &file.triangles,
-            &file.texcoords,
-            [h.skinwidth, h.skinheight],
-            exact,
-        ) {
+        if let Some(problem) = file.glcmds_mismatch(exact) {
             warnings.push(problem);
         }
     }
@@ -80,17 +72,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
         .enumerate()
         .map(|(i, name)| loader.load(i, name, &mut warnings))
         .collect();
-    mesh.skin = (!skins.is_empty()).then_some(0);
-    Converted {
-        model: Model {
-            meshes: vec![mesh],
-            frames,
-            clips,
-            skins,
-            ..Model::default()
-        },
-        warnings,
-    }
+    Converted::keyframed(mesh, frames, clips, skins, warnings)
 }
 
 /// The names tried for a skin path, in order: as stored, then with `.pcx` when it has no
@@ -217,17 +199,6 @@ fn build_mesh(file: &File<'_>) -> Mesh {
                 .collect(),
         })
         .collect();
-    let (positions, normals) = MorphTarget::first_pose(&morph_targets, source_vertices.len());
-    Mesh {
-        name: String::new(),
-        positions,
-        normals,
-        uvs,
-        triangles,
-        morph_targets,
-        source_vertices,
-        skin: None,
-        joint_weights: Vec::new(),
-        skin_size: Some([h.skinwidth.max(0) as u32, h.skinheight.max(0) as u32]),
-    }
+    let skin_size = Some([h.skinwidth.max(0) as u32, h.skinheight.max(0) as u32]);
+    Mesh::keyframed(uvs, triangles, morph_targets, source_vertices, skin_size)
 }

@@ -31,12 +31,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
     from_model::zero_skin_warning([w, h], &mut warnings);
 
     // Vertices: one per group, represented by its first mesh vertex.
-    let mut rep: Vec<u32> = vec![u32::MAX; flat.group_count];
-    for (v, &g) in flat.groups.iter().enumerate() {
-        if rep[g as usize] == u32::MAX {
-            rep[g as usize] = v as u32;
-        }
-    }
+    let rep = flat.representatives();
     let too_many = |what: &str, n: usize| {
         Error::new(
             FORMAT,
@@ -163,13 +158,7 @@ fn skin_size(model: &Model, flat: &from_model::Flat, warnings: &mut Vec<String>)
         .skin
         .and_then(|s| model.skins.get(s))
         .and_then(|s| s.pictures.first());
-    if let Some(p) = picture {
-        return [p.width, p.height];
-    }
-    flat.skin_size.unwrap_or_else(|| {
-        warnings.push("no skin size known; texture coordinates laid out on 256x256".into());
-        [256, 256]
-    })
+    from_model::skin_size(picture, flat, warnings)
 }
 
 fn skin_names(

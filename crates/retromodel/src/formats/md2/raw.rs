@@ -210,6 +210,20 @@ impl File<'_> {
         self.gaps.iter().map(|g| g.bytes.len()).sum()
     }
 
+    /// Where the triangles the GL commands draw differ from the triangle list
+    /// ([`super::glcmds::mismatch`] with this file's commands, triangles, texture coordinates
+    /// and skin size); `texcoords` also compares texture coordinates.
+    pub fn glcmds_mismatch(&self, texcoords: bool) -> Option<String> {
+        let h = &self.header;
+        super::glcmds::mismatch(
+            &self.glcmds.commands,
+            &self.triangles,
+            &self.texcoords,
+            [h.skinwidth, h.skinheight],
+            texcoords,
+        )
+    }
+
     /// Sets every count and offset from the vectors in id's order (skins, texture
     /// coordinates, triangles, frames, GL commands), with `framesize` covering each frame's
     /// padding, and drops the gaps. Call it after editing a `File`; files made by

@@ -37,24 +37,7 @@ impl<'a> File<'a> {
         let h = &header;
         let err = |at: usize, kind, msg: String| r.error_at(at, kind, msg);
 
-        if h.skinwidth < 0 || h.skinheight < 0 {
-            return Err(err(
-                8,
-                ErrorKind::InvalidValue,
-                format!("negative skin size {}x{}", h.skinwidth, h.skinheight),
-            ));
-        }
-        let max_side = limits.max_image_dimension;
-        if h.skinwidth as u32 > max_side || h.skinheight as u32 > max_side {
-            return Err(err(
-                8,
-                ErrorKind::LimitExceeded,
-                format!(
-                    "skin size {}x{} exceeds the limit of {max_side} pixels a side",
-                    h.skinwidth, h.skinheight
-                ),
-            ));
-        }
+        r.skin_size(h.skinwidth, h.skinheight, 8, limits)?;
         let counts = [
             ("num_skins", h.num_skins, 20),
             ("num_xyz", h.num_xyz, 24),
@@ -64,20 +47,7 @@ impl<'a> File<'a> {
             ("num_frames", h.num_frames, 40),
         ];
         for (name, value, at) in counts {
-            if value < 0 {
-                return Err(err(
-                    at,
-                    ErrorKind::BadCount,
-                    format!("negative count {name} = {value}"),
-                ));
-            }
-            if value as u32 > limits.max_count {
-                return Err(err(
-                    at,
-                    ErrorKind::LimitExceeded,
-                    format!("{name} = {value} exceeds the limit of {}", limits.max_count),
-                ));
-            }
+            r.count_in_limit(value, name, at, limits)?;
         }
         let num_xyz = h.num_xyz as usize;
         let min_framesize = FRAME_HEAD_SIZE as u64 + 4 * num_xyz as u64;

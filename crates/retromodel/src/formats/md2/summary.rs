@@ -37,23 +37,16 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
     header.push(("gl_fans", Value::Int((gl.commands.len() - strips) as i64)));
     header.push(("gl_triangles", Value::Int(gl.triangle_count() as i64)));
     Summary {
-        format: super::FORMAT,
-        version: h.version as i64,
         header,
         vertices: h.num_xyz as usize,
         triangles: file.triangles.len(),
         poses: file.frames.len(),
-        frame_groups: 0,
         skins: file.skins.len(),
         skin_names: file.skin_names().collect(),
-        skin_pictures: converted.model.skins.iter().map(|s| s.pictures.len()).sum(),
-        clips: converted.model.clips.clone(),
-        joints: 0,
-        meshes: converted.model.meshes.len(),
         bounds: (!file.frames.is_empty())
             .then(|| converted.model.bounds())
             .flatten(),
         trailing_bytes: file.gap_bytes(),
-        warnings: converted.warnings.clone(),
+        ..Summary::of_converted(super::FORMAT, h.version as i64, converted)
     }
 }

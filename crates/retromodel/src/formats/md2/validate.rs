@@ -4,7 +4,6 @@
 //! A check the engine makes with `Sys_Error`, or a static array it overflows, is an
 //! [`Severity::Error`]; everything else is a warning.
 
-use super::glcmds;
 use super::raw::{File, GlLayout};
 use crate::diagnostic::{Diagnostic, Severity};
 
@@ -104,14 +103,9 @@ pub fn validate(file: &File<'_>, engine: Engine) -> Vec<Diagnostic> {
                 "GL command vertices store the index before s and t; Quake 2 misreads them".into(),
             );
         }
-        if let Some(problem) = glcmds::mismatch(
-            &file.glcmds.commands,
-            &file.triangles,
-            &file.texcoords,
-            [h.skinwidth, h.skinheight],
-            file.glcmds.layout == GlLayout::Standard,
-        )
-        .filter(|_| !file.glcmds.commands.is_empty())
+        if let Some(problem) = file
+            .glcmds_mismatch(file.glcmds.layout == GlLayout::Standard)
+            .filter(|_| !file.glcmds.commands.is_empty())
         {
             add(Severity::Error, problem);
         }

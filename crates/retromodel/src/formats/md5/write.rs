@@ -32,6 +32,16 @@ fn vector(out: &mut String, v: &[f32]) {
     out.push(')');
 }
 
+/// Vectors one after the other, a space between two.
+fn vectors(out: &mut String, vs: &[&[f32]]) {
+    for (k, v) in vs.iter().enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        vector(out, v);
+    }
+}
+
 /// A quoted string, with what a string cannot hold replaced.
 fn string(out: &mut String, s: &str) {
     out.push('"');
@@ -79,9 +89,7 @@ pub fn write_mesh(file: &MeshFile) -> String {
         out.push('\t');
         string(&mut out, &j.name);
         let _ = write!(out, "\t{} ", j.parent);
-        vector(&mut out, &j.pos);
-        out.push(' ');
-        vector(&mut out, &j.orient);
+        vectors(&mut out, &[&j.pos, &j.orient]);
         out.push('\t');
         parent_comment(&mut out, j.parent, |p| {
             file.joints.get(p).map(|j| j.name.as_str())
@@ -142,17 +150,13 @@ pub fn write_anim(file: &AnimFile) -> String {
     out.push_str("}\n\nbounds {\n");
     for b in &file.bounds {
         out.push('\t');
-        vector(&mut out, &b.min);
-        out.push(' ');
-        vector(&mut out, &b.max);
+        vectors(&mut out, &[&b.min, &b.max]);
         out.push('\n');
     }
     out.push_str("}\n\nbaseframe {\n");
     for b in &file.baseframe {
         out.push('\t');
-        vector(&mut out, &b.pos);
-        out.push(' ');
-        vector(&mut out, &b.orient);
+        vectors(&mut out, &[&b.pos, &b.orient]);
         out.push('\n');
     }
     out.push_str("}\n");
@@ -184,9 +188,7 @@ pub fn write_camera(file: &CameraFile) -> String {
     out.push_str("}\n\ncamera {\n");
     for f in &file.frames {
         out.push('\t');
-        vector(&mut out, &f.pos);
-        out.push(' ');
-        vector(&mut out, &f.orient);
+        vectors(&mut out, &[&f.pos, &f.orient]);
         out.push(' ');
         num(&mut out, f.fov);
         out.push('\n');

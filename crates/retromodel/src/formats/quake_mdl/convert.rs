@@ -1,4 +1,4 @@
-//! `raw::File` to the format-neutral [`Model`].
+//! `raw::File` to the format-neutral [`Model`](crate::model::Model).
 //!
 //! Positions are `scale * v + translate`; normals come from the 162-entry table; UVs are
 //! sampled at texel centres, `((s + 0.5) / skinwidth, (t + 0.5) / skinheight)`, after the
@@ -14,7 +14,7 @@ use super::validate::interval_problem;
 use crate::formats::normals;
 use crate::image::{self, Image, Palette, Pixels, QUAKE_FULLBRIGHT_START};
 use crate::model::{
-    clips_from_frame_names, Clip, Converted, Frame as ModelFrame, Mesh, Model, MorphTarget, Skin,
+    clips_from_frame_names, Clip, Converted, Frame as ModelFrame, Mesh, MorphTarget, Skin,
 };
 use crate::options::{ConvertOptions, SeamRule};
 use crate::resolve::Resolver;
@@ -22,23 +22,15 @@ use crate::resolve::Resolver;
 /// Game path of the palette the engine loads.
 pub const PALETTE_PATH: &str = "gfx/palette.lmp";
 
-/// Converts a parsed file into a [`Model`]: every pose and every skin picture decoded.
+/// Converts a parsed file into a [`Model`](crate::model::Model): every pose and every skin picture decoded.
 pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
     let mut warnings = Vec::new();
     let palette = options
         .palette
-        .unwrap_or_else(|| match resolver.load(PALETTE_PATH) {
-            Some(bytes) => Palette::from_lmp(&bytes).unwrap_or_else(|e| {
-                warnings.push(format!(
-                    "{PALETTE_PATH}: {e}; using the built-in Quake palette"
-                ));
-                Palette::QUAKE
-            }),
-            None => Palette::QUAKE,
-        });
+        .unwrap_or_else(|| Palette::load_or_quake(resolver, PALETTE_PATH, &mut warnings));
     let palette = Arc::new(palette);
     let h = &file.header;
-    let mut mesh = build_mesh(file, options.seam_rule, &mut warnings);
+    let mesh = build_mesh(file, options.seam_rule, &mut warnings);
     let frames = file
         .poses()
         .map(|p| ModelFrame {
@@ -55,17 +47,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
         .enumerate()
         .map(|(i, s)| build_skin(i, s, h, &palette, transparent, &mut warnings))
         .collect::<Vec<_>>();
-    mesh.skin = (!skins.is_empty()).then_some(0);
-    Converted {
-        model: Model {
-            meshes: vec![mesh],
-            frames,
-            clips,
-            skins,
-            ..Model::default()
-        },
-        warnings,
-    }
+    Converted::keyframed(mesh, frames, clips, skins, warnings)
 }
 
 /// `scale * v + translate` for one packed position.
@@ -132,19 +114,8 @@ fn build_mesh(file: &File<'_>, seam_rule: SeamRule, warnings: &mut Vec<String>) 
             "{bad_normals} vertex normals index past the 162-entry table; (0, 0, 1) used"
         ));
     }
-    let (positions, normals) = MorphTarget::first_pose(&morph_targets, source_vertices.len());
-    Mesh {
-        name: String::new(),
-        positions,
-        normals,
-        uvs,
-        triangles,
-        morph_targets,
-        source_vertices,
-        skin: None,
-        joint_weights: Vec::new(),
-        skin_size: Some([h.skinwidth.max(0) as u32, h.skinheight.max(0) as u32]),
-    }
+    let skin_size = Some([h.skinwidth.max(0) as u32, h.skinheight.max(0) as u32]);
+    Mesh::keyframed(uvs, triangles, morph_targets, source_vertices, skin_size)
 }
 
 fn build_clips(file: &File<'_>, fps: f32, warnings: &mut Vec<String>) -> Vec<Clip> {

@@ -52,12 +52,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
     let all = flat.positions.iter().flatten();
     let [lo, hi] = from_model::bounds(all);
     let q = Quantizer::new(lo, hi);
-    let radius = flat
-        .positions
-        .iter()
-        .flatten()
-        .map(|p| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt())
-        .fold(0.0f32, f32::max);
+    let radius = flat.radius();
 
     let mut frame_errors = Vec::with_capacity(flat.positions.len());
     let mut poses = Vec::with_capacity(flat.positions.len());
@@ -331,13 +326,7 @@ fn build_skins(
     warnings: &mut Vec<String>,
 ) -> Result<BuiltSkins> {
     let first = model.skins.iter().flat_map(|s| &s.pictures).next();
-    let size = first
-        .map(|p| [p.width, p.height])
-        .or(flat.skin_size)
-        .unwrap_or_else(|| {
-            warnings.push("no skin size known; texture coordinates laid out on 256x256".into());
-            [256, 256]
-        });
+    let size = from_model::skin_size(first, flat, warnings);
     from_model::check_skin_size(FORMAT, size)?;
     let padded = size[0].div_ceil(4) * 4;
     if padded != size[0] {

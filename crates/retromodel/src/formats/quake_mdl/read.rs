@@ -36,23 +36,7 @@ impl<'a> File<'a> {
         let h = &header;
 
         let (w, hgt) = (h.skinwidth, h.skinheight);
-        if w < 0 || hgt < 0 {
-            return Err(r.error_at(
-                52,
-                ErrorKind::InvalidValue,
-                format!("negative skin size {w}x{hgt}"),
-            ));
-        }
-        if w as u32 > limits.max_image_dimension || hgt as u32 > limits.max_image_dimension {
-            return Err(r.error_at(
-                52,
-                ErrorKind::LimitExceeded,
-                format!(
-                    "skin size {w}x{hgt} exceeds the limit of {} pixels a side",
-                    limits.max_image_dimension
-                ),
-            ));
-        }
+        r.skin_size(w, hgt, 52, limits)?;
         let texels = w as usize * hgt as usize;
         let num_skins = r.count(h.num_skins, "num_skins", 4 + texels, 48, limits)?;
         let mut budget = Budget::new(limits);

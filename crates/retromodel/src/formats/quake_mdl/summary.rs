@@ -10,8 +10,6 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
     let v3 = |v: [f32; 3]| Value::Floats(v.to_vec());
     let i = |v: i32| Value::Int(v as i64);
     Summary {
-        format: super::FORMAT,
-        version: h.version as i64,
         header: vec![
             ("ident", Value::Text("IDPO".into())),
             ("version", i(h.version)),
@@ -38,16 +36,12 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
             .filter(|f| matches!(f, Frame::Group { .. }))
             .count(),
         skins: file.skins.len(),
-        skin_names: Vec::new(),
         skin_pictures: file.picture_count(),
-        clips: converted.model.clips.clone(),
-        joints: 0,
-        meshes: converted.model.meshes.len(),
         // A file without poses has no geometry to bound (the mesh holds placeholders).
         bounds: (file.pose_count() > 0)
             .then(|| converted.model.bounds())
             .flatten(),
         trailing_bytes: file.trailing.len(),
-        warnings: converted.warnings.clone(),
+        ..Summary::of_converted(super::FORMAT, h.version as i64, converted)
     }
 }

@@ -126,6 +126,13 @@ fn lines(out: &mut String, lines: &Lines, depth: usize) {
 }
 
 /// `{`, the inner comments (the first on the same line) and the line end.
+/// The last lines of a top-level statement's body, then its closing brace.
+fn close(out: &mut String, rest: &Lines) {
+    lines(out, rest, 1);
+    out.push('}');
+    out.push_str(NL);
+}
+
 fn open(out: &mut String, inner: &[String], depth: usize) {
     out.push('{');
     for (i, c) in inner.iter().enumerate() {
@@ -327,9 +334,7 @@ fn level(out: &mut String, l: &Level, inner: &[String]) {
         nums(out, v);
         out.push_str(NL);
     }
-    lines(out, &l.rest, 1);
-    out.push('}');
-    out.push_str(NL);
+    close(out, &l.rest);
 }
 
 fn light(out: &mut String, l: &Light, inner: &[String]) {
@@ -338,9 +343,7 @@ fn light(out: &mut String, l: &Light, inner: &[String]) {
     out.push('\t');
     nums(out, &l.color);
     let _ = write!(out, " {}{NL}", l.range.text());
-    lines(out, &l.rest, 1);
-    out.push('}');
-    out.push_str(NL);
+    close(out, &l.rest);
 }
 
 fn object(out: &mut String, o: &Object, inner: &[String]) {
@@ -369,9 +372,7 @@ fn object(out: &mut String, o: &Object, inner: &[String]) {
 fn indexed(out: &mut String, name: &str, i: &Indexed, inner: &[String]) {
     let _ = write!(out, "{name} {} ", i.index);
     open(out, inner, 0);
-    lines(out, &i.body, 1);
-    out.push('}');
-    out.push_str(NL);
+    close(out, &i.body);
 }
 
 /// Writes a WMP file. Comments are written where they were kept: before their statement,

@@ -1,0 +1,87 @@
+//! What the binary's integration tests share: running `retromodel`, its output as text, paths
+//! as arguments, PNG pixels and `info --json` lines keyed by path.
+
+// Every test file includes this module and uses a part of it.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `retromodel` binary under test.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_retromodel"))
+}
+
+/// Runs the binary with `args` and waits for it.
+pub fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("binary runs")
+}
+
+/// Runs the binary with `args`; panics with its stderr unless it succeeds.
+pub fn run_ok(args: &[&str]) -> Output {
+    let out = run(args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    out
+}
+
+/// Asserts that stdout or stderr bytes contain `needle`, showing them all when not.
+pub fn assert_contains(output: &[u8], needle: &str) {
+    let t = text(output);
+    assert!(t.contains(needle), "{t}");
+}
+
+/// Bytes of stdout or stderr as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A path as a command-line argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Every file under `dir`, recursively, sorted.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .flat_map(|p| if p.is_dir() { files_under(&p) } else { vec![p] })
+        .collect();
+    out.sort();
+    out
+}
+
+/// A PNG's width, height and pixels (palette and low bit depths expanded).
+pub fn png_rgba(path: &Path) -> (u32, u32, Vec<u8>) {
+    let mut dec = png::Decoder::new(std::fs::File::open(path).unwrap());
+    dec.set_transformations(png::Transformations::EXPAND);
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size()];
+    let info = r.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// The rows of the corpus's `HEADERS.jsonl` (the independent parser's), in file order.
+pub fn header_rows(dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("HEADERS.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// `info --json` output, one JSON value a line, keyed by each line's `path` relative to
+/// `dir`.
+pub fn info_by_path(stdout: &[u8], dir: &Path) -> HashMap<String, serde_json::Value> {
+    text(stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| {
+            let p = PathBuf::from(v["path"].as_str().unwrap());
+            let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            (rel, v)
+        })
+        .collect()
+}
