@@ -18,6 +18,14 @@ pub fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("binary runs")
 }
 
+/// Writes the binary's sample model as `dir/name` (`retromodel sample`; the extension picks
+/// the format) and returns its path.
+pub fn sample(dir: &Path, name: &str) -> PathBuf {
+    let p = dir.join(name);
+    run_ok(&["sample", s(&p)]);
+    p
+}
+
 /// Runs the binary with `args`; panics with its stderr unless it succeeds.
 pub fn run_ok(args: &[&str]) -> Output {
     let out = run(args);
