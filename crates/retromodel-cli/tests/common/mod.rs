@@ -71,6 +71,22 @@ pub fn png_rgba(path: &Path) -> (u32, u32, Vec<u8>) {
     (info.width, info.height, buf)
 }
 
+/// The corpus folder named by `RETROMODEL_CORPUS`: `None`, with a notice that `what` is
+/// skipped, when the variable is unset; a panic when the folder has no `MANIFEST.tsv`.
+pub fn corpus(what: &str) -> Option<PathBuf> {
+    let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") else {
+        eprintln!("RETROMODEL_CORPUS is not set: {what} skipped");
+        return None;
+    };
+    let dir = PathBuf::from(dir);
+    assert!(
+        dir.join("MANIFEST.tsv").is_file(),
+        "RETROMODEL_CORPUS={} has no MANIFEST.tsv",
+        dir.display()
+    );
+    Some(dir)
+}
+
 /// The rows of the corpus's `HEADERS.jsonl` (the independent parser's), in file order.
 pub fn header_rows(dir: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(dir.join("HEADERS.jsonl"))
