@@ -1,18 +1,10 @@
 //! The `retromodel` binary, end to end, on generated models.
 
-use std::path::{Path, PathBuf};
-
 use retromodel::formats::quake_mdl::{fixtures, Frame};
 
 mod common;
 
-use common::{assert_contains, png_rgba, run, run_ok, text};
-
-fn sample(dir: &Path) -> PathBuf {
-    let p = dir.join("demo.mdl");
-    run_ok(&["sample", p.to_str().unwrap()]);
-    p
-}
+use common::{assert_contains, png_rgba, run, run_ok, sample, text};
 
 #[test]
 fn every_command_has_help_with_an_example() {
@@ -45,7 +37,7 @@ fn every_command_has_help_with_an_example() {
 #[test]
 fn info_json_reports_every_key() {
     let dir = tempfile::tempdir().unwrap();
-    let p = sample(dir.path());
+    let p = sample(dir.path(), "demo.mdl");
     let out = run(&["info", "--json", p.to_str().unwrap()]);
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
@@ -80,7 +72,7 @@ fn info_json_reports_every_key() {
 #[test]
 fn a_bad_file_is_reported_and_the_rest_still_processed() {
     let dir = tempfile::tempdir().unwrap();
-    let good = sample(dir.path());
+    let good = sample(dir.path(), "demo.mdl");
     let bytes = std::fs::read(&good).unwrap();
     std::fs::write(dir.path().join("broken.mdl"), &bytes[..100]).unwrap();
     std::fs::write(dir.path().join("notes.txt"), b"not a model").unwrap();
@@ -117,7 +109,7 @@ fn a_bad_file_is_reported_and_the_rest_still_processed() {
 #[test]
 fn convert_is_byte_exact_and_never_overwrites_by_accident() {
     let dir = tempfile::tempdir().unwrap();
-    let p = sample(dir.path());
+    let p = sample(dir.path(), "demo.mdl");
     let out_path = dir.path().join("copy.mdl");
     let (i, o) = (p.to_str().unwrap(), out_path.to_str().unwrap());
     let out = run_ok(&["convert", i, o]);
@@ -150,7 +142,7 @@ fn convert_is_byte_exact_and_never_overwrites_by_accident() {
 #[test]
 fn skins_export_writes_every_picture_and_the_fullbright_mask() {
     let dir = tempfile::tempdir().unwrap();
-    let p = sample(dir.path());
+    let p = sample(dir.path(), "demo.mdl");
     let out_dir = dir.path().join("skins");
     run_ok(&[
         "skins",
@@ -228,7 +220,7 @@ fn skins_export_writes_every_picture_and_the_fullbright_mask() {
 #[test]
 fn validate_fails_on_bad_group_intervals() {
     let dir = tempfile::tempdir().unwrap();
-    let good = sample(dir.path());
+    let good = sample(dir.path(), "demo.mdl");
     let ok = run(&["validate", good.to_str().unwrap()]);
     assert!(ok.status.success(), "{}", text(&ok.stdout));
     assert!(text(&ok.stdout).contains("ok (quakespasm)"));
@@ -260,7 +252,7 @@ fn validate_fails_on_bad_group_intervals() {
 #[test]
 fn bench_prints_one_line() {
     let dir = tempfile::tempdir().unwrap();
-    let p = sample(dir.path());
+    let p = sample(dir.path(), "demo.mdl");
     let out = run_ok(&["bench", p.to_str().unwrap(), "--rounds", "3"]);
     let line = text(&out.stdout);
     let fields: Vec<&str> = line.split_whitespace().collect();

@@ -10,7 +10,7 @@ use serde_json::json;
 
 mod common;
 
-use common::{assert_contains, run, run_ok, s, text};
+use common::{assert_contains, run, run_ok, s, sample, text};
 
 fn b64(data: &[u8]) -> String {
     const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -204,8 +204,7 @@ fn bad_inputs_fail_clearly_and_write_nothing() {
 #[test]
 fn quake_model_through_glb_and_back_keeps_frames() {
     let dir = tempfile::tempdir().unwrap();
-    let mdl = dir.path().join("demo.mdl");
-    run_ok(&["sample", s(&mdl)]);
+    let mdl = sample(dir.path(), "demo.mdl");
     let glb = dir.path().join("demo.glb");
     assert!(run(&["convert", s(&mdl), s(&glb)]).status.success());
     for ext in ["mdl", "md2"] {

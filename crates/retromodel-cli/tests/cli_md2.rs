@@ -8,7 +8,7 @@ use retromodel::image::{pcx, Palette};
 
 mod common;
 
-use common::{run, run_ok, s, text};
+use common::{run, run_ok, s, sample, text};
 
 fn json(out: &Output) -> serde_json::Value {
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -18,8 +18,7 @@ fn json(out: &Output) -> serde_json::Value {
 #[test]
 fn sample_md2_info_and_validate() {
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("demo.md2");
-    assert!(run(&["sample", s(&p)]).status.success());
+    let p = sample(dir.path(), "demo.md2");
     let bytes = std::fs::read(&p).unwrap();
     assert_eq!(
         bytes,
@@ -113,8 +112,7 @@ fn md2_skins_resolve_under_game_dir_and_beside_the_model() {
 #[test]
 fn convert_mdl_to_md2_writes_skins_and_gl_commands_and_comes_back() {
     let dir = tempfile::tempdir().unwrap();
-    let mdl = dir.path().join("demo.mdl");
-    assert!(run(&["sample", s(&mdl)]).status.success());
+    let mdl = sample(dir.path(), "demo.mdl");
     let md2_path = dir.path().join("demo.md2");
     let out = run_ok(&["convert", s(&mdl), s(&md2_path), "-v"]);
     let err = text(&out.stderr);
@@ -180,8 +178,7 @@ fn convert_mdl_to_md2_writes_skins_and_gl_commands_and_comes_back() {
 #[test]
 fn a_refused_convert_leaves_no_skin_files_behind() {
     let dir = tempfile::tempdir().unwrap();
-    let mdl = dir.path().join("demo.mdl");
-    assert!(run(&["sample", s(&mdl)]).status.success());
+    let mdl = sample(dir.path(), "demo.mdl");
     let out = dir.path().join("out.md2");
     std::fs::write(&out, b"keep").unwrap();
     let r = run(&["convert", s(&mdl), s(&out)]);

@@ -2,24 +2,18 @@
 //! the animations beside it, convert writes the same format back (values exact), validate
 //! and bench --skinning run, and errors carry line:column.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use retromodel::formats::md5::{self, fixtures};
 use retromodel::Limits;
 
 mod common;
 
-use common::{header_rows, info_by_path, run, run_ok, s, text};
-
-fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(std::env::var_os("RETROMODEL_CORPUS")?);
-    dir.join("MANIFEST.tsv").is_file().then_some(dir)
-}
+use common::{corpus, header_rows, info_by_path, run, run_ok, s, text};
 
 #[test]
 fn info_json_agrees_with_headers_jsonl_for_md5() {
-    let Some(dir) = corpus() else {
-        eprintln!("RETROMODEL_CORPUS is not set: corpus test skipped");
+    let Some(dir) = corpus("corpus test") else {
         return;
     };
     let out = run_ok(&["info", "--json", s(&dir.join("md5"))]);

@@ -8,7 +8,7 @@ use retromodel::formats::md5::fixtures;
 
 mod common;
 
-use common::{assert_contains, png_rgba, run, s, text};
+use common::{assert_contains, png_rgba, run, s, sample, text};
 
 /// Runs `render ARGS`; `None` (after printing the skip) when there is no adapter.
 fn render(args: &[&str]) -> Option<Output> {
@@ -35,8 +35,7 @@ fn coverage(rgba: &[u8]) -> f64 {
 #[test]
 fn renders_a_png_and_names_the_adapter() {
     let dir = tempfile::tempdir().unwrap();
-    let mdl = dir.path().join("demo.mdl");
-    assert!(run(&["sample", s(&mdl)]).status.success());
+    let mdl = sample(dir.path(), "demo.mdl");
     let png = dir.path().join("demo.png");
     let Some(out) = render(&[s(&mdl), s(&png), "--size", "160x120", "--time", "0.15"]) else {
         return;
@@ -72,8 +71,7 @@ fn renders_a_png_and_names_the_adapter() {
 #[test]
 fn writes_gifs_of_clips_and_turntables() {
     let dir = tempfile::tempdir().unwrap();
-    let md2 = dir.path().join("demo.md2");
-    assert!(run(&["sample", s(&md2)]).status.success());
+    let md2 = sample(dir.path(), "demo.md2");
     let png = dir.path().join("still.png");
     let gif = dir.path().join("clip.gif");
     let Some(out) = render(&[

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
-use common::{bin, png_rgba};
+use common::{bin, corpus, png_rgba};
 
 const MODELS: &[(&str, &[&str])] = &[
     (
@@ -30,16 +30,6 @@ const MODELS: &[(&str, &[&str])] = &[
 const COVERAGE_TOL: f64 = 0.01;
 const MEAN_TOL: f64 = 6.0;
 
-fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(std::env::var_os("RETROMODEL_CORPUS")?);
-    assert!(
-        dir.join("MANIFEST.tsv").is_file(),
-        "RETROMODEL_CORPUS={} has no MANIFEST.tsv",
-        dir.display()
-    );
-    Some(dir)
-}
-
 /// Coverage and mean R, G, B of covered pixels.
 fn stats(path: &Path) -> [f64; 4] {
     let (_, _, buf) = png_rgba(path);
@@ -56,8 +46,7 @@ fn stats(path: &Path) -> [f64; 4] {
 
 #[test]
 fn corpus_renders_match_golden_statistics() {
-    let Some(corpus) = corpus() else {
-        eprintln!("RETROMODEL_CORPUS is not set: corpus render goldens skipped");
+    let Some(corpus) = corpus("corpus render goldens") else {
         return;
     };
     let golden = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

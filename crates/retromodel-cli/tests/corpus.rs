@@ -2,29 +2,17 @@
 //! independent `HEADERS.jsonl`, and `convert` writes every IDPO file back byte for byte.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
 
-use common::{bin, files_under, header_rows, info_by_path};
-
-fn corpus() -> Option<PathBuf> {
-    let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") else {
-        eprintln!("RETROMODEL_CORPUS is not set: corpus test skipped");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    assert!(
-        dir.join("HEADERS.jsonl").is_file(),
-        "{} has no HEADERS.jsonl",
-        dir.display()
-    );
-    Some(dir)
-}
+use common::{bin, corpus, files_under, header_rows, info_by_path};
 
 #[test]
 fn info_json_agrees_with_headers_jsonl() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus("corpus test") else {
+        return;
+    };
     let expected: HashMap<String, serde_json::Value> = header_rows(&dir)
         .into_iter()
         .filter(|v| v["format"] == "quake_mdl")
@@ -61,7 +49,9 @@ fn info_json_agrees_with_headers_jsonl() {
 
 #[test]
 fn convert_writes_every_idpo_file_back_byte_for_byte() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus("corpus test") else {
+        return;
+    };
     let tmp = tempfile::tempdir().unwrap();
     let mut n = 0;
     for p in files_under(&dir) {
@@ -105,7 +95,9 @@ fn info_dir(dir: &Path, sub: &str) -> HashMap<String, serde_json::Value> {
 
 #[test]
 fn md2_info_json_agrees_with_headers_jsonl() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus("corpus test") else {
+        return;
+    };
     let got = info_dir(&dir, "md2");
     let mut seen = 0;
     for h in header_rows(&dir) {
@@ -130,7 +122,9 @@ fn md2_info_json_agrees_with_headers_jsonl() {
 
 #[test]
 fn convert_between_mdl_and_md2_and_back_keeps_counts() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus("corpus test") else {
+        return;
+    };
     let tmp = tempfile::tempdir().unwrap();
     let info = |p: &std::path::Path| -> serde_json::Value {
         let out = bin().args(["info", "--json"]).arg(p).output().unwrap();

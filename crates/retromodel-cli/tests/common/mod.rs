@@ -18,6 +18,14 @@ pub fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("binary runs")
 }
 
+/// Writes the binary's sample model as `dir/name` (`retromodel sample`; the extension picks
+/// the format) and returns its path.
+pub fn sample(dir: &Path, name: &str) -> PathBuf {
+    let p = dir.join(name);
+    run_ok(&["sample", s(&p)]);
+    p
+}
+
 /// Runs the binary with `args`; panics with its stderr unless it succeeds.
 pub fn run_ok(args: &[&str]) -> Output {
     let out = run(args);
@@ -61,6 +69,22 @@ pub fn png_rgba(path: &Path) -> (u32, u32, Vec<u8>) {
     let info = r.next_frame(&mut buf).unwrap();
     buf.truncate(info.buffer_size());
     (info.width, info.height, buf)
+}
+
+/// The corpus folder named by `RETROMODEL_CORPUS`: `None`, with a notice that `what` is
+/// skipped, when the variable is unset; a panic when the folder has no `MANIFEST.tsv`.
+pub fn corpus(what: &str) -> Option<PathBuf> {
+    let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") else {
+        eprintln!("RETROMODEL_CORPUS is not set: {what} skipped");
+        return None;
+    };
+    let dir = PathBuf::from(dir);
+    assert!(
+        dir.join("MANIFEST.tsv").is_file(),
+        "RETROMODEL_CORPUS={} has no MANIFEST.tsv",
+        dir.display()
+    );
+    Some(dir)
 }
 
 /// The rows of the corpus's `HEADERS.jsonl` (the independent parser's), in file order.

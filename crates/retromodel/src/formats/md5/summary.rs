@@ -11,24 +11,14 @@ fn version(v: Option<i32>) -> Value {
     }
 }
 
+/// A summary with nothing but the format, version and warnings: each file fills its own.
 fn base(format: &'static str, v: Option<i32>, converted: &Converted) -> Summary {
     Summary {
-        format,
-        version: v.unwrap_or(0) as i64,
-        header: Vec::new(),
-        vertices: 0,
-        triangles: 0,
-        poses: 0,
-        frame_groups: 0,
-        skins: 0,
-        skin_names: Vec::new(),
         skin_pictures: 0,
         clips: Vec::new(),
-        joints: 0,
         meshes: 0,
         bounds: None,
-        trailing_bytes: 0,
-        warnings: converted.warnings.clone(),
+        ..Summary::of_converted(format, v.unwrap_or(0) as i64, converted)
     }
 }
 
