@@ -15,6 +15,7 @@ targets=("$@")
 extra=()
 [ -z "${FUZZ_RUNS:-}" ] || extra+=("-runs=$FUZZ_RUNS")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo +nightly fuzz list)
+[ ${#targets[@]} -gt 0 ] || { echo "cargo fuzz list found no targets"; exit 1; }
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t" "artifacts/$t"
   # -max_len 65536: inputs up to 64 KiB, so 64 MiB + 16 x size stays below ~65 MiB of heap,

@@ -220,10 +220,10 @@ impl Resolver for FsResolver {
             p.extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case(extension))
         };
+        // Files given by name are taken whatever their extension.
         if let Some(listed) = &self.listed {
             return listed
                 .iter()
-                .filter(|p| has_ext(p))
                 .map(|p| p.to_string_lossy().into_owned())
                 .collect();
         }
@@ -249,6 +249,7 @@ impl Resolver for FsResolver {
 pub struct Listed<R> {
     inner: R,
     loaded: std::cell::RefCell<Vec<String>>,
+    listed: std::cell::Cell<bool>,
 }
 
 impl<R: Resolver> Listed<R> {
@@ -257,7 +258,13 @@ impl<R: Resolver> Listed<R> {
         Listed {
             inner,
             loaded: Default::default(),
+            listed: Default::default(),
         }
+    }
+
+    /// Whether the format asked for a list of side files (an md5mesh for its animations).
+    pub fn was_listed(&self) -> bool {
+        self.listed.get()
     }
 
     /// The file name of the loaded side file whose stem is `stem`.
@@ -279,6 +286,7 @@ impl<R: Resolver> Resolver for Listed<R> {
     }
 
     fn list(&self, extension: &str) -> Vec<String> {
+        self.listed.set(true);
         self.inner.list(extension)
     }
 }

@@ -96,6 +96,11 @@ mod tests {
             detect(b"MD5Version 10\nnumJoints 1\nnumMeshes 0\njoints {\n\t\"camera\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"),
             format_named("md5mesh")
         );
+        // Old Mac line endings: the keywords still start lines.
+        assert_eq!(
+            detect(b"MD5Version 10\rnumFrames 2\rnumJoints 1\rhierarchy {\r"),
+            format_named("md5anim")
+        );
         assert_eq!(detect(b"ID"), None);
         assert_eq!(detect(b"// WMP2\r\n// WED"), Some(wmp::WMP));
         assert!(!MD3.is_supported());

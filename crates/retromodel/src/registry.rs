@@ -363,7 +363,8 @@ impl Target {
 }
 
 /// The target for an output extension (any case, no dot), given the input's format (when it
-/// is a registered one) and the writer variant asked for (`--mdl gs5`). Without a variant,
+/// is a registered one) and the writer variant asked for (`--mdl gs5`; ignored for an
+/// extension whose writers have no variants). Without a variant,
 /// an input written to one of its own format's extensions is written back; otherwise the
 /// first writer for the extension is used (registration order), or
 /// [`Target::ReadOnly`] when the extension's format is never written from a Model. `None`:
@@ -371,7 +372,10 @@ impl Target {
 pub fn target_for(extension: &str, input: Option<Format>, variant: Option<&str>) -> Option<Target> {
     let ext = extension.to_ascii_lowercase();
     let for_ext = |w: &&Writer| w.format.extensions().first() == Some(&ext.as_str());
-    if let Some(v) = variant {
+    // A variant only chooses among the writers of an extension that has several (`--mdl`
+    // is ignored for `.md2`).
+    let has_variants = writers().filter(for_ext).any(|w| !w.variant.is_empty());
+    if let Some(v) = variant.filter(|_| has_variants) {
         let w = writers().filter(for_ext).find(|w| w.variant == v)?;
         return Some(if Some(w.format) == input {
             Target::WriteBack(w.format)
@@ -548,3 +552,32 @@ macro_rules! parse_file {
     };
 }
 pub(crate) use parse_file;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets() {
+        let md2 = format_named("md2");
+        let gs5 = format_named("gs-mdl5");
+        let quake = format_named("quake-mdl");
+        let is_writer = |t: Option<Target>, f: Option<Format>| matches!(t, Some(Target::Convert(w)) if Some(w.format) == f);
+        // `--mdl` picks among the .mdl writers and is ignored for other extensions.
+        assert!(is_writer(target_for("mdl", md2, Some("gs5")), gs5));
+        assert!(is_writer(target_for("MD2", quake, Some("gs5")), md2));
+        assert!(is_writer(target_for("mdl", md2, None), quake));
+        // The input's own format is written back.
+        assert_eq!(target_for("mdl", gs5, None), gs5.map(Target::WriteBack));
+        assert_eq!(
+            target_for("mdl", gs5, Some("gs5")),
+            gs5.map(Target::WriteBack)
+        );
+        assert_eq!(
+            target_for("hmp", md2, None),
+            format_named("hmp").map(Target::ReadOnly)
+        );
+        assert_eq!(target_for("xyz", md2, None), None);
+        assert_eq!(target_for("mdl", md2, Some("gs9")), None);
+    }
+}

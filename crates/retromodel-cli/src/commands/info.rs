@@ -39,8 +39,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let doc = Document::parse(&bytes, &Limits::default())?;
             let listed = Listed::new(resolver(path, &side));
             let c = doc.to_model(&ConvertOptions::default(), &listed);
-            // Skeletal models list the animations they took from files beside them.
-            let anims = (!c.model.joints.is_empty()).then(|| {
+            // Formats that take side files (an md5mesh) list the animations they took.
+            let anims = listed.was_listed().then(|| {
                 c.model
                     .animations
                     .iter()

@@ -267,6 +267,10 @@ impl Input<'_> {
 /// Fails naming each file given with `--anim` that the model did not take as an animation
 /// (it does not parse, is not an animation, or its joints do not fit the mesh).
 pub(crate) fn check_listed(anims: &[PathBuf], converted: &Converted) -> Result<()> {
+    // Only skeletal models take animations; for the others `--anim` means nothing.
+    if converted.model.joints.is_empty() {
+        return Ok(());
+    }
     for path in anims {
         let name = output_stem(path);
         if converted.model.animations.iter().any(|a| a.name == name) {

@@ -72,7 +72,7 @@ impl Codec for Md5Codec {
         // A keyword counts where it starts a line: joint and shader names are quoted or
         // follow another keyword, so a joint named "camera" does not make a camera file.
         let has = |word: &[u8]| {
-            head.split(|&b| b == b'\n').any(|line| {
+            head.split(|&b| b == b'\n' || b == b'\r').any(|line| {
                 let line = line.trim_ascii_start();
                 line.strip_prefix(word)
                     .is_some_and(|rest| rest.first().is_none_or(|b| !b.is_ascii_alphanumeric()))
@@ -265,6 +265,9 @@ impl ParsedFile for Parsed<MeshFile> {
         let mut converted = mesh_to_model(&self.file, &self.warnings);
         for name in resolver.list(MD5ANIM.extensions()[0]) {
             let Some(bytes) = resolver.load(&name) else {
+                converted
+                    .warnings
+                    .push(format!("{name}: cannot be read; left out"));
                 continue;
             };
             let anim = match parse_anim(&bytes, &Limits::default()) {
