@@ -47,6 +47,7 @@ pub mod options;
 pub mod registry;
 pub mod resolve;
 pub mod summary;
+pub mod vfs;
 
 pub use detect::{detect, Format};
 pub use diagnostic::{Diagnostic, Severity};

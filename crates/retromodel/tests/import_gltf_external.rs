@@ -51,7 +51,7 @@ fn skinned_glb() -> Vec<u8> {
     let mut views = Vec::new();
     let mut accessors = Vec::new();
     let mut push = |bytes: Vec<u8>, acc: serde_json::Value| -> usize {
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         views.push(json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": bytes.len()}));

@@ -125,11 +125,11 @@ pub fn headers(dir: &Path) -> std::collections::HashMap<String, serde_json::Valu
 /// A GLB container around `json` and `bin` (each chunk padded to 4 bytes).
 pub fn glb(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
     let mut j = serde_json::to_vec(json).unwrap();
-    while j.len() % 4 != 0 {
+    while !j.len().is_multiple_of(4) {
         j.push(b' ');
     }
     let mut b = bin.to_vec();
-    while b.len() % 4 != 0 {
+    while !b.len().is_multiple_of(4) {
         b.push(0);
     }
     let total = 12 + 8 + j.len() + 8 + b.len();

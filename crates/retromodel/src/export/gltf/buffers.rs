@@ -12,7 +12,7 @@ use crate::error::{Error, ErrorKind, Location, Result};
 
 /// Pads `bin` with `byte` to a multiple of 4.
 pub(super) fn pad(bin: &mut Vec<u8>, byte: u8) {
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(byte);
     }
 }

@@ -38,7 +38,7 @@ impl<'a> File<'a> {
         }
         let width = wx as usize;
         r.count_in_limit(h.num_verts, "num_verts", 60, limits)?;
-        if h.num_verts as usize % width != 0 {
+        if !(h.num_verts as usize).is_multiple_of(width) {
             return Err(r.error_at(
                 60,
                 ErrorKind::InvalidValue,

@@ -415,7 +415,7 @@ impl Generator<'_> {
         loop {
             let i = out.len() - 2;
             let (a, b) = match kind {
-                GlKind::Strip if i % 2 == 0 => (out[i], out[i + 1]),
+                GlKind::Strip if i.is_multiple_of(2) => (out[i], out[i + 1]),
                 GlKind::Strip => (out[i + 1], out[i]),
                 GlKind::Fan => (out[0], out[i + 1]),
             };

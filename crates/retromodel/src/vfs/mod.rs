@@ -1,0 +1,514 @@
+//! Game data as one tree of files: plain folders, Quake / Quake 2 PAK archives and ZIP
+//! archives (`.pk3`, `.pk4`, `.zip`), searched in the engines' override order.
+//!
+//! Parsers still take bytes: this module finds the bytes. A [`GameFs`] is a stack of layers,
+//! the last added searched first; [`GameFs::mount_game_dir`] stacks a game folder the way the
+//! engines do:
+//!
+//! 1. the folder's PAK files: `pak0.pak`, `pak1.pak`, ... in numeric order (a higher number
+//!    overrides a lower one, as in Quake and Quake 2), then any other `.pak` in name order;
+//! 2. its `.pk3`, `.pk4` and `.zip` files in name order, a later one overriding an earlier one
+//!    (Quake 3, Doom 3: `pak0.pk3` < `pak6-patch088.pk3` < `zz-mod.pk3`);
+//! 3. the loose files of the folder itself, over every archive.
+//!
+//! Quake 1 searched its PAK files before the loose files of the same folder; Quake 2, Quake 3
+//! and Doom 3 prefer loose files, as here. Mount several game folders (`baseq3`, then a mod)
+//! in order for a mod's override.
+//!
+//! Paths inside the tree use `/`; a `\` in a name is read as `/` and a leading `./` or `/` is
+//! dropped. [`GameFs::case_insensitive`] makes look-ups ignore ASCII case, for mods made on
+//! Windows (`Models/Skin.PCX` for `models/skin.pcx`).
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::{BufReader, Read, Seek};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::limits::Limits;
+use crate::resolve::Resolver;
+
+pub mod pak;
+#[cfg(feature = "archives")]
+pub mod zip;
+
+/// A file inside an archive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Its path inside the archive, `/`-separated, as cleaned by the reader.
+    pub path: String,
+    /// Its size in bytes (uncompressed).
+    pub size: u64,
+    /// Where the reader finds it: the byte offset of a PAK entry, the index of a ZIP entry.
+    pub offset: u64,
+}
+
+/// An open archive: its listing and its entries' bytes.
+pub trait Archive: Send + Sync {
+    /// Short format name used in errors (`pak`, `zip`).
+    fn format(&self) -> &'static str;
+    /// The files, in the archive's order.
+    fn entries(&self) -> &[Entry];
+    /// Problems met while reading the directory that did not stop it (entries left out).
+    fn warnings(&self) -> &[String];
+    /// The bytes of entry `index` of [`Archive::entries`], bounded by `limits`.
+    fn read(&self, index: usize, limits: &Limits) -> Result<Vec<u8>>;
+}
+
+/// The archive kinds this module reads, by their first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveKind {
+    /// Quake / Quake 2 `PACK`.
+    Pak,
+    /// ZIP (`PK\x03\x04`, or `PK\x05\x06` for an empty one).
+    Zip,
+}
+
+/// The file extensions of archives, lower case, no dot.
+pub const ARCHIVE_EXTENSIONS: &[&str] = &["pak", "pk3", "pk4", "zip"];
+
+/// Which archive kind `data` (at least its first four bytes) starts like, if any.
+pub fn detect(data: &[u8]) -> Option<ArchiveKind> {
+    match data.get(..4)? {
+        m if m == pak::MAGIC => Some(ArchiveKind::Pak),
+        b"PK\x03\x04" | b"PK\x05\x06" => Some(ArchiveKind::Zip),
+        _ => None,
+    }
+}
+
+/// Opens an archive of either kind over `reader`, detected by its first bytes.
+pub fn open<R: Read + Seek + Send + 'static>(
+    mut reader: R,
+    limits: &Limits,
+) -> Result<Box<dyn Archive>> {
+    let mut magic = [0u8; 4];
+    let got = reader
+        .read(&mut magic)
+        .and_then(|n| reader.rewind().map(|()| n))
+        .map_err(|e| {
+            Error::new(
+                "archive",
+                ErrorKind::Truncated,
+                format!("cannot read: {e}"),
+                Location::Offset(0),
+            )
+        })?;
+    match detect(&magic[..got]) {
+        Some(ArchiveKind::Pak) => Ok(Box::new(pak::Pak::open(reader, limits)?)),
+        #[cfg(feature = "archives")]
+        Some(ArchiveKind::Zip) => Ok(Box::new(zip::Zip::open(reader, limits)?)),
+        #[cfg(not(feature = "archives"))]
+        Some(ArchiveKind::Zip) => Err(Error::new(
+            "zip",
+            ErrorKind::Unsupported,
+            "ZIP archives need the `archives` feature",
+            Location::None,
+        )),
+        None => Err(Error::new(
+            "archive",
+            ErrorKind::BadMagic,
+            format!(
+                "bad magic {} (expected \"PACK\" or \"PK\\x03\\x04\")",
+                crate::detect::show_magic(&magic[..got])
+            ),
+            Location::Offset(0),
+        )),
+    }
+}
+
+/// Opens an archive held in memory.
+pub fn open_bytes(bytes: Vec<u8>, limits: &Limits) -> Result<Box<dyn Archive>> {
+    open(std::io::Cursor::new(bytes), limits)
+}
+
+/// Opens an archive file; its entries are read from the file on demand.
+pub fn open_file(path: &Path, limits: &Limits) -> Result<Box<dyn Archive>> {
+    let file = fs::File::open(path).map_err(|e| {
+        Error::new(
+            "archive",
+            ErrorKind::InvalidValue,
+            format!("cannot open {}: {e}", path.display()),
+            Location::None,
+        )
+    })?;
+    open(BufReader::new(file), limits)
+}
+
+/// Whether `path`'s extension is an archive's ([`ARCHIVE_EXTENSIONS`], any case).
+pub fn is_archive_name(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ARCHIVE_EXTENSIONS.iter().any(|a| e.eq_ignore_ascii_case(a)))
+}
+
+/// A path as stored in an archive or named by a model, cleaned: `\` read as `/`, empty and
+/// `.` components and a leading `/` dropped. `None` for a path that would leave the tree (a
+/// `..` component, a drive letter) or is empty.
+pub fn clean_path(name: &str) -> Option<String> {
+    let mut out = String::with_capacity(name.len());
+    for part in name.split(['/', '\\']) {
+        match part {
+            "" | "." => continue,
+            ".." => return None,
+            p if p.contains(':') => return None,
+            p => {
+                if !out.is_empty() {
+                    out.push('/');
+                }
+                out.push_str(p);
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Fails when an entry's declared size is more than `limits` allow one allocation.
+pub(crate) fn check_entry_size(format: &'static str, entry: &Entry, limits: &Limits) -> Result<()> {
+    if entry.size > limits.max_alloc_bytes {
+        return Err(Error::new(
+            format,
+            ErrorKind::LimitExceeded,
+            format!(
+                "{} bytes uncompressed exceed the allocation limit of {} bytes",
+                entry.size, limits.max_alloc_bytes
+            ),
+            Location::None,
+        )
+        .in_context(format!("{:?}", entry.path)));
+    }
+    Ok(())
+}
+
+/// One layer of a [`GameFs`].
+enum Layer {
+    /// A folder on disk.
+    Dir(PathBuf),
+    /// An archive, with its entries by (possibly lower-cased) path.
+    Archive {
+        name: String,
+        archive: Box<dyn Archive>,
+        index: HashMap<String, usize>,
+    },
+}
+
+/// A file of a [`GameFs`] listing: the winning copy of each path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileInfo {
+    /// Path inside the tree, `/`-separated, as the winning layer spells it.
+    pub path: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// The layer it comes from: a folder's or an archive's name as mounted.
+    pub source: String,
+}
+
+/// Game data as one tree over folders and archives; see the [module](self) documentation.
+pub struct GameFs {
+    layers: Vec<Layer>,
+    case_insensitive: bool,
+    limits: Limits,
+    warnings: Vec<String>,
+}
+
+impl GameFs {
+    /// An empty tree; archives' entries are read within `limits`.
+    pub fn new(limits: &Limits) -> Self {
+        GameFs {
+            layers: Vec::new(),
+            case_insensitive: false,
+            limits: *limits,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Look-ups ignore ASCII case (call before mounting).
+    pub fn case_insensitive(mut self, yes: bool) -> Self {
+        self.case_insensitive = yes;
+        self
+    }
+
+    fn key(&self, path: &str) -> String {
+        if self.case_insensitive {
+            path.to_ascii_lowercase()
+        } else {
+            path.to_string()
+        }
+    }
+
+    /// Adds a folder on top of the layers mounted so far.
+    pub fn add_dir(&mut self, dir: &Path) {
+        self.layers.push(Layer::Dir(dir.to_path_buf()));
+    }
+
+    /// Adds an archive on top of the layers mounted so far; `name` names it in listings.
+    pub fn add_archive(&mut self, name: &str, archive: Box<dyn Archive>) {
+        let mut index = HashMap::with_capacity(archive.entries().len());
+        for (i, e) in archive.entries().iter().enumerate() {
+            index.entry(self.key(&e.path)).or_insert(i);
+        }
+        self.warnings
+            .extend(archive.warnings().iter().map(|w| format!("{name}: {w}")));
+        self.layers.push(Layer::Archive {
+            name: name.to_string(),
+            archive,
+            index,
+        });
+    }
+
+    /// Mounts a game folder: its archives in the engines' order, then the folder itself (see
+    /// the [module](self) documentation). An archive that cannot be opened is left out; its
+    /// error is kept in [`GameFs::warnings`]. Fails only when `root` is not a folder.
+    pub fn mount_game_dir(&mut self, root: &Path) -> Result<()> {
+        let rd = fs::read_dir(root).map_err(|e| {
+            Error::new(
+                "game-dir",
+                ErrorKind::InvalidValue,
+                format!("cannot list {}: {e}", root.display()),
+                Location::None,
+            )
+        })?;
+        let mut paks: Vec<(u32, String, PathBuf)> = Vec::new();
+        let mut zips: Vec<(String, PathBuf)> = Vec::new();
+        for entry in rd.flatten() {
+            let path = entry.path();
+            if !path.is_file() || !is_archive_name(&path) {
+                continue;
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let lower = name.to_ascii_lowercase();
+            if let Some(stem) = lower.strip_suffix(".pak") {
+                // pakN.pak in numeric order first, then the other PAK files by name.
+                let number = stem
+                    .strip_prefix("pak")
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .unwrap_or(u32::MAX);
+                paks.push((number, name, path));
+            } else {
+                zips.push((name, path));
+            }
+        }
+        paks.sort();
+        zips.sort();
+        let ordered = paks.into_iter().map(|(_, n, p)| (n, p)).chain(zips);
+        for (name, path) in ordered {
+            match open_file(&path, &self.limits) {
+                Ok(a) => self.add_archive(&path.display().to_string(), a),
+                Err(e) => self
+                    .warnings
+                    .push(format!("{}: {e}; left out", path.display())),
+            }
+            let _ = name;
+        }
+        self.add_dir(root);
+        Ok(())
+    }
+
+    /// Problems met while mounting (archives left out, entries left out).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The names of the layers, lowest priority first.
+    pub fn layer_names(&self) -> Vec<String> {
+        self.layers
+            .iter()
+            .map(|l| match l {
+                Layer::Dir(d) => d.display().to_string(),
+                Layer::Archive { name, .. } => name.clone(),
+            })
+            .collect()
+    }
+
+    /// A folder layer's file for `path`, found case-insensitively when asked.
+    fn dir_file(&self, dir: &Path, path: &str) -> Option<PathBuf> {
+        let exact = dir.join(path);
+        if exact.is_file() {
+            return Some(exact);
+        }
+        if !self.case_insensitive {
+            return None;
+        }
+        let mut at = dir.to_path_buf();
+        for part in path.split('/') {
+            let found = fs::read_dir(&at)
+                .ok()?
+                .flatten()
+                .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(part))?;
+            at = found.path();
+        }
+        at.is_file().then_some(at)
+    }
+
+    /// Whether the tree has a file at `path`.
+    pub fn contains(&self, path: &str) -> bool {
+        self.find(path).is_some()
+    }
+
+    fn find(&self, path: &str) -> Option<Found<'_>> {
+        let path = clean_path(path)?;
+        let key = self.key(&path);
+        self.layers.iter().rev().find_map(|layer| match layer {
+            Layer::Dir(d) => self.dir_file(d, &path).map(Found::File),
+            Layer::Archive { archive, index, .. } => {
+                index.get(&key).map(|&i| Found::Entry(archive.as_ref(), i))
+            }
+        })
+    }
+
+    /// The bytes of the file at `path` from the highest layer that has it; `None` when no
+    /// layer has it (or the path leaves the tree), an error when the layer cannot give it.
+    pub fn read(&self, path: &str) -> Option<Result<Vec<u8>>> {
+        Some(match self.find(path)? {
+            Found::File(p) => fs::read(&p).map_err(|e| {
+                Error::new(
+                    "game-dir",
+                    ErrorKind::InvalidValue,
+                    format!("cannot read {}: {e}", p.display()),
+                    Location::None,
+                )
+            }),
+            Found::Entry(archive, i) => archive.read(i, &self.limits),
+        })
+    }
+
+    /// Every file of the tree once (the copy that wins), sorted by path.
+    pub fn files(&self) -> Vec<FileInfo> {
+        let mut out: HashMap<String, FileInfo> = HashMap::new();
+        for layer in &self.layers {
+            match layer {
+                Layer::Dir(d) => {
+                    let mut found = Vec::new();
+                    walk_dir(d, "", &mut found);
+                    for (path, size) in found {
+                        let info = FileInfo {
+                            path: path.clone(),
+                            size,
+                            source: d.display().to_string(),
+                        };
+                        out.insert(self.key(&path), info);
+                    }
+                }
+                Layer::Archive { name, archive, .. } => {
+                    for e in archive.entries() {
+                        let info = FileInfo {
+                            path: e.path.clone(),
+                            size: e.size,
+                            source: name.clone(),
+                        };
+                        out.insert(self.key(&e.path), info);
+                    }
+                }
+            }
+        }
+        let mut files: Vec<FileInfo> = out.into_values().collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files
+    }
+
+    /// The files directly in folder `dir` of the tree (`""` for the root) whose extension is
+    /// `extension` (any case), as full paths, sorted.
+    pub fn list_dir(&self, dir: &str, extension: &str) -> Vec<String> {
+        let dir = clean_path(dir).unwrap_or_default();
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", self.key(&dir))
+        };
+        let mut out: Vec<String> = self
+            .files()
+            .into_iter()
+            .filter(|f| {
+                let key = self.key(&f.path);
+                key.strip_prefix(&prefix)
+                    .is_some_and(|rest| !rest.contains('/'))
+                    && f.path
+                        .rsplit_once('.')
+                        .is_some_and(|(_, e)| e.eq_ignore_ascii_case(extension))
+            })
+            .map(|f| f.path)
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+enum Found<'a> {
+    File(PathBuf),
+    Entry(&'a dyn Archive, usize),
+}
+
+fn walk_dir(dir: &Path, prefix: &str, out: &mut Vec<(String, u64)>) {
+    let Ok(rd) = fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let path = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
+        match e.file_type() {
+            Ok(t) if t.is_dir() => walk_dir(&e.path(), &path, out),
+            Ok(t) if t.is_file() => out.push((path, e.metadata().map(|m| m.len()).unwrap_or(0))),
+            _ => {}
+        }
+    }
+}
+
+/// Side files for a model inside a [`GameFs`], found as the engines find them: a game path
+/// (`models/monsters/tank/skin.pcx`) from the root of the tree, then from the model's folder
+/// and up to four of its parents, then by its file name in the model's folder (a leading `.`
+/// dropped, for UFO:AI's `.body`). [`Resolver::list`] lists the model's folder.
+pub struct GameFsResolver<'a> {
+    fs: &'a GameFs,
+    dir: String,
+}
+
+impl<'a> GameFsResolver<'a> {
+    /// A resolver for the model at `model_path` inside `fs`.
+    pub fn new(fs: &'a GameFs, model_path: &str) -> Self {
+        let clean = clean_path(model_path).unwrap_or_default();
+        let dir = clean
+            .rsplit_once('/')
+            .map(|(d, _)| d.to_string())
+            .unwrap_or_default();
+        GameFsResolver { fs, dir }
+    }
+
+    /// The paths a side-file name is looked for at, in order.
+    pub fn candidates(&self, name: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(rel) = clean_path(name) {
+            out.push(rel.clone());
+            let mut dir = self.dir.as_str();
+            for _ in 0..5 {
+                if dir.is_empty() {
+                    break;
+                }
+                out.push(format!("{dir}/{rel}"));
+                dir = dir.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+            }
+        }
+        let file = name.rsplit(['/', '\\']).next().unwrap_or("");
+        let file = file.trim_start_matches('.');
+        if !file.is_empty() && !file.contains(':') && file != ".." {
+            out.push(if self.dir.is_empty() {
+                file.to_string()
+            } else {
+                format!("{}/{file}", self.dir)
+            });
+        }
+        out
+    }
+}
+
+impl Resolver for GameFsResolver<'_> {
+    fn load(&self, name: &str) -> Option<Vec<u8>> {
+        self.candidates(name)
+            .iter()
+            .find_map(|p| self.fs.read(p)?.ok())
+    }
+
+    fn list(&self, extension: &str) -> Vec<String> {
+        self.fs.list_dir(&self.dir, extension)
+    }
+}
