@@ -42,6 +42,7 @@ struct Cli {
 #[allow(clippy::large_enum_variant)]
 enum Command {
     Info(commands::info::Args),
+    Ls(commands::ls::Args),
     Validate(commands::validate::Args),
     Convert(commands::convert::Args),
     #[command(subcommand)]
@@ -62,25 +63,45 @@ pub struct SideFileArgs {
     /// model (gfx/palette.lmp in a parent folder) or the built-in Quake palette.
     #[arg(long, value_name = "FILE")]
     palette: Option<PathBuf>,
-    /// The game's data folder (baseq2) under which MD2 skin paths such as
-    /// models/monsters/tank/skin.pcx are looked for first; skins are also looked for under
-    /// the model's parent folders and by file name beside the model.
+    /// A game's data folder (baseq2, baseoa, base) under which side-file paths such as
+    /// models/monsters/tank/skin.pcx are looked for first, its archives included: pakN.pak
+    /// in numeric order, then .pk3/.pk4/.zip files in name order (a later one wins), then the
+    /// folder's loose files over them all. Repeat it for a mod over its game (the last one
+    /// wins). Skins are also looked for under the model's parent folders and by file name
+    /// beside the model.
     #[arg(long, value_name = "DIR")]
-    game_dir: Option<PathBuf>,
+    game_dir: Vec<PathBuf>,
+    /// Look up paths inside archives and --game-dir folders ignoring case (for mods made on
+    /// Windows: Models/Tank/Skin.PCX for models/tank/skin.pcx).
+    #[arg(long)]
+    ignore_case: bool,
 }
 
-/// [`SideFileArgs`] with the palette file read and checked.
+/// [`SideFileArgs`] with the palette file read and checked and the game folders mounted.
 pub struct SideFiles {
     palette: Option<Vec<u8>>,
-    game_dir: Option<PathBuf>,
+    game: Option<std::sync::Arc<retromodel::vfs::GameFs>>,
 }
 
 impl SideFileArgs {
-    /// Reads and checks the palette file, if any.
+    /// Reads and checks the palette file, if any, and mounts the game folders.
     pub fn load(&self) -> anyhow::Result<SideFiles> {
+        files::set_ignore_case(self.ignore_case);
+        let game = if self.game_dir.is_empty() {
+            None
+        } else {
+            let mut fs = files::new_game_fs();
+            for dir in &self.game_dir {
+                fs.mount_game_dir(dir)?;
+            }
+            for w in fs.warnings() {
+                eprintln!("warning: {w}");
+            }
+            Some(std::sync::Arc::new(fs))
+        };
         Ok(SideFiles {
             palette: files::load_palette(self.palette.as_deref())?,
-            game_dir: self.game_dir.clone(),
+            game,
         })
     }
 }
@@ -89,6 +110,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info(a) => commands::info::run(a),
+        Command::Ls(a) => commands::ls::run(a),
         Command::Validate(a) => commands::validate::run(a),
         Command::Convert(a) => commands::convert::run(a),
         Command::Skins(c) => commands::skins::run(c),

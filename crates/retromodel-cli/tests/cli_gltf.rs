@@ -9,15 +9,7 @@ use retromodel::formats::{md2, md5, quake_mdl};
 
 mod common;
 
-use common::{assert_contains, run, run_ok, s, text};
-
-/// The JSON chunk of a .glb.
-fn glb_json(bytes: &[u8]) -> serde_json::Value {
-    assert_eq!(&bytes[..4], b"glTF");
-    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    assert_eq!(&bytes[16..20], b"JSON");
-    serde_json::from_slice(&bytes[20..20 + len]).unwrap()
-}
+use common::{assert_contains, glb_json, run, run_ok, s, text};
 
 #[test]
 fn glb_and_gltf_from_keyframe_and_skeletal_models() {

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod convert;
 pub mod info;
+pub mod ls;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod sample;
@@ -21,7 +22,7 @@ use crate::SideFiles;
 
 /// The resolver for side files of the model at `path`.
 pub fn resolver(path: &Path, side: &SideFiles) -> FsResolver {
-    FsResolver::new(path, side.palette.as_deref(), side.game_dir.as_deref())
+    FsResolver::new(path, side.palette.as_deref(), side.game.clone())
 }
 
 /// Reads, parses and converts one file (side files resolved next to it; the side files a

@@ -109,3 +109,11 @@ pub fn info_by_path(stdout: &[u8], dir: &Path) -> HashMap<String, serde_json::Va
         })
         .collect()
 }
+
+/// The JSON chunk of a .glb.
+pub fn glb_json(bytes: &[u8]) -> serde_json::Value {
+    assert_eq!(&bytes[..4], b"glTF");
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    assert_eq!(&bytes[16..20], b"JSON");
+    serde_json::from_slice(&bytes[20..20 + len]).unwrap()
+}

@@ -58,7 +58,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
     let formats = formats();
     let Some(to) = args.to.as_deref().map(str::to_ascii_lowercase) else {
         bail!(
-            "{} is a folder: give the output format with --to ({})",
+            "{} holds many models: give the output format with --to ({})",
             args.input.display(),
             formats.join(", ")
         );
@@ -151,7 +151,7 @@ fn output_paths(root: &Path, out_root: &Path, inputs: &[PathBuf], to: &str) -> V
     let plain: Vec<PathBuf> = inputs
         .iter()
         .map(|input| {
-            let rel = input.strip_prefix(root).unwrap_or(input);
+            let rel = files::relative(root, input);
             out_root.join(rel).with_extension(to)
         })
         .collect();
@@ -197,10 +197,7 @@ fn convert_one(
     })();
     match result {
         Ok(p) => {
-            bytes_in.fetch_add(
-                std::fs::metadata(input).map(|m| m.len()).unwrap_or(0),
-                Ordering::Relaxed,
-            );
+            bytes_in.fetch_add(files::size(input), Ordering::Relaxed);
             bytes_out.fetch_add(p.bytes() as u64, Ordering::Relaxed);
             if args.verbose {
                 for n in &p.notes {

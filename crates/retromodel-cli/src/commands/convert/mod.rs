@@ -350,7 +350,7 @@ fn output_dir(output: &Path) -> &Path {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<ExitCode> {
-    if args.input.is_dir() {
+    if files::is_tree(&args.input) {
         return batch::run(&args);
     }
     if let Some(to) = &args.to {
