@@ -116,3 +116,18 @@ pub fn obj(data: &[u8]) {
         }
     });
 }
+
+/// Opens `data` as an archive (PAK or ZIP) and reads every entry; the whole stays within the
+/// memory bound, so a zip bomb is a finding.
+pub fn archive(data: &[u8]) {
+    bounded(data.len(), || {
+        let limits = limits(data.len());
+        if let Ok(a) = retromodel::vfs::open_bytes(data.to_vec(), &limits) {
+            for i in 0..a.entries().len() {
+                if let Ok(bytes) = a.read(i, &limits) {
+                    assert_eq!(bytes.len() as u64, a.entries()[i].size, "declared size kept");
+                }
+            }
+        }
+    });
+}

@@ -1,6 +1,6 @@
 //! Writes the fuzzing seed corpora from the registry: every registered codec's fixtures
 //! into `DIR/codec_<name>/`, and glTF / OBJ exports of them into `DIR/import_gltf/` and
-//! `DIR/import_obj/`.
+//! `DIR/import_obj/`, and the archive fixtures into `DIR/archive/`.
 //!
 //! `cargo run -p retromodel --example fuzz_seeds -- fuzz/seeds`
 
@@ -44,6 +44,12 @@ fn main() -> std::io::Result<()> {
                 o += 1;
             }
         }
+    }
+    let d = dir.join("archive");
+    std::fs::create_dir_all(&d)?;
+    for (name, bytes) in retromodel::vfs::fixtures() {
+        std::fs::write(d.join(name), bytes)?;
+        n += 1;
     }
     eprintln!(
         "{} fixtures, {g} glTF and {o} OBJ seeds in {}",

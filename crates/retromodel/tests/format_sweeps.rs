@@ -796,3 +796,58 @@ fn replace_token(bytes: &[u8], spans: &[(usize, usize)], rng: &mut Rng) -> Vec<u
     let with = REPLACEMENTS[rng.below(REPLACEMENTS.len())];
     [&bytes[..start], with, &bytes[end..]].concat()
 }
+
+// ---------------------------------------------------------------------------------------------
+// Archives (vfs): the same sweeps over the generated PAK and ZIP archives. An archive that
+// opens must give every entry at its declared size or a clean error naming the format.
+
+/// Opens `bytes` as an archive and reads every entry: `true` when all of it succeeded.
+fn check_archive(bytes: &[u8], what: &str) -> bool {
+    let limits = Limits::default();
+    match retromodel::vfs::open_bytes(bytes.to_vec(), &limits) {
+        Ok(a) => (0..a.entries().len()).all(|i| match a.read(i, &limits) {
+            Ok(b) => {
+                assert_eq!(b.len() as u64, a.entries()[i].size, "{what}");
+                true
+            }
+            Err(e) => {
+                assert!(["pak", "zip"].contains(&e.format), "{what}: {e}");
+                false
+            }
+        }),
+        Err(e) => {
+            assert!(["pak", "zip", "archive"].contains(&e.format), "{what}: {e}");
+            false
+        }
+    }
+}
+
+#[test]
+fn archive_truncations_bit_flips_and_extreme_words() {
+    let mut cases = 0usize;
+    for (name, bytes) in retromodel::vfs::fixtures() {
+        assert!(check_archive(&bytes, name), "{name} must open");
+        // The directory is at the end of both kinds: every shorter prefix fails.
+        for cut in 0..bytes.len() {
+            let what = format!("{name} cut at {cut}");
+            assert!(!check_archive(&bytes[..cut], &what), "{what} must fail");
+            cases += 1;
+        }
+        let mut rng = Rng::for_name(&format!("archive flips {name}"));
+        for at in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[at] ^= 1 << rng.below(8);
+            check_archive(&b, &format!("{name} bit flip at {at}"));
+            cases += 1;
+        }
+        for at in (0..bytes.len().saturating_sub(3)).step_by(4) {
+            for word in extreme_words() {
+                let mut b = bytes.clone();
+                b[at..at + 4].copy_from_slice(&word);
+                check_archive(&b, &format!("{name} word {word:?} at {at}"));
+                cases += 1;
+            }
+        }
+    }
+    common::assert_bounded_memory(cases);
+}

@@ -512,3 +512,30 @@ impl Resolver for GameFsResolver<'_> {
         self.fs.list_dir(&self.dir, extension)
     }
 }
+
+/// Generated archives for tests, fuzzing seeds and sweeps: a PAK, a stored and a deflated
+/// ZIP with the same files (nested folders, an empty file, a name with a `\`), and an empty
+/// ZIP, each with a name.
+pub fn fixtures() -> Vec<(&'static str, Vec<u8>)> {
+    let big: Vec<u8> = (0..3000u32).map(|i| (i * 7 % 251) as u8).collect();
+    let files: [(&str, &[u8]); 4] = [
+        ("progs/player.mdl", b"IDPO not really a model"),
+        ("models/monsters/tank/skin.pcx", &big),
+        ("empty.txt", b""),
+        ("maps\\e1m1.bsp", b"BSP"),
+    ];
+    let mut out = vec![("files.pak", pak::write(&files).expect("small archive"))];
+    #[cfg(feature = "archives")]
+    {
+        let list = |deflate| {
+            files
+                .iter()
+                .map(|(p, b)| (*p, *b, deflate))
+                .collect::<Vec<_>>()
+        };
+        out.push(("stored.zip", zip::write(&list(false)).expect("in memory")));
+        out.push(("deflated.pk3", zip::write(&list(true)).expect("in memory")));
+        out.push(("empty.zip", zip::write(&[]).expect("in memory")));
+    }
+    out
+}
