@@ -176,6 +176,7 @@ fn six_weight_model() -> Model {
     Model {
         meshes: vec![mesh],
         skins: vec![Skin {
+            source: None,
             name: String::new(),
             pictures: vec![checker_skin()],
             picture_times: None,

@@ -538,6 +538,7 @@ fn rgba_model(alpha: u8) -> Model {
         .flat_map(|i| [i as u8 * 2, 255 - i as u8, 7, alpha])
         .collect();
     model.skins = vec![Skin {
+        source: None,
         name: String::new(),
         pictures: vec![Image {
             width: 16,

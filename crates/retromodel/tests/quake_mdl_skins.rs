@@ -72,6 +72,7 @@ fn strip_model(picture: Image, s: &[u32]) -> Model {
             name: "skin".into(),
             pictures: vec![picture],
             picture_times: None,
+            source: None,
         }],
         ..Default::default()
     }

@@ -168,6 +168,7 @@ pub fn keyframe_model(poses: Vec<PoseData>) -> Model {
         frames,
         clips,
         skins: vec![Skin {
+            source: None,
             name: String::new(),
             pictures: vec![checker_skin()],
             picture_times: None,

@@ -272,6 +272,7 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
                                     )
                                 })?;
                             model.skins.push(Skin {
+                                source: None,
                                 name: file.clone(),
                                 pictures: vec![picture],
                                 picture_times: None,

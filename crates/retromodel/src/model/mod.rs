@@ -136,6 +136,10 @@ pub struct Skin {
     pub pictures: Vec<Image>,
     /// Cumulative end time of each picture in seconds, for groups.
     pub picture_times: Option<Vec<f32>>,
+    /// Where a picture looked up by name was found and by which rule
+    /// (`guard1_body.png (image path beside the model)`, see [`crate::skin_lookup`]); `None`
+    /// for pictures stored in the model file and skins not looked up.
+    pub source: Option<String>,
 }
 
 /// A joint of a skeleton (bind pose, object space).

@@ -41,6 +41,7 @@ pub(super) fn replace_skin(model: &mut Model, path: &Path) -> Result<()> {
     .with_context(|| format!("--skin {}", path.display()))?;
     let size = [picture.width, picture.height];
     model.skins = vec![Skin {
+        source: None,
         name: path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

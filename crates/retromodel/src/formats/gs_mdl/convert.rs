@@ -278,6 +278,7 @@ fn build_skin(
     warnings: &mut Vec<String>,
 ) -> Skin {
     let mut out = Skin {
+        source: None,
         name: String::new(),
         pictures: Vec::new(),
         picture_times: None,

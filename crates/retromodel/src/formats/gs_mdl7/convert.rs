@@ -945,6 +945,7 @@ pub(crate) fn convert_skins(
             },
         }
         out.push(ModelSkin {
+            source: None,
             name: sk.display_name(),
             pictures,
             picture_times: None,

@@ -128,6 +128,7 @@ impl SkinLoader<'_> {
             }
         }
         Skin {
+            source: None,
             name,
             pictures,
             picture_times: None,

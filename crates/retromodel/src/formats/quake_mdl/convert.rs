@@ -206,6 +206,7 @@ fn build_skin(
                 ));
             }
             Skin {
+                source: None,
                 name: String::new(),
                 pictures: vec![picture],
                 picture_times: None,
@@ -225,6 +226,7 @@ fn build_skin(
                 warnings.push(format!("skin {index}: group {problem}"));
             }
             Skin {
+                source: None,
                 name: String::new(),
                 pictures: pictures.iter().map(|p| indexed(p)).collect(),
                 picture_times: Some(intervals.clone()),

@@ -916,6 +916,7 @@ pub fn to_model(file: &WmpFile, warnings: &[String]) -> Converted {
         .meshes
         .iter()
         .map(|m| Skin {
+            source: None,
             name: m.name.clone(),
             pictures: Vec::new(),
             picture_times: None,

@@ -386,6 +386,7 @@ fn load_skins(
             image.index(),
             vec![mi],
             Skin {
+                source: None,
                 name,
                 pictures: vec![picture],
                 picture_times: None,
