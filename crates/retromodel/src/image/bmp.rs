@@ -74,11 +74,7 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         let w = r.i32()?;
         let h = r.i32()?;
         if w < 0 {
-            return Err(r.error_at(
-                18,
-                ErrorKind::InvalidValue,
-                format!("negative width {w}"),
-            ));
+            return Err(r.error_at(18, ErrorKind::InvalidValue, format!("negative width {w}")));
         }
         (w.unsigned_abs(), h.unsigned_abs(), h < 0)
     };

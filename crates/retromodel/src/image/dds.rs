@@ -244,8 +244,11 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
             ),
         ));
     }
-    // The top level must be in the data before anything is allocated.
+    // The picture is charged, then the top level must be in the data, before anything is
+    // allocated.
     let (w, h) = (u64::from(width), u64::from(height));
+    let mut budget = Budget::new(limits);
+    r.charge(&mut budget, w * h * 4, 12)?;
     let level_len = match layout {
         Layout::Block(bc) => w.div_ceil(4) * h.div_ceil(4) * bc.block_len() as u64,
         Layout::Masked(m) => (w * u64::from(m.bits)).div_ceil(8) * h,
@@ -261,8 +264,6 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
             ),
         ));
     }
-    let mut budget = Budget::new(limits);
-    r.charge(&mut budget, w * h * 4, 12)?;
     let level = &data[data_start..data_start + level_len as usize];
     let (w, h) = (width as usize, height as usize);
     let mut out = vec![0u8; w * h * 4];
@@ -411,10 +412,7 @@ fn decode_masked(m: Masks, level: &[u8], w: usize, out: &mut [u8]) {
         let max = u64::from(mask >> shift);
         ((u64::from((v & mask) >> shift) * 255 + max / 2) / max) as u8
     };
-    for (row, dst) in level
-        .chunks_exact(row_len)
-        .zip(out.chunks_exact_mut(w * 4))
-    {
+    for (row, dst) in level.chunks_exact(row_len).zip(out.chunks_exact_mut(w * 4)) {
         for (p, px) in row.chunks_exact(bytes).zip(dst.chunks_exact_mut(4)) {
             let mut word = [0u8; 4];
             word[..bytes].copy_from_slice(p);

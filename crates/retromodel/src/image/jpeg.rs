@@ -67,12 +67,41 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         ));
     }
     // JPEG sides are 16-bit; the limits are checked below with this crate's message.
+    // zune-jpeg picks its colour conversion when it reads the headers, so the output colour
+    // space is set before: RGBA, which it converts YCbCr, grey, CMYK and YCCK to; pictures
+    // stored as RGB (or with alpha) it only copies, so they are read again as stored and
+    // widened to RGBA here.
     let options = DecoderOptions::default()
         .set_strict_mode(false)
         .set_max_width(usize::from(u16::MAX))
-        .set_max_height(usize::from(u16::MAX));
+        .set_max_height(usize::from(u16::MAX))
+        .jpeg_set_out_colorspace(ColorSpace::RGBA);
     let mut decoder = JpegDecoder::new_with_options(ZCursor::new(data), options);
     decoder.decode_headers().map_err(decoding_error)?;
+    let input = decoder
+        .input_colorspace()
+        .ok_or_else(|| corrupt("no frame header"))?;
+    let out_space = match input {
+        ColorSpace::YCbCr | ColorSpace::Luma | ColorSpace::YCCK | ColorSpace::CMYK => {
+            ColorSpace::RGBA
+        }
+        ColorSpace::RGB | ColorSpace::RGBA | ColorSpace::LumaA => {
+            decoder = JpegDecoder::new_with_options(
+                ZCursor::new(data),
+                options.jpeg_set_out_colorspace(input),
+            );
+            decoder.decode_headers().map_err(decoding_error)?;
+            input
+        }
+        other => {
+            return Err(Error::new(
+                FORMAT,
+                ErrorKind::Unsupported,
+                format!("unsupported colour space {other:?}"),
+                Location::None,
+            ))
+        }
+    };
     let (width, height) = decoder
         .dimensions()
         .ok_or_else(|| corrupt("no frame header"))?;
@@ -106,26 +135,6 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
             )
         })?;
 
-    // zune-jpeg converts these to RGBA itself; the others it only copies, and they are
-    // widened to RGBA here.
-    let input = decoder
-        .input_colorspace()
-        .ok_or_else(|| corrupt("no frame header"))?;
-    let out_space = match input {
-        ColorSpace::YCbCr | ColorSpace::Luma | ColorSpace::YCCK | ColorSpace::CMYK => {
-            ColorSpace::RGBA
-        }
-        ColorSpace::RGB | ColorSpace::RGBA | ColorSpace::LumaA => input,
-        other => {
-            return Err(Error::new(
-                FORMAT,
-                ErrorKind::Unsupported,
-                format!("unsupported colour space {other:?}"),
-                Location::None,
-            ))
-        }
-    };
-    decoder.set_options(options.jpeg_set_out_colorspace(out_space));
     let channels = out_space.num_components();
     let len = usize::try_from(pixels * 4).map_err(|_| {
         Error::new(

@@ -347,7 +347,9 @@ pub fn decode_with_palette(
         return Err(Error::new(
             FORMAT,
             ErrorKind::Unsupported,
-            format!("{name}: not a picture format this crate reads (no known magic bytes or extension)"),
+            format!(
+                "{name}: not a picture format this crate reads (no known magic bytes or extension)"
+            ),
             Location::None,
         ));
     };

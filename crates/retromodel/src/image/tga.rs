@@ -225,19 +225,17 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         };
         let entry_len = usize::from(cmap_entry_size).div_ceil(8);
         let at = r.pos();
-        let bytes = r
-            .bytes(usize::from(cmap_length) * entry_len)
-            .map_err(|_| {
-                r.error_at(
-                    data.len(),
-                    ErrorKind::Truncated,
-                    format!(
-                        "colour map of {cmap_length} entries of {entry_len} bytes at offset \
+        let bytes = r.bytes(usize::from(cmap_length) * entry_len).map_err(|_| {
+            r.error_at(
+                data.len(),
+                ErrorKind::Truncated,
+                format!(
+                    "colour map of {cmap_length} entries of {entry_len} bytes at offset \
                          {at:#x} runs past the end of the data ({} bytes)",
-                        data.len()
-                    ),
-                )
-            })?;
+                    data.len()
+                ),
+            )
+        })?;
         if kind == PixelKind::Mapped {
             colour_map = bytes
                 .chunks_exact(entry_len)
@@ -246,9 +244,20 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         }
     }
 
-    // Can the data hold the picture at all? Checked before anything is allocated.
-    let pixel_len = usize::from(depth).div_ceil(8);
+    // The picture is charged, then checked against what the data could hold, before
+    // anything is allocated.
     let pixels = u64::from(width) * u64::from(height);
+    let mut budget = Budget::new(limits);
+    r.charge(&mut budget, pixels * 4, 12)?;
+    let out_len = usize::try_from(pixels * 4).map_err(|_| {
+        r.error_at(
+            12,
+            ErrorKind::LimitExceeded,
+            format!("picture size {width}x{height} does not fit in memory"),
+        )
+    })?;
+
+    let pixel_len = usize::from(depth).div_ceil(8);
     let start = r.pos();
     let n = r.remaining() as u64;
     let capacity = if rle {
@@ -267,16 +276,6 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
             ),
         ));
     }
-    let mut budget = Budget::new(limits);
-    r.charge(&mut budget, pixels * 4, 12)?;
-    let out_len = usize::try_from(pixels * 4).map_err(|_| {
-        r.error_at(
-            12,
-            ErrorKind::LimitExceeded,
-            format!("picture size {width}x{height} does not fit in memory"),
-        )
-    })?;
-
     let stream = r.rest();
     let mut out = vec![0u8; out_len];
     let (w, h) = (width as usize, height as usize);

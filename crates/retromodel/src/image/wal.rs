@@ -134,7 +134,10 @@ pub fn decode(data: &[u8], palette: &Palette, limits: &Limits) -> Result<Image> 
             format!("mip level 0 offset {offset} lies inside the {HEADER_LEN}-byte header"),
         ));
     }
+    // The picture is charged, then checked against the data, before anything is allocated.
     let len = u64::from(width) * u64::from(height);
+    let mut budget = Budget::new(limits);
+    r.charge(&mut budget, len + 768, 32)?;
     let end = u64::from(offset) + len;
     if end > data.len() as u64 {
         return Err(r.error_at(
@@ -147,8 +150,6 @@ pub fn decode(data: &[u8], palette: &Palette, limits: &Limits) -> Result<Image> 
             ),
         ));
     }
-    let mut budget = Budget::new(limits);
-    r.charge(&mut budget, len + 768, 32)?;
     let indices = data[offset as usize..end as usize].to_vec();
     Ok(Image {
         width,
