@@ -12,7 +12,8 @@
 //!   Alpha comes only from an alpha mask (`BI_BITFIELDS` with a V3 or later header).
 //! - Paletted pictures are expanded through their palette (alpha 255); indices past the
 //!   palette's end read as black.
-//! - RLE pictures that end early leave the rest of the picture black.
+//! - An RLE picture whose end-of-bitmap code comes before the last row leaves the rest
+//!   black; RLE data that simply runs out is [`ErrorKind::Truncated`].
 //!
 //! The header is read here first (the `BM` magic; the pixel data offset at 10; the info
 //! header's size at 14; width and height at 18, `u16`s in a 12-byte core header and `i32`s

@@ -3,9 +3,8 @@
 //! Decoding uses the `zune-jpeg` crate, the decoder the `image` crate itself wraps; calling
 //! it directly lets it write RGBA8 at once (no second buffer) and lets the header be checked
 //! before anything is allocated. Greyscale, YCbCr, RGB, CMYK and YCCK pictures are read,
-//! with any chroma subsampling and restart intervals, baseline, extended (12-bit samples are
-//! not) and progressive; arithmetic coding and lossless JPEG are
-//! [`ErrorKind::Unsupported`]. The result is always [`Pixels::Rgba8`] with alpha 255 (CMYK is
+//! with any chroma subsampling and restart intervals, baseline and progressive (8-bit
+//! samples); arithmetic coding and lossless JPEG are [`ErrorKind::Unsupported`]. The result is always [`Pixels::Rgba8`] with alpha 255 (CMYK is
 //! converted to RGB); Exif orientation and ICC profiles are not applied.
 //!
 //! The decoder runs in its lenient mode, as browsers and game engines do: data that ends
