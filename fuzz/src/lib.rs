@@ -131,3 +131,30 @@ pub fn archive(data: &[u8]) {
         }
     });
 }
+
+/// Decodes `data` as a picture under every name hint of `image::IMAGE_EXTENSIONS` (and none),
+/// WAL with a fixed palette: each result must be an error or a picture with as many pixels as
+/// its size says, within the memory bound.
+pub fn image(data: &[u8]) {
+    use retromodel::image::{self, Palette, Pixels};
+    let palette = Palette::QUAKE;
+    bounded(data.len(), || {
+        let limits = limits(data.len());
+        let names = image::IMAGE_EXTENSIONS
+            .iter()
+            .map(|ext| format!("fuzz.{ext}"))
+            .chain(["fuzz".to_string()]);
+        for name in names {
+            let decoded = image::decode_with_palette(data, &name, Some(&palette), &limits);
+            if let Ok(img) = decoded {
+                let texels = img.width as usize * img.height as usize;
+                assert!(texels > 0, "{name}: empty picture");
+                match &img.pixels {
+                    Pixels::Indexed { indices, .. } => assert_eq!(indices.len(), texels),
+                    Pixels::Rgba8(px) => assert_eq!(px.len(), texels * 4),
+                }
+            }
+        }
+        let _ = image::decode_wal(data, &palette, &limits);
+    });
+}

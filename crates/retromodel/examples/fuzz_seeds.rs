@@ -1,10 +1,14 @@
 //! Writes the fuzzing seed corpora from the registry: every registered codec's fixtures
 //! into `DIR/codec_<name>/`, and glTF / OBJ exports of them into `DIR/import_gltf/` and
-//! `DIR/import_obj/`, and the archive fixtures into `DIR/archive/`.
+//! `DIR/import_obj/`; the archive fixtures into `DIR/archive/`; and the generated texture
+//! fixtures of `tests/texture_fixtures` (TGA, BMP, DDS, JPEG, WAL) into `DIR/image_decode/`.
 //!
 //! `cargo run -p retromodel --example fuzz_seeds -- fuzz/seeds`
 
 use std::path::PathBuf;
+
+#[path = "../tests/texture_fixtures/mod.rs"]
+mod texture_fixtures;
 
 use retromodel::export::{gltf, obj};
 use retromodel::{registry, ConvertOptions, Document, Limits, NoFiles};
@@ -51,8 +55,28 @@ fn main() -> std::io::Result<()> {
         std::fs::write(d.join(name), bytes)?;
         n += 1;
     }
+    let d = dir.join("image_decode");
+    std::fs::create_dir_all(&d)?;
+    let mut t = 0;
+    for f in texture_fixtures::all() {
+        std::fs::write(d.join(&f.name), &f.bytes)?;
+        t += 1;
+    }
+    let (wal, _) = texture_fixtures::wal(16, 8, 1);
+    std::fs::write(d.join("floor1.wal"), wal)?;
+    for (name, progressive) in [("baseline.jpg", false), ("progressive.jpg", true)] {
+        let jpg = texture_fixtures::jpeg(
+            &texture_fixtures::gradient(24, 16),
+            24,
+            16,
+            progressive,
+            false,
+        );
+        std::fs::write(d.join(name), jpg)?;
+    }
+    t += 3;
     eprintln!(
-        "{} fixtures, {g} glTF and {o} OBJ seeds in {}",
+        "{} fixtures, {g} glTF, {o} OBJ and {t} texture seeds in {}",
         n,
         dir.display()
     );

@@ -59,3 +59,16 @@ fn regression_inputs_pass_the_oracle() {
     }
     assert!(n >= 7, "{n} regression inputs");
 }
+
+/// The texture decoders have their fuzz target too (`image_decode`, declared in
+/// `fuzz/Cargo.toml`), and it runs every name hint of `IMAGE_EXTENSIONS`.
+#[test]
+fn the_texture_decoders_have_a_fuzz_target() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("fuzz/Cargo.toml");
+    assert!(manifest.contains("name = \"image_decode\""));
+    let target = std::fs::read_to_string(root.join("fuzz_targets/image_decode.rs")).unwrap();
+    assert!(target.contains("retromodel_fuzz::image(data)"));
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    assert!(lib.contains("image::IMAGE_EXTENSIONS"));
+}

@@ -1,12 +1,40 @@
-//! Skin pictures: indexed (with palette, fullbright range and transparent index) or RGBA.
+//! Skin pictures: indexed (with palette, fullbright range and transparent index) or RGBA;
+//! and the texture decoders, one module per format, behind one entry point, [`decode`].
+//!
+//! | format | module | magic | result |
+//! |---|---|---|---|
+//! | PNG | [`png`] (feature `png`) | `89 50 4E 47` | RGBA8 |
+//! | PCX | [`pcx`] | `0A` | indexed (8-bit) or RGBA8 |
+//! | TGA | `tga` (feature `textures`) | none: the name's extension | RGBA8 |
+//! | JPEG | `jpeg` (feature `textures`) | `FF D8 FF` | RGBA8 |
+//! | BMP | `bmp` (feature `textures`) | `BM` | RGBA8 |
+//! | DDS | `dds` (feature `textures`) | `DDS ` | RGBA8 |
+//! | Quake 2 WAL | `wal` (feature `textures`) | none: the name's extension | indexed, palette from the caller |
+//!
+//! Every decoder checks the header's sizes against [`Limits`](crate::Limits) before it
+//! allocates, and names its format and, where it can, the byte offset in its errors
+//! (`tga: ... at offset 0x..`).
 
 use std::sync::Arc;
 
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::limits::Limits;
+
+#[cfg(feature = "textures")]
+pub mod bmp;
+#[cfg(feature = "textures")]
+pub mod dds;
+#[cfg(feature = "textures")]
+pub mod jpeg;
 mod palette;
 pub mod pcx;
 #[cfg(feature = "png")]
 pub mod png;
 mod reduce;
+#[cfg(feature = "textures")]
+pub mod tga;
+#[cfg(feature = "textures")]
+pub mod wal;
 
 pub use palette::Palette;
 pub use reduce::{IndexOptions, Indexed};
@@ -204,6 +232,201 @@ pub fn bgr_to_rgba8(data: &[u8], bytes_per_pixel: usize) -> Vec<u8> {
         out.extend_from_slice(&[p[2], p[1], p[0], a]);
     }
     out
+}
+
+/// The file extensions (lower case, without the dot) of the pictures [`decode`] reads with
+/// the features this crate was built with: `png`, `tga`, `jpg`, `jpeg`, `bmp`, `pcx`, `dds`
+/// and `wal` with the default features (`wal` needs a palette: [`decode_with_palette`]).
+/// In the order a skin lookup that finds several files of one name should prefer them:
+/// true-colour formats with alpha first, 8-bit ones last.
+pub const IMAGE_EXTENSIONS: &[&str] = &[
+    #[cfg(feature = "png")]
+    "png",
+    #[cfg(feature = "textures")]
+    "tga",
+    #[cfg(feature = "textures")]
+    "dds",
+    #[cfg(feature = "textures")]
+    "jpg",
+    #[cfg(feature = "textures")]
+    "jpeg",
+    #[cfg(feature = "textures")]
+    "bmp",
+    "pcx",
+    #[cfg(feature = "textures")]
+    "wal",
+];
+
+/// Short format name used in errors of [`decode`] itself (`image: ...`), when no decoder
+/// takes the data.
+pub const FORMAT: &str = "image";
+
+/// The picture formats [`decode`] tells apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Png,
+    Jpeg,
+    Dds,
+    Bmp,
+    Pcx,
+    Tga,
+    Wal,
+}
+
+/// Which decoder reads `bytes` named `name`: the unambiguous magics (PNG, JPEG, DDS) first,
+/// then the extension for the formats without a magic (TGA, WAL), then the short magics
+/// (`BM`, `0x0A`, which a TGA or WAL header may start with too), then the extension alone.
+fn kind_of(bytes: &[u8], name: &str) -> Option<Kind> {
+    const PNG: [u8; 4] = [0x89, b'P', b'N', b'G'];
+    const JPEG: [u8; 3] = [0xFF, 0xD8, 0xFF];
+    if bytes.starts_with(&PNG) {
+        return Some(Kind::Png);
+    }
+    if bytes.starts_with(&JPEG) {
+        return Some(Kind::Jpeg);
+    }
+    if bytes.starts_with(b"DDS ") {
+        return Some(Kind::Dds);
+    }
+    let ext = name
+        .rsplit_once('.')
+        .map(|(stem, ext)| (stem, ext.to_ascii_lowercase()))
+        .filter(|(_, ext)| !ext.contains(['/', '\\']))
+        .map(|(_, ext)| ext);
+    match ext.as_deref() {
+        Some("tga") => return Some(Kind::Tga),
+        Some("wal") => return Some(Kind::Wal),
+        _ => {}
+    }
+    if bytes.starts_with(b"BM") {
+        return Some(Kind::Bmp);
+    }
+    if bytes.first() == Some(&0x0A) {
+        return Some(Kind::Pcx);
+    }
+    match ext.as_deref() {
+        Some("png") => Some(Kind::Png),
+        Some("jpg" | "jpeg") => Some(Kind::Jpeg),
+        Some("dds") => Some(Kind::Dds),
+        Some("bmp") => Some(Kind::Bmp),
+        Some("pcx") => Some(Kind::Pcx),
+        _ => None,
+    }
+}
+
+/// Decodes a picture file of any format in [`IMAGE_EXTENSIONS`] but WAL, which needs a
+/// palette ([`decode_with_palette`], [`decode_wal`]).
+///
+/// The decoder is picked by the data's magic bytes first (PNG, JPEG `FF D8 FF`, DDS `DDS `),
+/// so a misnamed file (a `.tga` that is a JPEG, as some game data has) is read for what it is;
+/// then by `name`'s extension (any case) for TGA and WAL, which have no magic; then by the
+/// short magics of BMP (`BM`) and PCX (`0A`); then by the extension alone, so that a broken
+/// `.png` gets the PNG decoder's error. `name` is a file name or path; only its extension is
+/// used.
+///
+/// PCX and WAL pictures come back [`Pixels::Indexed`], the others [`Pixels::Rgba8`]. Every
+/// decoder checks the sizes in the header against `limits` before it allocates.
+///
+/// Fails with the chosen decoder's error (`tga: ...`, `png: ...`); with
+/// [`ErrorKind::Unsupported`] ("image: ...") when no format fits, or the format's cargo
+/// feature is off; and for a WAL file with [`ErrorKind::Unsupported`] ("wal: ... needs the
+/// Quake 2 palette").
+pub fn decode(bytes: &[u8], name: &str, limits: &Limits) -> Result<Image> {
+    decode_with_palette(bytes, name, None, limits)
+}
+
+/// [`decode`], with the Quake 2 palette (from the game's `pics/colormap.pcx`) for WAL
+/// textures; other formats ignore it.
+pub fn decode_with_palette(
+    bytes: &[u8],
+    name: &str,
+    wal_palette: Option<&Palette>,
+    limits: &Limits,
+) -> Result<Image> {
+    let Some(kind) = kind_of(bytes, name) else {
+        return Err(Error::new(
+            FORMAT,
+            ErrorKind::Unsupported,
+            format!(
+                "{name}: not a picture format this crate reads (no known magic bytes or extension)"
+            ),
+            Location::None,
+        ));
+    };
+    let _ = (limits, wal_palette);
+    match kind {
+        Kind::Pcx => pcx::decode(bytes, limits),
+        #[cfg(feature = "png")]
+        Kind::Png => png::decode(bytes, limits),
+        #[cfg(feature = "textures")]
+        Kind::Jpeg => jpeg::decode(bytes, limits),
+        #[cfg(feature = "textures")]
+        Kind::Dds => dds::decode(bytes, limits),
+        #[cfg(feature = "textures")]
+        Kind::Bmp => bmp::decode(bytes, limits),
+        #[cfg(feature = "textures")]
+        Kind::Tga => tga::decode(bytes, limits),
+        #[cfg(feature = "textures")]
+        Kind::Wal => match wal_palette {
+            Some(palette) => wal::decode(bytes, palette, limits),
+            None => Err(Error::new(
+                wal::FORMAT,
+                ErrorKind::Unsupported,
+                format!(
+                    "{name}: a WAL texture needs the Quake 2 palette (pics/colormap.pcx): use \
+                     image::decode_with_palette or image::decode_wal"
+                ),
+                Location::None,
+            )),
+        },
+        #[allow(unreachable_patterns)]
+        other => Err(Error::new(
+            FORMAT,
+            ErrorKind::Unsupported,
+            format!(
+                "{name}: {other:?} pictures are not read by this build (cargo feature `textures` \
+                 or `png` is off)"
+            ),
+            Location::None,
+        )),
+    }
+}
+
+/// Decodes mip level 0 of a Quake 2 WAL texture with `palette`, the Quake 2 palette the
+/// caller read from the game's `pics/colormap.pcx` (this crate does not embed it). The
+/// result is [`Pixels::Indexed`]. See `wal::decode` (feature `textures`).
+pub fn decode_wal(bytes: &[u8], palette: &Palette, limits: &Limits) -> Result<Image> {
+    #[cfg(feature = "textures")]
+    {
+        wal::decode(bytes, palette, limits)
+    }
+    #[cfg(not(feature = "textures"))]
+    {
+        let _ = (bytes, palette, limits);
+        Err(Error::new(
+            "wal",
+            ErrorKind::Unsupported,
+            "WAL textures are not read by this build (cargo feature `textures` is off)",
+            Location::None,
+        ))
+    }
+}
+
+/// Widens `n` pixels of `channels` bytes (grey, grey + alpha, RGB or RGBA) at the start of
+/// `buf` to RGBA8 in place; `buf` holds `n * 4` bytes.
+#[cfg(feature = "textures")]
+fn expand_to_rgba(buf: &mut [u8], n: usize, channels: usize) {
+    // From the last pixel down, so no source byte is overwritten before it is read.
+    for i in (0..n).rev() {
+        let s = i * channels;
+        let px = match channels {
+            1 => [buf[s], buf[s], buf[s], 255],
+            2 => [buf[s], buf[s], buf[s], buf[s + 1]],
+            3 => [buf[s], buf[s + 1], buf[s + 2], 255],
+            _ => return,
+        };
+        buf[i * 4..i * 4 + 4].copy_from_slice(&px);
+    }
 }
 
 #[cfg(test)]

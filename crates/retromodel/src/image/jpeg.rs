@@ -1,0 +1,198 @@
+//! JPEG pictures (JFIF, Exif), read (feature `textures`): baseline and progressive.
+//!
+//! Decoding uses the `zune-jpeg` crate, the decoder the `image` crate itself wraps; calling
+//! it directly lets it write RGBA8 at once (no second buffer) and lets the header be checked
+//! before anything is allocated. Greyscale, YCbCr, RGB, CMYK and YCCK pictures are read,
+//! with any chroma subsampling and restart intervals, baseline and progressive (8-bit
+//! samples); arithmetic coding and lossless JPEG are [`ErrorKind::Unsupported`]. The result is always [`Pixels::Rgba8`] with alpha 255 (CMYK is
+//! converted to RGB); Exif orientation and ICC profiles are not applied.
+//!
+//! The decoder runs in its lenient mode, as browsers and game engines do: data that ends
+//! early, or a scan that breaks off, leaves the rest of the picture grey instead of failing,
+//! and a progressive picture reads at most 100 scans. Errors carry no byte offset, the
+//! decoder does not report one.
+//!
+//! The header's sizes are checked before anything is allocated for the pixels: each side
+//! against [`Limits::max_image_dimension`], then the RGBA8 result and the decoder's own
+//! buffers (a picture's coefficients, 16-bit, up to 4 components, padded to whole blocks:
+//! charged as 12 bytes a pixel) against [`Limits::max_alloc_bytes`].
+
+use zune_core::bytestream::ZCursor;
+use zune_core::colorspace::ColorSpace;
+use zune_core::options::DecoderOptions;
+use zune_jpeg::errors::DecodeErrors;
+use zune_jpeg::JpegDecoder;
+
+use super::{expand_to_rgba, Image, Pixels};
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::limits::{Budget, Limits};
+
+/// Short format name used in errors (`jpeg: ...`).
+pub const FORMAT: &str = "jpeg";
+
+/// The three bytes every JPEG file starts with: the SOI marker and the next marker's `0xFF`.
+pub const MAGIC: [u8; 3] = [0xFF, 0xD8, 0xFF];
+/// Bytes charged per (padded) pixel for the decoder's own buffers.
+const DECODER_BYTES_PER_PIXEL: u64 = 12;
+
+/// Decodes a JPEG file to an RGBA8 picture.
+///
+/// See the [module documentation](self) for what is read.
+///
+/// Fails on data that does not start with a JPEG marker ([`ErrorKind::BadMagic`]), a side
+/// above [`Limits::max_image_dimension`] or a picture above [`Limits::max_alloc_bytes`]
+/// ([`ErrorKind::LimitExceeded`]), data that ends inside the headers
+/// ([`ErrorKind::Truncated`]), a coding the decoder does not read
+/// ([`ErrorKind::Unsupported`]) and anything else it refuses ([`ErrorKind::InvalidValue`],
+/// "corrupt data: ...").
+pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
+    if !data.starts_with(&MAGIC) {
+        if !data.is_empty() && MAGIC.starts_with(data) {
+            return Err(Error::new(
+                FORMAT,
+                ErrorKind::Truncated,
+                format!(
+                    "data ends early: {} bytes are not a complete JPEG file",
+                    data.len()
+                ),
+                Location::Offset(data.len() as u64),
+            ));
+        }
+        return Err(Error::new(
+            FORMAT,
+            ErrorKind::BadMagic,
+            "not a JPEG file (expected the SOI marker ff d8 ff)",
+            Location::Offset(0),
+        ));
+    }
+    // JPEG sides are 16-bit; the limits are checked below with this crate's message.
+    // zune-jpeg picks its colour conversion when it reads the headers, so the output colour
+    // space is set before: RGBA, which it converts YCbCr, grey, CMYK and YCCK to; pictures
+    // stored as RGB (or with alpha) it only copies, so they are read again as stored and
+    // widened to RGBA here.
+    let options = DecoderOptions::default()
+        .set_strict_mode(false)
+        .set_max_width(usize::from(u16::MAX))
+        .set_max_height(usize::from(u16::MAX))
+        .jpeg_set_out_colorspace(ColorSpace::RGBA);
+    let mut decoder = JpegDecoder::new_with_options(ZCursor::new(data), options);
+    decoder.decode_headers().map_err(decoding_error)?;
+    let input = decoder
+        .input_colorspace()
+        .ok_or_else(|| corrupt("no frame header"))?;
+    let out_space = match input {
+        ColorSpace::YCbCr | ColorSpace::Luma | ColorSpace::YCCK | ColorSpace::CMYK => {
+            ColorSpace::RGBA
+        }
+        ColorSpace::RGB | ColorSpace::RGBA | ColorSpace::LumaA => {
+            decoder = JpegDecoder::new_with_options(
+                ZCursor::new(data),
+                options.jpeg_set_out_colorspace(input),
+            );
+            decoder.decode_headers().map_err(decoding_error)?;
+            input
+        }
+        other => {
+            return Err(Error::new(
+                FORMAT,
+                ErrorKind::Unsupported,
+                format!("unsupported colour space {other:?}"),
+                Location::None,
+            ))
+        }
+    };
+    let (width, height) = decoder
+        .dimensions()
+        .ok_or_else(|| corrupt("no frame header"))?;
+    let (width, height) = (width as u32, height as u32);
+    if width > limits.max_image_dimension || height > limits.max_image_dimension {
+        return Err(Error::new(
+            FORMAT,
+            ErrorKind::LimitExceeded,
+            format!(
+                "picture size {width}x{height} exceeds the limit of {} pixels a side",
+                limits.max_image_dimension
+            ),
+            Location::None,
+        ));
+    }
+    let pixels = u64::from(width) * u64::from(height);
+    let padded = u64::from(width.div_ceil(32) * 32) * u64::from(height.div_ceil(32) * 32);
+    let mut budget = Budget::new(limits);
+    budget
+        .charge(pixels * 4)
+        .and_then(|()| budget.charge(padded * DECODER_BYTES_PER_PIXEL))
+        .map_err(|limit| {
+            Error::new(
+                FORMAT,
+                ErrorKind::LimitExceeded,
+                format!(
+                    "picture size {width}x{height} would exceed the allocation limit of {limit} \
+                     bytes"
+                ),
+                Location::None,
+            )
+        })?;
+
+    let channels = out_space.num_components();
+    let len = usize::try_from(pixels * 4).map_err(|_| {
+        Error::new(
+            FORMAT,
+            ErrorKind::LimitExceeded,
+            format!("picture size {width}x{height} does not fit in memory"),
+            Location::None,
+        )
+    })?;
+    let mut out = vec![0u8; len];
+    let n = width as usize * height as usize;
+    decoder
+        .decode_into(&mut out[..n * channels])
+        .map_err(decoding_error)?;
+    expand_to_rgba(&mut out, n, channels);
+    Ok(Image {
+        width,
+        height,
+        pixels: Pixels::Rgba8(out),
+    })
+}
+
+/// An error for data the decoder refuses.
+fn corrupt(what: impl std::fmt::Display) -> Error {
+    Error::new(
+        FORMAT,
+        ErrorKind::InvalidValue,
+        format!("corrupt data: {what}"),
+        Location::None,
+    )
+}
+
+/// Maps an error of `zune-jpeg` to the crate's error.
+fn decoding_error(e: DecodeErrors) -> Error {
+    match e {
+        DecodeErrors::ExhaustedData => Error::new(
+            FORMAT,
+            ErrorKind::Truncated,
+            "data ends early, inside the headers",
+            Location::None,
+        ),
+        DecodeErrors::IoErrors(io) => Error::new(
+            FORMAT,
+            ErrorKind::Truncated,
+            format!("data ends early: {io:?}"),
+            Location::None,
+        ),
+        DecodeErrors::Unsupported(scheme) => Error::new(
+            FORMAT,
+            ErrorKind::Unsupported,
+            format!("unsupported coding: {scheme:?}"),
+            Location::None,
+        ),
+        DecodeErrors::LargeDimensions(_) => Error::new(
+            FORMAT,
+            ErrorKind::LimitExceeded,
+            format!("{e}"),
+            Location::None,
+        ),
+        other => corrupt(other),
+    }
+}
