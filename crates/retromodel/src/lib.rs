@@ -46,6 +46,7 @@ pub mod model;
 pub mod options;
 pub mod registry;
 pub mod resolve;
+pub mod skin_lookup;
 pub mod summary;
 pub mod vfs;
 

@@ -15,6 +15,12 @@ pub trait Resolver {
         let _ = extension;
         Vec::new()
     }
+
+    /// The model's own file name, when known: skin rules that look for a picture named like
+    /// the model (`faerie.md2` beside `faerie.bmp`) use its stem. `None` by default.
+    fn model_name(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A resolver that finds nothing: converters fall back to built-in data.

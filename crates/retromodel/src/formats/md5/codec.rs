@@ -254,6 +254,53 @@ fn file_name(name: &str, index: usize) -> String {
     }
 }
 
+/// Finds each mesh's picture ([`crate::skin_lookup`]): the Cube 2 `md5skin` of the model
+/// folder's `.cfg` for the mesh's `// meshes:` name (or `*`) when the folder has one, else the
+/// shader as a picture path (Doom 3 `.mtr` materials are not read: a shader that is no
+/// picture is named in a warning). Meshes showing the same picture share one skin.
+fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolver: &dyn Resolver) {
+    let mut lookup = crate::skin_lookup::SkinLookup::new(resolver, &Limits::default());
+    let cube2 = lookup.cube2_skins();
+    let mut by_path: std::collections::HashMap<String, usize> = Default::default();
+    let model = &mut converted.model;
+    for (i, mesh) in model.meshes.iter_mut().enumerate() {
+        let shader = mesh.name.clone();
+        let name = mesh_names
+            .get(i)
+            .cloned()
+            .flatten()
+            .unwrap_or(shader.clone());
+        let found = if cube2.is_empty() {
+            lookup.image_path(&shader)
+        } else {
+            lookup.cube2(&cube2, &name)
+        };
+        let Some(found) = found else {
+            if !shader.trim().is_empty() && cube2.is_empty() {
+                converted.warnings.push(format!(
+                    "mesh {i}: shader {shader:?} is not a picture beside the model or in the                      game data (Doom 3 .mtr materials are not read); untextured"
+                ));
+            } else if !cube2.is_empty() {
+                converted.warnings.push(format!(
+                    "mesh {i} ({name:?}): no md5skin picture found in the folder's .cfg; untextured"
+                ));
+            }
+            continue;
+        };
+        let index = *by_path.entry(found.path.clone()).or_insert_with(|| {
+            model.skins.push(crate::model::Skin {
+                name: found.path.clone(),
+                pictures: vec![found.image.clone()],
+                picture_times: None,
+                source: Some(found.source()),
+            });
+            model.skins.len() - 1
+        });
+        mesh.skin = Some(index);
+    }
+    converted.warnings.append(&mut lookup.warnings);
+}
+
 impl ParsedFile for Parsed<MeshFile> {
     fn format(&self) -> Format {
         MD5MESH
@@ -263,6 +310,7 @@ impl ParsedFile for Parsed<MeshFile> {
     }
     fn to_model(&self, _options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
         let mut converted = mesh_to_model(&self.file, &self.warnings);
+        attach_skins(&mut converted, &self.mesh_names, resolver);
         for name in resolver.list(MD5ANIM.extensions()[0]) {
             let Some(bytes) = resolver.load(&name) else {
                 converted

@@ -38,6 +38,38 @@ pub struct Parsed<T> {
     pub file: T,
     /// What was read leniently (missing version line, `numMeshes` mismatch, ...).
     pub warnings: Vec<String>,
+    /// md5mesh only: each mesh's name from the `// meshes: NAME` comment exporters write in
+    /// its block (Cube 2 engines name meshes by it), in mesh order; empty for the other
+    /// files and when no mesh has one.
+    pub mesh_names: Vec<Option<String>>,
+}
+
+/// The `// meshes: NAME` comment of each `mesh {` block of an md5mesh text, in order.
+pub fn mesh_comment_names(text: &[u8]) -> Vec<Option<String>> {
+    let mut out: Vec<Option<String>> = Vec::new();
+    let mut inside = false;
+    for line in text.split(|&b| b == b'\n') {
+        let line = String::from_utf8_lossy(line);
+        let t = line.trim();
+        if t.starts_with("mesh") && t[4..].trim_start().starts_with('{') {
+            out.push(None);
+            inside = true;
+        } else if inside {
+            if let Some(rest) = t.strip_prefix("//").map(str::trim_start) {
+                if let Some(name) = rest.strip_prefix("meshes:") {
+                    if let Some(last) = out.last_mut() {
+                        last.get_or_insert_with(|| name.trim().to_string());
+                    }
+                }
+            } else if t.starts_with('}') {
+                inside = false;
+            }
+        }
+    }
+    if out.iter().all(Option::is_none) {
+        out.clear();
+    }
+    out
 }
 
 /// Every keyword of the three files: an identifier outside this list is an "unknown keyword".
@@ -349,6 +381,7 @@ impl<'a> Parser<'a> {
         Parsed {
             file,
             warnings: self.0.warnings,
+            mesh_names: Vec::new(),
         }
     }
 }
@@ -435,13 +468,15 @@ pub fn parse_mesh(text: &[u8], limits: &crate::Limits) -> Result<Parsed<MeshFile
     } else {
         None
     };
-    Ok(p.finish(MeshFile {
+    let mut parsed = p.finish(MeshFile {
         version,
         commandline,
         stated_meshes,
         joints,
         meshes,
-    }))
+    });
+    parsed.mesh_names = mesh_comment_names(text);
+    Ok(parsed)
 }
 
 /// One `mesh { ... }` block after its keyword.

@@ -1,0 +1,331 @@
+//! Skin resolution by game convention: every rule in one place, each small.
+//!
+//! A model names its skins in the game's own way; this module turns those names into
+//! pictures through the caller's [`Resolver`] and says which rule found each one, for `info`
+//! (`skin 0: guard1_body.png (image path)`) and for [`Skin::source`](crate::model::Skin).
+//!
+//! | rule | used for | what is tried |
+//! |---|---|---|
+//! | [`Rule::Stored`] | Quake 2 MD2 paths, 3D GameStudio external skins | the name as stored (and `name.pcx` for a name without extension) |
+//! | [`Rule::OtherExtension`] | the same, when the stored picture is missing; Doom 3 shader names | the name with each picture extension of [`IMAGE_EXTENSIONS`] in place of its own |
+//! | [`Rule::UfoAi`] | UFO:AI MD2 (`.garbagecan`, `.container.005`) | `name.*` in the model's folder, the name's own extension dropped |
+//! | [`Rule::ImagePath`] | MD5 shaders that are picture paths (`guard1_body.png`, `C:\art\skin.tga`) | the path, then its file name beside the model (the resolver's last candidate) |
+//! | [`Rule::Cube2`] | Sauerbraten / Red Eclipse MD5 | the model folder's `.cfg`: `md5skin MESH DIFFUSE [MASKS]` (`*` for every mesh), `<dds>` prefixes dropped |
+//! | [`Rule::ModelStem`] | a model with no skin entry | a picture with the model's file stem beside it (`faerie.md2` -> `faerie.*`), with a warning |
+//! | [`Rule::OnlyPicture`] | a model with no skin entry | the only picture in the model's folder, with a warning |
+//!
+//! Where several extensions are tried, the order is [`IMAGE_EXTENSIONS`]: true-colour formats
+//! first. Each picture is decoded once per model whatever the number of skins naming it, and
+//! all are charged to one [`Budget`].
+
+use std::collections::HashMap;
+
+use crate::image::{self, Image, IMAGE_EXTENSIONS};
+use crate::limits::{Budget, Limits};
+use crate::resolve::Resolver;
+
+/// Which convention found a picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// The path stored in the model.
+    Stored,
+    /// The stored name with another picture extension.
+    OtherExtension,
+    /// UFO:AI's `.name`: `name.*` in the model's folder.
+    UfoAi,
+    /// A shader name that is a picture path.
+    ImagePath,
+    /// A Cube 2 (Sauerbraten, Red Eclipse) model configuration.
+    Cube2,
+    /// No skin entry: the picture with the model's stem beside it.
+    ModelStem,
+    /// No skin entry: the only picture in the model's folder.
+    OnlyPicture,
+}
+
+impl Rule {
+    /// The rule in words, as `info` shows it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Rule::Stored => "path stored in the model",
+            Rule::OtherExtension => "stored name, another picture format",
+            Rule::UfoAi => "UFO:AI .name in the model's folder",
+            Rule::ImagePath => "shader as a picture path",
+            Rule::Cube2 => "Cube 2 md5skin in the folder's .cfg",
+            Rule::ModelStem => "no skin entry: the model's name beside it",
+            Rule::OnlyPicture => "no skin entry: the only picture in the folder",
+        }
+    }
+}
+
+/// A picture found for a skin name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    /// The name the resolver gave the bytes for.
+    pub path: String,
+    /// The rule that found it.
+    pub rule: Rule,
+    /// The decoded picture.
+    pub image: Image,
+}
+
+impl Found {
+    /// `path (rule)`, as [`Skin::source`](crate::model::Skin::source) keeps it.
+    pub fn source(&self) -> String {
+        format!("{} ({})", self.path, self.rule.describe())
+    }
+}
+
+/// Finds and decodes skin pictures for one model.
+pub struct SkinLookup<'r> {
+    resolver: &'r dyn Resolver,
+    limits: Limits,
+    budget: Budget,
+    decoded: HashMap<String, Result<Image, String>>,
+    /// Pictures that were found but could not be decoded, or did not fit the budget.
+    pub warnings: Vec<String>,
+}
+
+/// The file-name part of a path (after the last `/` or `\`).
+fn file_name(name: &str) -> &str {
+    name.rsplit(['/', '\\']).next().unwrap_or(name)
+}
+
+/// `name` without its extension, when its file name has one (a leading `.` is not one).
+fn strip_extension(name: &str) -> &str {
+    let file = file_name(name);
+    match file.trim_start_matches('.').rfind('.') {
+        Some(i) => {
+            let dot =
+                name.len() - file.len() + (file.len() - file.trim_start_matches('.').len()) + i;
+            &name[..dot]
+        }
+        None => name,
+    }
+}
+
+/// `name` with each picture extension in place of its own (or added).
+pub fn with_picture_extensions(name: &str) -> Vec<String> {
+    let stem = strip_extension(name);
+    IMAGE_EXTENSIONS
+        .iter()
+        .filter(|e| **e != "wal")
+        .map(|e| format!("{stem}.{e}"))
+        .collect()
+}
+
+impl<'r> SkinLookup<'r> {
+    /// A lookup through `resolver`, pictures decoded within `limits`.
+    pub fn new(resolver: &'r dyn Resolver, limits: &Limits) -> Self {
+        SkinLookup {
+            resolver,
+            limits: *limits,
+            budget: Budget::new(limits),
+            decoded: HashMap::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The first candidate the resolver has that decodes, found by `rule`.
+    fn first(&mut self, candidates: &[String], rule: Rule) -> Option<Found> {
+        for name in candidates {
+            if let Some(img) = self.decoded.get(name) {
+                return img.as_ref().ok().map(|image| Found {
+                    path: name.clone(),
+                    rule,
+                    image: image.clone(),
+                });
+            }
+            let Some(bytes) = self.resolver.load(name) else {
+                continue;
+            };
+            let result = image::decode(&bytes, name, &self.limits)
+                .map_err(|e| format!("{name}: {e}"))
+                .and_then(|img| {
+                    let size = 64 + 4 * u64::from(img.width) * u64::from(img.height);
+                    self.budget.charge(size).map(|()| img).map_err(|limit| {
+                        format!(
+                            "{name}: left out, skin pictures would exceed the allocation limit \
+                             of {limit} bytes"
+                        )
+                    })
+                });
+            if let Err(e) = &result {
+                self.warnings.push(e.clone());
+            }
+            self.decoded.insert(name.clone(), result.clone());
+            if let Ok(image) = result {
+                return Some(Found {
+                    path: name.clone(),
+                    rule,
+                    image,
+                });
+            }
+        }
+        None
+    }
+
+    /// A stored path (Quake 2, 3D GameStudio external skins): as stored (`name.pcx` too when
+    /// it has no extension), then, when `replacements`, with every other picture extension.
+    pub fn stored(&mut self, name: &str, replacements: bool) -> Option<Found> {
+        let mut tries = vec![name.to_string()];
+        if strip_extension(name) == name {
+            tries.push(format!("{name}.pcx"));
+        }
+        if let Some(f) = self.first(&tries, Rule::Stored) {
+            return Some(f);
+        }
+        if replacements {
+            return self.first(&with_picture_extensions(name), Rule::OtherExtension);
+        }
+        None
+    }
+
+    /// UFO:AI's `.name` (a name starting with a dot and no folder): `name.*` in the model's
+    /// folder, its own extension dropped (`.container.005` is `container.jpg`). `None` for
+    /// other names.
+    pub fn ufoai(&mut self, name: &str) -> Option<Found> {
+        let rest = name.strip_prefix('.')?;
+        if rest.is_empty() || rest.contains(['/', '\\']) {
+            return None;
+        }
+        let mut tries = with_picture_extensions(rest);
+        tries.extend(with_picture_extensions(&format!("{rest}.x")));
+        tries.dedup();
+        self.first(&tries, Rule::UfoAi)
+    }
+
+    /// A shader or material name used as a picture path: as given, then with every picture
+    /// extension (Doom 3 names drop it: `models/monsters/imp/imp` for `imp.tga`).
+    pub fn image_path(&mut self, name: &str) -> Option<Found> {
+        if name.trim().is_empty() {
+            return None;
+        }
+        if let Some(f) = self.first(&[name.to_string()], Rule::ImagePath) {
+            return Some(f);
+        }
+        self.first(&with_picture_extensions(name), Rule::OtherExtension)
+    }
+
+    /// For a model with no skin entry: a picture named like the model beside it, then the
+    /// only picture in its folder; `None` when the resolver does not know the model's name or
+    /// finds neither.
+    pub fn beside_model(&mut self) -> Option<Found> {
+        if let Some(model) = self.resolver.model_name() {
+            let stem = strip_extension(file_name(&model)).to_string();
+            if let Some(f) = self.first(&with_picture_extensions(&stem), Rule::ModelStem) {
+                return Some(f);
+            }
+        }
+        let mut pictures: Vec<String> = IMAGE_EXTENSIONS
+            .iter()
+            .filter(|e| **e != "wal")
+            .flat_map(|e| self.resolver.list(e))
+            .collect();
+        pictures.sort();
+        pictures.dedup();
+        match pictures.as_slice() {
+            [only] => {
+                let only = only.clone();
+                self.first(&[only], Rule::OnlyPicture)
+            }
+            _ => None,
+        }
+    }
+
+    /// The Cube 2 diffuse skins of the model folder's `.cfg` files, by mesh name (`*` for
+    /// every mesh), `<dds>` prefixes dropped, paths relative to the configuration's folder.
+    pub fn cube2_skins(&mut self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for cfg in self.resolver.list("cfg") {
+            let Some(bytes) = self.resolver.load(&cfg) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            for line in text.lines() {
+                let words = cube2_words(line);
+                if let [cmd, mesh, diffuse, ..] = words.as_slice() {
+                    if cmd == "md5skin" || cmd == "md3skin" || cmd == "md2skin" {
+                        let path = diffuse.trim_start_matches("<dds>").to_string();
+                        out.push((mesh.clone(), path));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The Cube 2 skin of the mesh named `mesh` (or the `*` one) among `skins`.
+    pub fn cube2(&mut self, skins: &[(String, String)], mesh: &str) -> Option<Found> {
+        let diffuse = skins
+            .iter()
+            .find(|(m, _)| m == mesh)
+            .or_else(|| skins.iter().find(|(m, _)| m == "*"))?
+            .1
+            .clone();
+        let mut tries = vec![diffuse.clone()];
+        tries.extend(with_picture_extensions(&diffuse));
+        self.first(&tries, Rule::Cube2)
+    }
+}
+
+/// The words of a Cube 2 script line: quoted strings as one word, `//` comments dropped.
+fn cube2_words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = line.trim().chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+        } else if c == '/' && line.contains("//") && {
+            let mut ahead = chars.clone();
+            ahead.next();
+            ahead.peek() == Some(&'/')
+        } {
+            break;
+        } else if c == '"' {
+            chars.next();
+            let word: String = chars.by_ref().take_while(|&c| c != '"').collect();
+            out.push(word);
+        } else {
+            let mut word = String::new();
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() {
+                    break;
+                }
+                word.push(c);
+                chars.next();
+            }
+            out.push(word);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extensions_are_replaced_or_added() {
+        assert_eq!(strip_extension("a/b.c/skin.pcx"), "a/b.c/skin");
+        assert_eq!(strip_extension("a/b.c/skin"), "a/b.c/skin");
+        assert_eq!(strip_extension(".garbagecan"), ".garbagecan");
+        assert_eq!(strip_extension(".container.005"), ".container");
+        assert_eq!(with_picture_extensions("skin.pcx")[0], "skin.png");
+    }
+
+    #[test]
+    fn cube2_lines_split_into_words() {
+        assert_eq!(
+            cube2_words(r#"md5skin * "<dds>diffuse.png" "<dds>mask.png" 0.0625 // x"#),
+            [
+                "md5skin",
+                "*",
+                "<dds>diffuse.png",
+                "<dds>mask.png",
+                "0.0625"
+            ]
+        );
+        assert_eq!(cube2_words("// md5skin a b"), Vec::<String>::new());
+    }
+}
