@@ -81,18 +81,28 @@ struct SkinIn {
     @location(6) weight: vec4<f32>,
 };
 
+// A skinned position and normal, summed over the vertex's influences.
+struct Skinned {
+    p: vec3<f32>,
+    n: vec3<f32>,
+};
+
+// `s` plus one influence: joint `joint`'s matrix applied to the bind-pose position and
+// normal, times the weight `w`.
+fn add_influence(s: Skinned, joint: u32, w: f32, position: vec3<f32>, normal: vec3<f32>) -> Skinned {
+    let m = joints[joint];
+    return Skinned(s.p + w * (m * vec4<f32>(position, 1.0)).xyz, s.n + w * (m * vec4<f32>(normal, 0.0)).xyz);
+}
+
 fn skin(v: SkinIn) -> VsOut {
-    var p = vec3<f32>(0.0);
-    var n = vec3<f32>(0.0);
+    var s = Skinned(vec3<f32>(0.0), vec3<f32>(0.0));
     for (var i = 0u; i < 4u; i = i + 1u) {
         let w = v.weight[i];
         if (w != 0.0) {
-            let m = joints[v.joint[i]];
-            p = p + w * (m * vec4<f32>(v.position, 1.0)).xyz;
-            n = n + w * (m * vec4<f32>(v.normal, 0.0)).xyz;
+            s = add_influence(s, v.joint[i], w, v.position, v.normal);
         }
     }
-    return finish(p, n, v.uv);
+    return finish(s.p, s.n, v.uv);
 }
 
 @vertex
@@ -114,16 +124,12 @@ struct SkinAllIn {
 
 fn skin_all(v: SkinAllIn) -> VsOut {
     let range = influences[v.vertex];
-    var p = vec3<f32>(0.0);
-    var n = vec3<f32>(0.0);
+    var s = Skinned(vec3<f32>(0.0), vec3<f32>(0.0));
     for (var i = 0u; i < range.y; i = i + 1u) {
         let e = influences[range.x + i];
-        let w = bitcast<f32>(e.y);
-        let m = joints[e.x];
-        p = p + w * (m * vec4<f32>(v.position, 1.0)).xyz;
-        n = n + w * (m * vec4<f32>(v.normal, 0.0)).xyz;
+        s = add_influence(s, e.x, bitcast<f32>(e.y), v.position, v.normal);
     }
-    return finish(p, n, v.uv);
+    return finish(s.p, s.n, v.uv);
 }
 
 @vertex
