@@ -71,21 +71,12 @@ pub fn png_rgba(path: &Path) -> (u32, u32, Vec<u8>) {
     (info.width, info.height, buf)
 }
 
-/// The corpus folder named by `RETROMODEL_CORPUS`: `None`, with a notice that `what` is
-/// skipped, when the variable is unset; a panic when the folder has no `MANIFEST.tsv`.
-pub fn corpus(what: &str) -> Option<PathBuf> {
-    let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") else {
-        eprintln!("RETROMODEL_CORPUS is not set: {what} skipped");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    assert!(
-        dir.join("MANIFEST.tsv").is_file(),
-        "RETROMODEL_CORPUS={} has no MANIFEST.tsv",
-        dir.display()
-    );
-    Some(dir)
-}
+// The same corpus look-up as the library's integration tests.
+#[path = "../../../retromodel/tests/common/corpus.rs"]
+mod corpus;
+// Not every test file looks for the corpus.
+#[allow(unused_imports)]
+pub use corpus::corpus;
 
 /// The rows of the corpus's `HEADERS.jsonl` (the independent parser's), in file order.
 pub fn header_rows(dir: &Path) -> Vec<serde_json::Value> {

@@ -4,20 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-/// The corpus folder named by `RETROMODEL_CORPUS`: `None` (with a printed notice) when the
-/// variable is unset; a panic when it is set but the folder is missing.
+mod corpus;
+pub use corpus::corpus;
+
+/// The corpus folder named by `RETROMODEL_CORPUS` ([`corpus`]): `None` (with a printed
+/// notice) when the variable is unset; a panic when it is set but the folder is missing.
 pub fn corpus_dir() -> Option<PathBuf> {
-    let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") else {
-        eprintln!("RETROMODEL_CORPUS is not set: corpus test skipped");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    assert!(
-        dir.join("MANIFEST.tsv").is_file(),
-        "RETROMODEL_CORPUS={} has no MANIFEST.tsv",
-        dir.display()
-    );
-    Some(dir)
+    corpus("corpus test")
 }
 
 /// Every file under `dir` (recursively, sorted) for which `keep` holds.
