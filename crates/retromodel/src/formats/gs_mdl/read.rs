@@ -95,15 +95,7 @@ fn read_magic(data: &[u8]) -> Result<u8> {
                 d as char
             ),
         )),
-        _ => Err(r.error_at(
-            0,
-            ErrorKind::BadMagic,
-            format!(
-                "bad magic {}: {}",
-                crate::detect::show_magic(&magic),
-                crate::detect::describe(&magic)
-            ),
-        )),
+        _ => Err(r.bad_magic(&magic)),
     }
 }
 
