@@ -513,13 +513,7 @@ fn node_transform(o: &Object) -> Option<NodeTransform> {
         rotation: q.map(|c| (c / len) as f32),
         scale,
     };
-    let finite = t
-        .translation
-        .iter()
-        .chain(&t.rotation)
-        .chain(&t.scale)
-        .all(|c| c.is_finite());
-    (finite && lo > 0.0 && hi <= lo * 1e6).then_some(t)
+    (t.is_finite() && lo > 0.0 && hi <= lo * 1e6).then_some(t)
 }
 
 /// The model being built: one mesh per texture.
