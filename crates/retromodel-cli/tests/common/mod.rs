@@ -26,6 +26,30 @@ pub fn sample(dir: &Path, name: &str) -> PathBuf {
     p
 }
 
+/// Writes `bytes` as `dir/name` and returns its path.
+pub fn write_file(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// Writes the MD5 fixture mesh as `dir/mesh` and its animation beside it as
+/// `wave.md5anim`; returns the mesh's path.
+pub fn md5_with_anim(dir: &Path, mesh: &str) -> PathBuf {
+    use retromodel::formats::md5::fixtures;
+    write_file(dir, "wave.md5anim", fixtures::anim());
+    write_file(dir, mesh, fixtures::skeleton())
+}
+
+/// The string `field` of each object in the JSON array `v`.
+pub fn strings<'a>(v: &'a serde_json::Value, field: &str) -> Vec<&'a str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o[field].as_str().unwrap())
+        .collect()
+}
+
 /// Runs the binary with `args`; panics with its stderr unless it succeeds.
 pub fn run_ok(args: &[&str]) -> Output {
     let out = run(args);
