@@ -21,7 +21,7 @@ use retromodel::formats::gs_mdl7::{self, fixtures, File};
 use retromodel::model::{to_y_up, Model};
 use retromodel::{ConvertOptions, Limits, NoFiles};
 
-use common::mat::{mat_mul, mat_point, trs, Mat};
+use common::mat::{mat_mul, mat_point, skin_matrices, trs, Mat};
 
 /// How a model was exported.
 #[derive(Debug, PartialEq)]
@@ -156,17 +156,7 @@ fn check(model: &Model, name: &str) -> Kind {
                     assert_eq!(pos, still, "{name}: a mesh without skin moves");
                     continue;
                 };
-                let ibm: Vec<Mat> = skin
-                    .reader(get)
-                    .read_inverse_bind_matrices()
-                    .unwrap()
-                    .map(|m| std::array::from_fn(|i| m[i / 4][i % 4]))
-                    .collect();
-                let joints: Vec<Mat> = skin
-                    .joints()
-                    .zip(&ibm)
-                    .map(|(j, ibm)| mat_mul(&global[j.index()], ibm))
-                    .collect();
+                let joints = skin_matrices(&skin, &blob, &global);
                 let p = node.mesh().unwrap().primitives().next().unwrap();
                 let r = p.reader(get);
                 let pos: Vec<[f32; 3]> = r.read_positions().unwrap().collect();

@@ -52,6 +52,26 @@ pub fn files_with_extension(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     })
 }
 
+/// The `.md5anim` files in the folder of `mesh` (sorted): the animations beside it.
+pub fn md5_anims_beside(mesh: &Path) -> Vec<PathBuf> {
+    let mut anims: Vec<PathBuf> = std::fs::read_dir(mesh.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md5anim"))
+        .collect();
+    anims.sort();
+    anims
+}
+
+/// The strings of the JSON array `v` (a `HEADERS.jsonl` list).
+pub fn str_array(v: &serde_json::Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect()
+}
+
 /// What a corpus test of one format needs: the corpus folder, the rows of its
 /// `HEADERS.jsonl` and its files whose first four bytes are `magic`; `None` (with a printed
 /// notice) when `RETROMODEL_CORPUS` is unset.
@@ -279,6 +299,22 @@ pub mod mat {
 
     pub fn mat_point(m: &Mat, p: [f32; 3]) -> [f32; 3] {
         [0, 1, 2].map(|r| m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r])
+    }
+
+    /// The joint matrices of a glTF skin (`global × inverse bind` per joint), from the
+    /// global matrices of the nodes (by node index) and the skin's accessors in `blob`.
+    pub fn skin_matrices(skin: &gltf::Skin<'_>, blob: &[u8], global: &[Mat]) -> Vec<Mat> {
+        let get = |b: gltf::Buffer<'_>| (b.index() == 0).then_some(blob);
+        let ibm: Vec<Mat> = skin
+            .reader(get)
+            .read_inverse_bind_matrices()
+            .unwrap()
+            .map(|m| std::array::from_fn(|i| m[i / 4][i % 4]))
+            .collect();
+        skin.joints()
+            .zip(&ibm)
+            .map(|(j, ibm)| mat_mul(&global[j.index()], ibm))
+            .collect()
     }
 
     pub fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat {
