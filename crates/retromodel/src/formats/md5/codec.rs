@@ -254,86 +254,104 @@ fn file_name(name: &str, index: usize) -> String {
     }
 }
 
-impl ParsedFile for Parsed<MeshFile> {
-    fn format(&self) -> Format {
-        MD5MESH
-    }
-    fn write(&self) -> Vec<u8> {
-        write_mesh(&self.file).into_bytes()
-    }
-    fn to_model(&self, _options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
-        let mut converted = mesh_to_model(&self.file, &self.warnings);
-        for name in resolver.list(MD5ANIM.extensions()[0]) {
-            let Some(bytes) = resolver.load(&name) else {
-                converted
-                    .warnings
-                    .push(format!("{name}: cannot be read; left out"));
-                continue;
-            };
-            let anim = match parse_anim(&bytes, &Limits::default()) {
-                Ok(a) => a,
-                Err(e) => {
-                    converted.warnings.push(format!("{name}: {e}; left out"));
-                    continue;
-                }
-            };
-            let stem = name.rsplit(['/', '\\']).next().unwrap_or(&name);
-            let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
-            if let Err(e) = attach_animation(&mut converted.model, &anim.file, stem) {
-                converted.warnings.push(format!("{name}: {e}; left out"));
+/// `ParsedFile` for one kind of MD5 text file: its format, writer, conversion (given the
+/// parsed file, the options and the resolver), summary and validator.
+macro_rules! md5_parsed_file {
+    ($file:ty, $format:expr, $write:path, $to_model:path, |$f:ident, $c:ident| $summary:expr, $validate:path) => {
+        impl ParsedFile for Parsed<$file> {
+            fn format(&self) -> Format {
+                $format
+            }
+            fn write(&self) -> Vec<u8> {
+                $write(&self.file).into_bytes()
+            }
+            fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
+                $to_model(self, options, resolver)
+            }
+            fn summary(&self, $c: &Converted) -> Summary {
+                let $f = &self.file;
+                $summary
+            }
+            fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
+                $validate(&self.file)
+            }
+            fn parse_warnings(&self) -> &[String] {
+                &self.warnings
             }
         }
-        converted
-    }
-    fn summary(&self, converted: &Converted) -> Summary {
-        mesh_summary(&self.file, converted)
-    }
-    fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
-        validate_mesh(&self.file)
-    }
-    fn parse_warnings(&self) -> &[String] {
-        &self.warnings
-    }
+    };
 }
 
-impl ParsedFile for Parsed<AnimFile> {
-    fn format(&self) -> Format {
-        MD5ANIM
+md5_parsed_file!(
+    MeshFile,
+    MD5MESH,
+    write_mesh,
+    mesh_with_anims,
+    |f, c| mesh_summary(f, c),
+    validate_mesh
+);
+md5_parsed_file!(
+    AnimFile,
+    MD5ANIM,
+    write_anim,
+    parsed_anim_to_model,
+    |f, c| anim_summary(f, "anim", c),
+    validate_anim
+);
+md5_parsed_file!(
+    CameraFile,
+    MD5CAMERA,
+    write_camera,
+    parsed_camera_to_model,
+    |f, c| camera_summary(f, "camera", c),
+    validate_camera
+);
+
+/// An md5mesh's model with the animations that `resolver` lists beside it attached (each
+/// one that cannot be read, parsed or attached is left out with a warning).
+fn mesh_with_anims(
+    parsed: &Parsed<MeshFile>,
+    _options: &ConvertOptions,
+    resolver: &dyn Resolver,
+) -> Converted {
+    let mut converted = mesh_to_model(&parsed.file, &parsed.warnings);
+    for name in resolver.list(MD5ANIM.extensions()[0]) {
+        let Some(bytes) = resolver.load(&name) else {
+            converted
+                .warnings
+                .push(format!("{name}: cannot be read; left out"));
+            continue;
+        };
+        let anim = match parse_anim(&bytes, &Limits::default()) {
+            Ok(a) => a,
+            Err(e) => {
+                converted.warnings.push(format!("{name}: {e}; left out"));
+                continue;
+            }
+        };
+        let stem = name.rsplit(['/', '\\']).next().unwrap_or(&name);
+        let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
+        if let Err(e) = attach_animation(&mut converted.model, &anim.file, stem) {
+            converted.warnings.push(format!("{name}: {e}; left out"));
+        }
     }
-    fn write(&self) -> Vec<u8> {
-        write_anim(&self.file).into_bytes()
-    }
-    fn to_model(&self, _options: &ConvertOptions, _resolver: &dyn Resolver) -> Converted {
-        anim_to_model(&self.file, "anim", &self.warnings)
-    }
-    fn summary(&self, converted: &Converted) -> Summary {
-        anim_summary(&self.file, "anim", converted)
-    }
-    fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
-        validate_anim(&self.file)
-    }
-    fn parse_warnings(&self) -> &[String] {
-        &self.warnings
-    }
+    converted
 }
 
-impl ParsedFile for Parsed<CameraFile> {
-    fn format(&self) -> Format {
-        MD5CAMERA
-    }
-    fn write(&self) -> Vec<u8> {
-        write_camera(&self.file).into_bytes()
-    }
-    fn to_model(&self, _options: &ConvertOptions, _resolver: &dyn Resolver) -> Converted {
-        camera_to_model(&self.file, &self.warnings)
-    }
-    fn summary(&self, converted: &Converted) -> Summary {
-        camera_summary(&self.file, "camera", converted)
-    }
-    fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
-        validate_camera(&self.file)
-    }
-    fn parse_warnings(&self) -> &[String] {
-        &self.warnings
-    }
+/// An md5anim's model.
+fn parsed_anim_to_model(
+    parsed: &Parsed<AnimFile>,
+    _options: &ConvertOptions,
+    _resolver: &dyn Resolver,
+) -> Converted {
+    anim_to_model(&parsed.file, "anim", &parsed.warnings)
+}
+
+/// An md5camera's model.
+fn parsed_camera_to_model(
+    parsed: &Parsed<CameraFile>,
+    _options: &ConvertOptions,
+    _resolver: &dyn Resolver,
+) -> Converted {
+    camera_to_model(&parsed.file, &parsed.warnings)
 }
