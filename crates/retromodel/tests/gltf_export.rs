@@ -33,7 +33,7 @@ use retromodel::{Limits, NoFiles};
 // ---------------------------------------------------------------------------------------
 // Small maths for the reference skinning.
 
-use common::mat::{mat_mul, mat_point, skin_matrices, trs, Mat};
+use common::mat::{mat_mul, mat_point, node_tree, skin_matrices, trs, Mat};
 
 fn slerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
     let (a, mut b) = (a.map(f64::from), b.map(f64::from));
@@ -637,15 +637,7 @@ struct Nodes {
 
 impl Nodes {
     fn new(doc: &gltf::Document) -> Nodes {
-        let n = doc.nodes().count();
-        let mut parent = vec![None; n];
-        let mut rest = Vec::with_capacity(n);
-        for node in doc.nodes() {
-            for c in node.children() {
-                parent[c.index()] = Some(node.index());
-            }
-            rest.push(node.transform().decomposed());
-        }
+        let (parent, rest) = node_tree(doc);
         Nodes { parent, rest }
     }
 

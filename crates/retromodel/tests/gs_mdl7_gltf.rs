@@ -21,7 +21,7 @@ use retromodel::formats::gs_mdl7::{self, fixtures, File};
 use retromodel::model::{to_y_up, Model};
 use retromodel::{ConvertOptions, Limits, NoFiles};
 
-use common::mat::{mat_mul, mat_point, skin_matrices, trs, Mat};
+use common::mat::{mat_mul, mat_point, node_tree, skin_matrices, trs, Mat};
 
 /// How a model was exported.
 #[derive(Debug, PartialEq)]
@@ -94,15 +94,8 @@ fn check(model: &Model, name: &str) -> Kind {
                 .fold(0.0, f32::max)
         })
         .fold(1e-6, f32::max);
-    let n = doc.nodes().count();
-    let mut parent = vec![None; n];
-    let mut rest = Vec::with_capacity(n);
-    for node in doc.nodes() {
-        for c in node.children() {
-            parent[c.index()] = Some(node.index());
-        }
-        rest.push(node.transform().decomposed());
-    }
+    let (parent, rest) = node_tree(doc);
+    let n = rest.len();
     let mut first = 0;
     let mut worst = 0.0f32;
     for (a, ga) in model.animations.iter().zip(doc.animations()) {

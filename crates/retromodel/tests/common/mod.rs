@@ -301,6 +301,23 @@ pub mod mat {
         [0, 1, 2].map(|r| m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r])
     }
 
+    /// A node's rest transform: translation, rotation `[x, y, z, w]`, scale.
+    pub type Rest = ([f32; 3], [f32; 4], [f32; 3]);
+
+    /// Each node's parent (by node index) and rest transform.
+    pub fn node_tree(doc: &gltf::Document) -> (Vec<Option<usize>>, Vec<Rest>) {
+        let n = doc.nodes().count();
+        let mut parent = vec![None; n];
+        let mut rest = Vec::with_capacity(n);
+        for node in doc.nodes() {
+            for c in node.children() {
+                parent[c.index()] = Some(node.index());
+            }
+            rest.push(node.transform().decomposed());
+        }
+        (parent, rest)
+    }
+
     /// The joint matrices of a glTF skin (`global × inverse bind` per joint), from the
     /// global matrices of the nodes (by node index) and the skin's accessors in `blob`.
     pub fn skin_matrices(skin: &gltf::Skin<'_>, blob: &[u8], global: &[Mat]) -> Vec<Mat> {
