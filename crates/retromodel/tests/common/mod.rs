@@ -52,6 +52,11 @@ pub fn files_with_extension(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     })
 }
 
+/// The file at `path`, named for messages by its path, and its bytes.
+pub fn read_named(path: &Path) -> (String, Vec<u8>) {
+    (path.display().to_string(), std::fs::read(path).unwrap())
+}
+
 /// The `.md5anim` files in the folder of `mesh` (sorted): the animations beside it.
 pub fn md5_anims_beside(mesh: &Path) -> Vec<PathBuf> {
     let mut anims: Vec<PathBuf> = std::fs::read_dir(mesh.parent().unwrap())
