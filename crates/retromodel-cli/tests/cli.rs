@@ -4,7 +4,7 @@ use retromodel::formats::quake_mdl::{fixtures, Frame};
 
 mod common;
 
-use common::{assert_contains, png_rgba, run, run_ok, sample, text};
+use common::{assert_contains, png_rgba, run, run_ok, sample, text, write_file};
 
 #[test]
 fn every_command_has_help_with_an_example() {
@@ -195,8 +195,7 @@ fn skins_export_writes_every_picture_and_the_fullbright_mask() {
 
     // A palette given on the command line replaces the built-in one.
     let grey: Vec<u8> = (0..=255u8).flat_map(|i| [i, i, i]).collect();
-    let lmp = dir.path().join("palette.lmp");
-    std::fs::write(&lmp, grey).unwrap();
+    let lmp = write_file(dir.path(), "palette.lmp", grey);
     let out_dir2 = dir.path().join("grey");
     run_ok(&[
         "skins",
@@ -232,8 +231,7 @@ fn validate_fails_on_bad_group_intervals() {
     if let Some(Frame::Group { intervals, .. }) = file.frames.last_mut() {
         intervals[1] = 0.0;
     }
-    let bad = dir.path().join("bad.mdl");
-    std::fs::write(&bad, file.write()).unwrap();
+    let bad = write_file(dir.path(), "bad.mdl", file.write());
     let out = run(&["validate", bad.to_str().unwrap(), "--engine", "quake"]);
     assert_eq!(out.status.code(), Some(1));
     assert_contains(

@@ -9,17 +9,16 @@ use retromodel::formats::{md2, md5, quake_mdl};
 
 mod common;
 
-use common::{assert_contains, glb_json, run, run_ok, s, text};
+use common::{assert_contains, glb_json, md5_with_anim, run, run_ok, s, text, write_file};
 
 #[test]
 fn glb_and_gltf_from_keyframe_and_skeletal_models() {
     let dir = tempfile::tempdir().unwrap();
-    let mdl = dir.path().join("demo.mdl");
-    std::fs::write(
-        &mdl,
+    let mdl = write_file(
+        dir.path(),
+        "demo.mdl",
         quake_mdl::fixtures::build(&quake_mdl::fixtures::Spec::everything()).write(),
-    )
-    .unwrap();
+    );
     let glb = dir.path().join("demo.glb");
     run_ok(&["convert", s(&mdl), s(&glb)]);
     let json = glb_json(&std::fs::read(&glb).unwrap());
@@ -41,16 +40,15 @@ fn glb_and_gltf_from_keyframe_and_skeletal_models() {
     assert!(json["meshes"][0]["primitives"][0].get("targets").is_none());
 
     // .gltf with side-car files; --embed without.
-    let md2_path = dir.path().join("tank.md2");
-    std::fs::write(
-        &md2_path,
+    let md2_path = write_file(
+        dir.path(),
+        "tank.md2",
         md2::fixtures::build(&md2::fixtures::Spec {
             frames: 5,
             ..Default::default()
         })
         .write(),
-    )
-    .unwrap();
+    );
     let gltf = dir.path().join("out/tank.gltf");
     std::fs::create_dir_all(gltf.parent().unwrap()).unwrap();
     assert!(run(&["convert", s(&md2_path), s(&gltf)]).status.success());
@@ -66,9 +64,7 @@ fn glb_and_gltf_from_keyframe_and_skeletal_models() {
         .starts_with("data:"));
 
     // MD5: the animation beside the mesh, or the one given.
-    let mesh = dir.path().join("m.md5mesh");
-    std::fs::write(&mesh, md5::fixtures::skeleton()).unwrap();
-    std::fs::write(dir.path().join("wave.md5anim"), md5::fixtures::anim()).unwrap();
+    let mesh = md5_with_anim(dir.path(), "m.md5mesh");
     let out_glb = dir.path().join("m.glb");
     run_ok(&["convert", s(&mesh), s(&out_glb)]);
     let json = glb_json(&std::fs::read(&out_glb).unwrap());

@@ -10,7 +10,14 @@ use serde_json::json;
 
 mod common;
 
-use common::{assert_contains, run, run_ok, s, sample, text};
+use common::{assert_contains, run, run_ok, s, sample, text, write_file};
+
+/// The model of the file at `path`, converted with the default options.
+fn model_of(path: &Path) -> retromodel::model::Model {
+    let bytes = std::fs::read(path).unwrap();
+    let doc = Document::parse(&bytes, &Limits::default()).unwrap();
+    doc.to_model(&Default::default(), &NoFiles).model
+}
 
 fn b64(data: &[u8]) -> String {
     const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -103,8 +110,7 @@ fn grid_gltf(n: usize, joint_name: Option<&str>) -> String {
 #[test]
 fn gltf_grid_to_md2_mdl_and_md5() {
     let dir = tempfile::tempdir().unwrap();
-    let gltf = dir.path().join("grid.gltf");
-    std::fs::write(&gltf, grid_gltf(4, Some("root"))).unwrap();
+    let gltf = write_file(dir.path(), "grid.gltf", grid_gltf(4, Some("root")));
     for ext in ["md2", "mdl", "md5mesh"] {
         let out_path = dir.path().join(format!("grid.{ext}"));
         let out = run(&["convert", s(&gltf), s(&out_path)]);
@@ -128,7 +134,8 @@ fn gltf_grid_to_md2_mdl_and_md5() {
 #[test]
 fn bad_inputs_fail_clearly_and_write_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let fail = |input: &Path, output: &Path, extra: &[&str], expect: &str| {
+    let fail = |input: &Path, output: &str, extra: &[&str], expect: &str| {
+        let output = &dir.path().join(output);
         let mut args = vec!["convert", s(input), s(output)];
         args.extend_from_slice(extra);
         let out = run(&args);
@@ -144,11 +151,10 @@ fn bad_inputs_fail_clearly_and_write_nothing() {
         assert!(leftovers.is_empty(), "{leftovers:?}");
     };
     // No mesh.
-    let empty = dir.path().join("empty.gltf");
-    std::fs::write(&empty, r#"{"asset": {"version": "2.0"}}"#).unwrap();
+    let empty = write_file(dir.path(), "empty.gltf", r#"{"asset": {"version": "2.0"}}"#);
     fail(
         &empty,
-        &dir.path().join("empty.md2"),
+        "empty.md2",
         &[],
         "gltf: the file has no mesh drawn as triangles",
     );
@@ -163,37 +169,34 @@ fn bad_inputs_fail_clearly_and_write_nothing() {
     std::fs::write(&jpeg, doc.to_string()).unwrap();
     fail(
         &jpeg,
-        &dir.path().join("jpeg.mdl"),
+        "jpeg.mdl",
         &[],
         "image 0: a JPEG picture; only PNG textures are decoded",
     );
     // ... which --skin replaces.
-    let png = dir.path().join("skin.png");
-    std::fs::write(
-        &png,
+    let png = write_file(
+        dir.path(),
+        "skin.png",
         retromodel::image::png::encode_rgba8(8, 8, &[200u8; 256]).unwrap(),
-    )
-    .unwrap();
+    );
     let ok = dir.path().join("jpeg.mdl");
     run_ok(&["convert", s(&jpeg), s(&ok), "--skin", s(&png)]);
     let bytes = std::fs::read(&ok).unwrap();
     let f = retromodel::formats::quake_mdl::File::parse(&bytes, &Limits::default()).unwrap();
     assert_eq!((f.header.skinwidth, f.header.skinheight), (8, 8));
     // A joint name MD5 cannot write.
-    let quoted = dir.path().join("quoted.gltf");
-    std::fs::write(&quoted, grid_gltf(2, Some("bad\"name"))).unwrap();
+    let quoted = write_file(dir.path(), "quoted.gltf", grid_gltf(2, Some("bad\"name")));
     fail(
         &quoted,
-        &dir.path().join("quoted.md5mesh"),
+        "quoted.md5mesh",
         &[],
         "md5mesh: joint 0: the name \"bad\\\"name\" cannot be written",
     );
     // Over Quake 2's limits with --strict: 49 x 49 = 2401 vertices (the limit is 2048).
-    let big = dir.path().join("big.gltf");
-    std::fs::write(&big, grid_gltf(48, None)).unwrap();
+    let big = write_file(dir.path(), "big.gltf", grid_gltf(48, None));
     fail(
         &big,
-        &dir.path().join("big.md2"),
+        "big.md2",
         &["--strict"],
         "md2: 2401 vertices exceed Quake 2's limit of 2048",
     );
@@ -210,14 +213,8 @@ fn quake_model_through_glb_and_back_keeps_frames() {
     for ext in ["mdl", "md2"] {
         let back = dir.path().join(format!("back.{ext}"));
         run_ok(&["convert", s(&glb), s(&back)]);
-        let a = Document::parse(&std::fs::read(&mdl).unwrap(), &Limits::default())
-            .unwrap()
-            .to_model(&Default::default(), &NoFiles)
-            .model;
-        let b = Document::parse(&std::fs::read(&back).unwrap(), &Limits::default())
-            .unwrap()
-            .to_model(&Default::default(), &NoFiles)
-            .model;
+        let a = model_of(&mdl);
+        let b = model_of(&back);
         let names =
             |m: &retromodel::Model| m.frames.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
         assert_eq!(names(&a), names(&b), "{ext}");
@@ -226,14 +223,8 @@ fn quake_model_through_glb_and_back_keeps_frames() {
     // --fps resamples: the sample's clips at 20 frames per second have about twice the frames.
     let fast = dir.path().join("fast.mdl");
     run_ok(&["convert", s(&glb), s(&fast), "--fps", "20"]);
-    let a = Document::parse(&std::fs::read(&mdl).unwrap(), &Limits::default())
-        .unwrap()
-        .to_model(&Default::default(), &NoFiles)
-        .model;
-    let c = Document::parse(&std::fs::read(&fast).unwrap(), &Limits::default())
-        .unwrap()
-        .to_model(&Default::default(), &NoFiles)
-        .model;
+    let a = model_of(&mdl);
+    let c = model_of(&fast);
     assert!(
         c.frames.len() > a.frames.len(),
         "{} vs {}",
@@ -283,18 +274,14 @@ fn md5_bakes_into_md2_and_goes_through_glb_to_md5() {
 #[test]
 fn obj_converts_to_mdl() {
     let dir = tempfile::tempdir().unwrap();
-    let obj = dir.path().join("tri.obj");
-    std::fs::write(
-        &obj,
+    let obj = write_file(
+        dir.path(),
+        "tri.obj",
         "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nvt 1 1\nf 1/1 2/2 4/4 3/3\n",
-    )
-    .unwrap();
+    );
     let mdl = dir.path().join("tri.mdl");
     run_ok(&["convert", s(&obj), s(&mdl)]);
-    let m = Document::parse(&std::fs::read(&mdl).unwrap(), &Limits::default())
-        .unwrap()
-        .to_model(&Default::default(), &NoFiles)
-        .model;
+    let m = model_of(&mdl);
     assert_eq!(m.triangle_count(), 2);
 }
 

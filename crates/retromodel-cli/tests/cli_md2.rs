@@ -8,7 +8,7 @@ use retromodel::image::{pcx, Palette};
 
 mod common;
 
-use common::{run, run_ok, s, sample, text};
+use common::{run, run_ok, s, sample, strings, text, write_file};
 
 fn json(out: &Output) -> serde_json::Value {
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -34,12 +34,7 @@ fn sample_md2_info_and_validate() {
     assert_eq!(info["header"]["gl_strips"], 1);
     assert_eq!(info["header"]["gl_fans"], 2);
     assert_eq!(info["trailing_bytes"], 8, "the gap and the trailing bytes");
-    let clips: Vec<&str> = info["clips"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
+    let clips = strings(&info["clips"], "name");
     assert_eq!(clips, ["stand", "run"]);
 
     let v = run(&["validate", s(&p)]);
@@ -84,8 +79,7 @@ fn md2_skins_resolve_under_game_dir_and_beside_the_model() {
     std::fs::write(skin_dir.join("skin.pcx"), &pcx_bytes).unwrap();
     let elsewhere = dir.path().join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
-    let p = elsewhere.join("m.md2");
-    std::fs::write(&p, md2::fixtures::minimal()).unwrap();
+    let p = write_file(&elsewhere, "m.md2", md2::fixtures::minimal());
 
     let without = json(&run(&["info", "--json", s(&p)]));
     assert_eq!(without["skin_pictures"], 0);
@@ -179,8 +173,7 @@ fn convert_mdl_to_md2_writes_skins_and_gl_commands_and_comes_back() {
 fn a_refused_convert_leaves_no_skin_files_behind() {
     let dir = tempfile::tempdir().unwrap();
     let mdl = sample(dir.path(), "demo.mdl");
-    let out = dir.path().join("out.md2");
-    std::fs::write(&out, b"keep").unwrap();
+    let out = write_file(dir.path(), "out.md2", b"keep");
     let r = run(&["convert", s(&mdl), s(&out)]);
     assert_eq!(r.status.code(), Some(1));
     assert!(text(&r.stderr).contains("exists; pass --force to replace it"));
@@ -197,12 +190,11 @@ fn a_refused_convert_leaves_no_skin_files_behind() {
 #[test]
 fn skin_paths_cannot_climb_out_of_the_game_folders() {
     let dir = tempfile::tempdir().unwrap();
-    let secret = dir.path().join("secret.pcx");
-    std::fs::write(
-        &secret,
+    let secret = write_file(
+        dir.path(),
+        "secret.pcx",
         pcx::encode_indexed(32, 16, &[1; 512], &Palette::QUAKE),
-    )
-    .unwrap();
+    );
     let models = dir.path().join("a/b");
     std::fs::create_dir_all(&models).unwrap();
     let p = models.join("m.md2");

@@ -9,7 +9,9 @@ use retromodel::Limits;
 
 mod common;
 
-use common::{corpus, header_rows, info_by_path, run, run_ok, s, text};
+use common::{
+    corpus, header_rows, info_by_path, md5_with_anim, run, run_ok, s, strings, text, write_file,
+};
 
 #[test]
 fn info_json_agrees_with_headers_jsonl_for_md5() {
@@ -73,20 +75,13 @@ fn info_json_agrees_with_headers_jsonl_for_md5() {
 #[test]
 fn md5mesh_info_lists_the_animations_that_fit() {
     let dir = tempfile::tempdir().unwrap();
-    let mesh = dir.path().join("m.md5mesh");
-    std::fs::write(&mesh, fixtures::skeleton()).unwrap();
-    std::fs::write(dir.path().join("wave.md5anim"), fixtures::anim()).unwrap();
+    let mesh = md5_with_anim(dir.path(), "m.md5mesh");
     let mut other = fixtures::anim_file();
     other.hierarchy[0].name = "stranger".into();
     std::fs::write(dir.path().join("other.md5anim"), md5::write_anim(&other)).unwrap();
     let out = run_ok(&["info", "--json", s(&mesh)]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let anims: Vec<&str> = v["animations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["file"].as_str().unwrap())
-        .collect();
+    let anims = strings(&v["animations"], "file");
     assert_eq!(anims, ["wave.md5anim"]);
     let t = text(&run(&["info", s(&mesh)]).stdout);
     assert!(t.contains("animation beside it: wave.md5anim"), "{t}");
@@ -96,8 +91,7 @@ fn md5mesh_info_lists_the_animations_that_fit() {
 fn convert_same_format_writes_values_back_exactly() {
     let dir = tempfile::tempdir().unwrap();
     for (name, bytes) in fixtures::all() {
-        let input = dir.path().join(name);
-        std::fs::write(&input, &bytes).unwrap();
+        let input = write_file(dir.path(), name, &bytes);
         let ext = Path::new(name).extension().unwrap().to_str().unwrap();
         let output = dir.path().join(format!("out.{ext}"));
         let out = run(&["convert", s(&input), s(&output), "--force"]);
@@ -124,8 +118,7 @@ fn convert_same_format_writes_values_back_exactly() {
 #[test]
 fn validate_and_errors_with_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
-    let mesh = dir.path().join("m.md5mesh");
-    std::fs::write(&mesh, fixtures::skeleton()).unwrap();
+    let mesh = write_file(dir.path(), "m.md5mesh", fixtures::skeleton());
     let v = run(&["validate", s(&mesh)]);
     assert!(v.status.success(), "{}", text(&v.stdout));
     assert!(text(&v.stdout).contains("ok (doom3)"));
@@ -145,9 +138,7 @@ fn validate_and_errors_with_line_and_column() {
 #[test]
 fn bench_skinning_prints_its_line() {
     let dir = tempfile::tempdir().unwrap();
-    let mesh = dir.path().join("m.md5mesh");
-    std::fs::write(&mesh, fixtures::skeleton()).unwrap();
-    std::fs::write(dir.path().join("wave.md5anim"), fixtures::anim()).unwrap();
+    let mesh = md5_with_anim(dir.path(), "m.md5mesh");
     let out = run_ok(&["bench", s(&mesh), "--skinning", "--rounds", "1"]);
     let line = text(&out.stdout);
     assert!(

@@ -4,11 +4,9 @@
 
 use std::process::Output;
 
-use retromodel::formats::md5::fixtures;
-
 mod common;
 
-use common::{assert_contains, png_rgba, run, s, sample, text};
+use common::{assert_contains, md5_with_anim, png_rgba, run, s, sample, text};
 
 /// Runs `render ARGS`; `None` (after printing the skip) when there is no adapter.
 fn render(args: &[&str]) -> Option<Output> {
@@ -100,9 +98,7 @@ fn writes_gifs_of_clips_and_turntables() {
 #[test]
 fn md5_with_the_anim_beside_it_and_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let mesh = dir.path().join("bob.md5mesh");
-    std::fs::write(&mesh, fixtures::skeleton()).unwrap();
-    std::fs::write(dir.path().join("wave.md5anim"), fixtures::anim()).unwrap();
+    let mesh = md5_with_anim(dir.path(), "bob.md5mesh");
     let png = dir.path().join("bob.png");
     let Some(out) = render(&[
         s(&mesh),

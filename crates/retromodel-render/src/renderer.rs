@@ -267,63 +267,52 @@ impl Renderer {
                 cache: None,
             })
         };
+        // Each path's fill pipeline and its wireframe one (entry point `{vs}_wire`).
+        let pair = |label: &str,
+                    layout: &wgpu::PipelineLayout,
+                    vs: &str,
+                    buffers: &[wgpu::VertexBufferLayout<'_>]| {
+            (
+                pipeline(label, layout, vs, buffers, false),
+                pipeline(
+                    &format!("{label} wire"),
+                    layout,
+                    &format!("{vs}_wire"),
+                    buffers,
+                    true,
+                ),
+            )
+        };
+        // A skinning path, where the adapter has the bind group layout it needs.
+        let skinned_pair = |label: &str,
+                            joints: &Option<wgpu::BindGroupLayout>,
+                            vs: &str,
+                            buffers: &[wgpu::VertexBufferLayout<'_>]| {
+            let Some(jl) = joints else {
+                return (None, None);
+            };
+            let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(label),
+                bind_group_layouts: &[&globals_layout, &material_layout, jl],
+                push_constant_ranges: &[],
+            });
+            let (fill, wire) = pair(label, &layout, vs, buffers);
+            (Some(fill), Some(wire))
+        };
         let morph_buffers = [uv_layout.clone(), pose_a, pose_b];
-        let morph_fill = pipeline("keyframe", &morph_layout, "vs_morph", &morph_buffers, false);
-        let morph_wire = pipeline(
-            "keyframe wire",
-            &morph_layout,
-            "vs_morph_wire",
-            &morph_buffers,
-            true,
+        let (morph_fill, morph_wire) = pair("keyframe", &morph_layout, "vs_morph", &morph_buffers);
+        let (skin_fill, skin_wire) = skinned_pair(
+            "skinned",
+            &joints_layout,
+            "vs_skin",
+            &[uv_layout.clone(), skin_vertex],
         );
-        let (skin_fill, skin_wire) = match &joints_layout {
-            Some(jl) => {
-                let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: Some("skinned"),
-                    bind_group_layouts: &[&globals_layout, &material_layout, jl],
-                    push_constant_ranges: &[],
-                });
-                let buffers = [uv_layout.clone(), skin_vertex];
-                (
-                    Some(pipeline("skinned", &layout, "vs_skin", &buffers, false)),
-                    Some(pipeline(
-                        "skinned wire",
-                        &layout,
-                        "vs_skin_wire",
-                        &buffers,
-                        true,
-                    )),
-                )
-            }
-            None => (None, None),
-        };
-        let (skin_all_fill, skin_all_wire) = match &influences_layout {
-            Some(il) => {
-                let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: Some("skinned, every influence"),
-                    bind_group_layouts: &[&globals_layout, &material_layout, il],
-                    push_constant_ranges: &[],
-                });
-                let buffers = [uv_layout, bind_vertex];
-                (
-                    Some(pipeline(
-                        "skinned, every influence",
-                        &layout,
-                        "vs_skin_all",
-                        &buffers,
-                        false,
-                    )),
-                    Some(pipeline(
-                        "skinned wire, every influence",
-                        &layout,
-                        "vs_skin_all_wire",
-                        &buffers,
-                        true,
-                    )),
-                )
-            }
-            None => (None, None),
-        };
+        let (skin_all_fill, skin_all_wire) = skinned_pair(
+            "skinned, every influence",
+            &influences_layout,
+            "vs_skin_all",
+            &[uv_layout, bind_vertex],
+        );
         Renderer {
             globals,
             globals_group,

@@ -42,113 +42,104 @@ fn finish(position: vec3<f32>, normal: vec3<f32>, uv: vec2<f32>) -> VsOut {
     return out;
 }
 
-fn morph(pos_a: vec3<f32>, nrm_a: vec3<f32>, pos_b: vec3<f32>, nrm_b: vec3<f32>) -> array<vec3<f32>, 2> {
-    let t = globals.params.x;
-    return array<vec3<f32>, 2>(mix(pos_a, pos_b, t), mix(nrm_a, nrm_b, t));
-}
-
-@vertex
-fn vs_morph(
-    @location(0) uv: vec2<f32>,
-    @location(1) pos_a: vec3<f32>,
-    @location(2) nrm_a: vec3<f32>,
-    @location(3) pos_b: vec3<f32>,
-    @location(4) nrm_b: vec3<f32>,
-) -> VsOut {
-    let m = morph(pos_a, nrm_a, pos_b, nrm_b);
-    return finish(m[0], m[1], uv);
-}
-
-@vertex
-fn vs_morph_wire(
-    @location(0) uv: vec2<f32>,
-    @location(1) pos_a: vec3<f32>,
-    @location(2) nrm_a: vec3<f32>,
-    @location(3) pos_b: vec3<f32>,
-    @location(4) nrm_b: vec3<f32>,
-) -> VsOut {
-    let m = morph(pos_a, nrm_a, pos_b, nrm_b);
-    var out = finish(m[0], m[1], uv);
+// The wireframe variants draw the same vertices pulled towards the camera by
+// `globals.params.z` (a fraction of w), so that the lines win the depth test over the fill.
+fn pull(v: VsOut) -> VsOut {
+    var out = v;
     out.clip.z = out.clip.z - globals.params.z * out.clip.w;
     return out;
 }
 
-fn skin(position: vec3<f32>, normal: vec3<f32>, joint: vec4<u32>, weight: vec4<f32>) -> array<vec3<f32>, 2> {
-    var p = vec3<f32>(0.0);
-    var n = vec3<f32>(0.0);
+struct MorphIn {
+    @location(0) uv: vec2<f32>,
+    @location(1) pos_a: vec3<f32>,
+    @location(2) nrm_a: vec3<f32>,
+    @location(3) pos_b: vec3<f32>,
+    @location(4) nrm_b: vec3<f32>,
+};
+
+fn morph(v: MorphIn) -> VsOut {
+    let t = globals.params.x;
+    return finish(mix(v.pos_a, v.pos_b, t), mix(v.nrm_a, v.nrm_b, t), v.uv);
+}
+
+@vertex
+fn vs_morph(v: MorphIn) -> VsOut {
+    return morph(v);
+}
+
+@vertex
+fn vs_morph_wire(v: MorphIn) -> VsOut {
+    return pull(morph(v));
+}
+
+struct SkinIn {
+    @location(0) uv: vec2<f32>,
+    @location(1) position: vec3<f32>,
+    @location(2) normal: vec3<f32>,
+    @location(5) joint: vec4<u32>,
+    @location(6) weight: vec4<f32>,
+};
+
+// A skinned position and normal, summed over the vertex's influences.
+struct Skinned {
+    p: vec3<f32>,
+    n: vec3<f32>,
+};
+
+// `s` plus one influence: joint `joint`'s matrix applied to the bind-pose position and
+// normal, times the weight `w`.
+fn add_influence(s: Skinned, joint: u32, w: f32, position: vec3<f32>, normal: vec3<f32>) -> Skinned {
+    let m = joints[joint];
+    return Skinned(s.p + w * (m * vec4<f32>(position, 1.0)).xyz, s.n + w * (m * vec4<f32>(normal, 0.0)).xyz);
+}
+
+fn skin(v: SkinIn) -> VsOut {
+    var s = Skinned(vec3<f32>(0.0), vec3<f32>(0.0));
     for (var i = 0u; i < 4u; i = i + 1u) {
-        let w = weight[i];
+        let w = v.weight[i];
         if (w != 0.0) {
-            let m = joints[joint[i]];
-            p = p + w * (m * vec4<f32>(position, 1.0)).xyz;
-            n = n + w * (m * vec4<f32>(normal, 0.0)).xyz;
+            s = add_influence(s, v.joint[i], w, v.position, v.normal);
         }
     }
-    return array<vec3<f32>, 2>(p, n);
+    return finish(s.p, s.n, v.uv);
 }
 
 @vertex
-fn vs_skin(
-    @location(0) uv: vec2<f32>,
-    @location(1) position: vec3<f32>,
-    @location(2) normal: vec3<f32>,
-    @location(5) joint: vec4<u32>,
-    @location(6) weight: vec4<f32>,
-) -> VsOut {
-    let s = skin(position, normal, joint, weight);
-    return finish(s[0], s[1], uv);
+fn vs_skin(v: SkinIn) -> VsOut {
+    return skin(v);
 }
 
 @vertex
-fn vs_skin_wire(
+fn vs_skin_wire(v: SkinIn) -> VsOut {
+    return pull(skin(v));
+}
+
+struct SkinAllIn {
+    @builtin(vertex_index) vertex: u32,
     @location(0) uv: vec2<f32>,
     @location(1) position: vec3<f32>,
     @location(2) normal: vec3<f32>,
-    @location(5) joint: vec4<u32>,
-    @location(6) weight: vec4<f32>,
-) -> VsOut {
-    let s = skin(position, normal, joint, weight);
-    var out = finish(s[0], s[1], uv);
-    out.clip.z = out.clip.z - globals.params.z * out.clip.w;
-    return out;
-}
+};
 
-fn skin_all(vertex: u32, position: vec3<f32>, normal: vec3<f32>) -> array<vec3<f32>, 2> {
-    let range = influences[vertex];
-    var p = vec3<f32>(0.0);
-    var n = vec3<f32>(0.0);
+fn skin_all(v: SkinAllIn) -> VsOut {
+    let range = influences[v.vertex];
+    var s = Skinned(vec3<f32>(0.0), vec3<f32>(0.0));
     for (var i = 0u; i < range.y; i = i + 1u) {
         let e = influences[range.x + i];
-        let w = bitcast<f32>(e.y);
-        let m = joints[e.x];
-        p = p + w * (m * vec4<f32>(position, 1.0)).xyz;
-        n = n + w * (m * vec4<f32>(normal, 0.0)).xyz;
+        s = add_influence(s, e.x, bitcast<f32>(e.y), v.position, v.normal);
     }
-    return array<vec3<f32>, 2>(p, n);
+    return finish(s.p, s.n, v.uv);
 }
 
 @vertex
-fn vs_skin_all(
-    @builtin(vertex_index) vertex: u32,
-    @location(0) uv: vec2<f32>,
-    @location(1) position: vec3<f32>,
-    @location(2) normal: vec3<f32>,
-) -> VsOut {
-    let s = skin_all(vertex, position, normal);
-    return finish(s[0], s[1], uv);
+fn vs_skin_all(v: SkinAllIn) -> VsOut {
+    return skin_all(v);
 }
 
 @vertex
-fn vs_skin_all_wire(
-    @builtin(vertex_index) vertex: u32,
-    @location(0) uv: vec2<f32>,
-    @location(1) position: vec3<f32>,
-    @location(2) normal: vec3<f32>,
-) -> VsOut {
-    let s = skin_all(vertex, position, normal);
-    var out = finish(s[0], s[1], uv);
-    out.clip.z = out.clip.z - globals.params.z * out.clip.w;
-    return out;
+fn vs_skin_all_wire(v: SkinAllIn) -> VsOut {
+    return pull(skin_all(v));
 }
 
 @fragment

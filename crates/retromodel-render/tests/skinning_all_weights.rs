@@ -93,16 +93,8 @@ fn frame(joints: &[Joint], f: usize) -> Vec<JointTransform> {
 /// A cube of half size 16 around (0, 0, 24), each face split into `k` x `k` quads (flat
 /// normals, clockwise from outside like the engines), UVs over the checker per face.
 fn grid_cube(k: u32) -> (PoseData, Vec<[f32; 2]>, Vec<[u32; 3]>) {
-    let faces: [([f32; 3], [f32; 3], [f32; 3]); 6] = [
-        ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
-        ([-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
-        ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]),
-        ([0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
-        ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
-        ([0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]),
-    ];
     let (mut pos, mut nrm, mut uvs, mut tris) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for (n, u, v) in faces {
+    for (n, u, v) in CUBE_FACES {
         let base = pos.len() as u32;
         for j in 0..=k {
             for i in 0..=k {

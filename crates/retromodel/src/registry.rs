@@ -539,6 +539,16 @@ macro_rules! binary_parsed_file {
 }
 pub(crate) use binary_parsed_file;
 
+/// The `detect` method of a binary codec whose files start with a fixed magic.
+macro_rules! detect_magic {
+    ($magic:expr => $format:expr) => {
+        fn detect(&self, data: &[u8]) -> Option<$crate::registry::Format> {
+            data.starts_with($magic).then_some($format)
+        }
+    };
+}
+pub(crate) use detect_magic;
+
 /// The `parse` method of a binary codec: the folder's `File::parse`.
 macro_rules! parse_file {
     () => {

@@ -70,8 +70,7 @@ fn compare(what: &str, a: &Model, b: &Model, tolerance: &[[f32; 3]], uv_texels: 
 }
 
 fn round_trip(path: &std::path::Path) -> (usize, f32) {
-    let what = path.display().to_string();
-    let bytes = std::fs::read(path).unwrap();
+    let (what, bytes) = common::read_named(path);
     let limits = Limits::default();
     let doc = Document::parse(&bytes, &limits).unwrap_or_else(|e| panic!("{what}: {e}"));
     let is_md2 = doc.format() == md2::MD2;

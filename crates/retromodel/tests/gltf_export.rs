@@ -33,7 +33,7 @@ use retromodel::{Limits, NoFiles};
 // ---------------------------------------------------------------------------------------
 // Small maths for the reference skinning.
 
-use common::mat::{mat_mul, mat_point, trs, Mat};
+use common::mat::{mat_mul, mat_point, node_tree, skin_matrices, trs, Mat};
 
 fn slerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
     let (a, mut b) = (a.map(f64::from), b.map(f64::from));
@@ -637,15 +637,7 @@ struct Nodes {
 
 impl Nodes {
     fn new(doc: &gltf::Document) -> Nodes {
-        let n = doc.nodes().count();
-        let mut parent = vec![None; n];
-        let mut rest = Vec::with_capacity(n);
-        for node in doc.nodes() {
-            for c in node.children() {
-                parent[c.index()] = Some(node.index());
-            }
-            rest.push(node.transform().decomposed());
-        }
+        let (parent, rest) = node_tree(doc);
         Nodes { parent, rest }
     }
 
@@ -714,17 +706,7 @@ fn gltf_skinned(g: &Glb, a: Option<&gltf::Animation>, t: f32) -> Vec<Vec<[f32; 3
         let (Some(mesh), Some(skin)) = (node.mesh(), node.skin()) else {
             continue;
         };
-        let ibm: Vec<Mat> = skin
-            .reader(get)
-            .read_inverse_bind_matrices()
-            .unwrap()
-            .map(|m| std::array::from_fn(|i| m[i / 4][i % 4]))
-            .collect();
-        let joints: Vec<Mat> = skin
-            .joints()
-            .zip(&ibm)
-            .map(|(j, ibm)| mat_mul(&global[j.index()], ibm))
-            .collect();
+        let joints = skin_matrices(&skin, blob, &global);
         let p = mesh.primitives().next().unwrap();
         let r = p.reader(get);
         let pos: Vec<[f32; 3]> = r.read_positions().unwrap().collect();
@@ -1082,13 +1064,7 @@ fn corpus_exports_reproduce_poses_and_skinning() {
         };
         let file = file.file;
         let mut anims = Vec::new();
-        let mut beside: Vec<PathBuf> = std::fs::read_dir(path.parent().unwrap())
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "md5anim"))
-            .collect();
-        beside.sort();
-        for p in beside {
+        for p in common::md5_anims_beside(&path) {
             let Ok(a) = md5::parse_anim(&std::fs::read(&p).unwrap(), &Limits::default()) else {
                 continue;
             };

@@ -543,8 +543,7 @@ fn corpus_mdl7_files() {
     assert!(files.len() >= 58, "only {} MDL7 files found", files.len());
     let (mut compared, mut animated) = (0, 0);
     for path in &files {
-        let what = path.display().to_string();
-        let bytes = std::fs::read(path).unwrap();
+        let (what, bytes) = common::read_named(path);
         let file =
             File::parse(&bytes, &Limits::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
         assert!(file.write() == bytes, "{what}: round trip differs");

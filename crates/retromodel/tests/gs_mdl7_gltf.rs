@@ -21,7 +21,7 @@ use retromodel::formats::gs_mdl7::{self, fixtures, File};
 use retromodel::model::{to_y_up, Model};
 use retromodel::{ConvertOptions, Limits, NoFiles};
 
-use common::mat::{mat_mul, mat_point, trs, Mat};
+use common::mat::{mat_mul, mat_point, node_tree, skin_matrices, trs, Mat};
 
 /// How a model was exported.
 #[derive(Debug, PartialEq)]
@@ -94,15 +94,8 @@ fn check(model: &Model, name: &str) -> Kind {
                 .fold(0.0, f32::max)
         })
         .fold(1e-6, f32::max);
-    let n = doc.nodes().count();
-    let mut parent = vec![None; n];
-    let mut rest = Vec::with_capacity(n);
-    for node in doc.nodes() {
-        for c in node.children() {
-            parent[c.index()] = Some(node.index());
-        }
-        rest.push(node.transform().decomposed());
-    }
+    let (parent, rest) = node_tree(doc);
+    let n = rest.len();
     let mut first = 0;
     let mut worst = 0.0f32;
     for (a, ga) in model.animations.iter().zip(doc.animations()) {
@@ -156,17 +149,7 @@ fn check(model: &Model, name: &str) -> Kind {
                     assert_eq!(pos, still, "{name}: a mesh without skin moves");
                     continue;
                 };
-                let ibm: Vec<Mat> = skin
-                    .reader(get)
-                    .read_inverse_bind_matrices()
-                    .unwrap()
-                    .map(|m| std::array::from_fn(|i| m[i / 4][i % 4]))
-                    .collect();
-                let joints: Vec<Mat> = skin
-                    .joints()
-                    .zip(&ibm)
-                    .map(|(j, ibm)| mat_mul(&global[j.index()], ibm))
-                    .collect();
+                let joints = skin_matrices(&skin, &blob, &global);
                 let p = node.mesh().unwrap().primitives().next().unwrap();
                 let r = p.reader(get);
                 let pos: Vec<[f32; 3]> = r.read_positions().unwrap().collect();

@@ -38,8 +38,7 @@ fn corpus_gamestudio_mdl2_to_mdl5() {
         let files = common::files_with_magic(&dir, &gs_mdl::magic(version));
         counts[version as usize - 2] = files.len();
         for path in &files {
-            let what = path.display().to_string();
-            let bytes = std::fs::read(path).unwrap();
+            let (what, bytes) = common::read_named(path);
             let file =
                 File::parse(&bytes, &Limits::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_eq!(file.header.version, version, "{what}");

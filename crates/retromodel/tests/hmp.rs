@@ -289,8 +289,7 @@ fn corpus_hmp_files() {
     assert!(files.len() >= 10, "only {} HMP files found", files.len());
     let (mut parsed, mut compared, mut textured) = (0, 0, 0);
     for path in &files {
-        let what = path.display().to_string();
-        let bytes = std::fs::read(path).unwrap();
+        let (what, bytes) = common::read_named(path);
         if path.ends_with("invalid_external_texture_name.hmp") {
             // Assimp's test of a broken skin: its second skin's type word is text.
             assert_eq!(

@@ -68,8 +68,7 @@ fn file_vertices(bytes: &[u8]) -> usize {
 }
 
 fn keyframe_round_trip(path: &std::path::Path, skins_compared: &mut usize) -> usize {
-    let what = path.display().to_string();
-    let bytes = std::fs::read(path).unwrap();
+    let (what, bytes) = common::read_named(path);
     let limits = Limits::default();
     let doc = Document::parse(&bytes, &limits).unwrap_or_else(|e| panic!("{what}: {e}"));
     let a = doc.to_model(&Default::default(), &NoFiles).model;

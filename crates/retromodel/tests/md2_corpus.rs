@@ -83,12 +83,7 @@ fn corpus_idp2_files() {
         assert_eq!(s.poses, n("num_frames"), "{what}");
         assert_eq!(s.skins, n("num_skins"), "{what}");
         assert_eq!(file.header.num_glcmds as usize, n("num_glcmds"), "{what}");
-        let names: Vec<&str> = h["skin_names"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_str().unwrap())
-            .collect();
+        let names = common::str_array(&h["skin_names"]);
         assert_eq!(s.skin_names, names, "{what}");
         compared += 1;
     }

@@ -14,34 +14,21 @@ fn corpus_animations_stay_inside_their_bounds() {
     let Some(dir) = common::corpus_dir() else {
         return;
     };
-    let mut meshes = Vec::new();
-    let mut stack = vec![dir.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                if !p.ends_with("invalid") {
-                    stack.push(p);
-                }
-            } else if p.extension().is_some_and(|e| e == "md5mesh") {
-                meshes.push(p);
-            }
-        }
-    }
-    meshes.sort();
+    // Not the deliberately broken files under the corpus's `invalid` folders.
+    let meshes = common::files_where(&dir, &|p| {
+        p.extension().is_some_and(|e| e == "md5mesh")
+            && !p
+                .strip_prefix(&dir)
+                .unwrap()
+                .components()
+                .any(|c| c.as_os_str() == "invalid")
+    });
     let (mut pairs, mut samples, mut unbounded) = (0, 0, 0);
     let mut worst = (0f32, String::new());
     for mesh_path in &meshes {
         let bytes = std::fs::read(mesh_path).unwrap();
         let mesh = md5::parse_mesh(&bytes, &Limits::default()).unwrap().file;
-        let dir = mesh_path.parent().unwrap();
-        let mut anims: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "md5anim"))
-            .collect();
-        anims.sort();
-        for anim_path in anims {
+        for anim_path in common::md5_anims_beside(mesh_path) {
             let what = format!("{} with {}", mesh_path.display(), anim_path.display());
             let bytes = std::fs::read(&anim_path).unwrap();
             let file = md5::parse_anim(&bytes, &Limits::default()).unwrap().file;

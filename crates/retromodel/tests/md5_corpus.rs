@@ -48,12 +48,7 @@ fn check_mesh(file: &MeshFile, warnings: &[String], h: &serde_json::Value, what:
         "{what}"
     );
     // HEADERS lists the shader lines present; a mesh without one warns and reads as "".
-    let shaders: Vec<&str> = h["shaders"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_str().unwrap())
-        .collect();
+    let shaders = common::str_array(&h["shaders"]);
     let with_line: Vec<&str> = file
         .meshes
         .iter()

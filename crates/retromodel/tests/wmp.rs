@@ -1123,8 +1123,7 @@ fn corpus_ascii_levels() {
     }
     let mut faces = 0;
     for path in &ascii {
-        let what = path.display().to_string();
-        let bytes = std::fs::read(path).unwrap();
+        let (what, bytes) = common::read_named(path);
         assert!(bytes.starts_with(b"// WMP"), "{what}");
         let p = round_trip(&bytes, &what);
         assert_eq!(p.warnings, Vec::<String>::new(), "{what}");

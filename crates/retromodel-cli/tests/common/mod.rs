@@ -26,6 +26,30 @@ pub fn sample(dir: &Path, name: &str) -> PathBuf {
     p
 }
 
+/// Writes `bytes` as `dir/name` and returns its path.
+pub fn write_file(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// Writes the MD5 fixture mesh as `dir/mesh` and its animation beside it as
+/// `wave.md5anim`; returns the mesh's path.
+pub fn md5_with_anim(dir: &Path, mesh: &str) -> PathBuf {
+    use retromodel::formats::md5::fixtures;
+    write_file(dir, "wave.md5anim", fixtures::anim());
+    write_file(dir, mesh, fixtures::skeleton())
+}
+
+/// The string `field` of each object in the JSON array `v`.
+pub fn strings<'a>(v: &'a serde_json::Value, field: &str) -> Vec<&'a str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o[field].as_str().unwrap())
+        .collect()
+}
+
 /// Runs the binary with `args`; panics with its stderr unless it succeeds.
 pub fn run_ok(args: &[&str]) -> Output {
     let out = run(args);
@@ -71,21 +95,12 @@ pub fn png_rgba(path: &Path) -> (u32, u32, Vec<u8>) {
     (info.width, info.height, buf)
 }
 
-/// The corpus folder named by `RETROMODEL_CORPUS`: `None`, with a notice that `what` is
-/// skipped, when the variable is unset; a panic when the folder has no `MANIFEST.tsv`.
-pub fn corpus(what: &str) -> Option<PathBuf> {
-    let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") else {
-        eprintln!("RETROMODEL_CORPUS is not set: {what} skipped");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    assert!(
-        dir.join("MANIFEST.tsv").is_file(),
-        "RETROMODEL_CORPUS={} has no MANIFEST.tsv",
-        dir.display()
-    );
-    Some(dir)
-}
+// The same corpus look-up as the library's integration tests.
+#[path = "../../../retromodel/tests/common/corpus.rs"]
+mod corpus;
+// Not every test file looks for the corpus.
+#[allow(unused_imports)]
+pub use corpus::corpus;
 
 /// The rows of the corpus's `HEADERS.jsonl` (the independent parser's), in file order.
 pub fn header_rows(dir: &Path) -> Vec<serde_json::Value> {

@@ -88,21 +88,25 @@ pub fn checker_skin() -> Image {
     }
 }
 
+/// The six faces of a cube as `(outward normal, u, v)`, `u` and `v` spanning the face with
+/// `u × v = normal`: triangles `(0, 2, 1), (0, 3, 2)` over the corners `-u-v, +u-v, +u+v,
+/// -u+v` are clockwise seen from outside.
+pub const CUBE_FACES: [([f32; 3], [f32; 3], [f32; 3]); 6] = [
+    ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
+    ([-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
+    ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]),
+    ([0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
+    ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+    ([0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]),
+];
+
 /// One cube pose: 6 faces of 4 vertices (flat normals), triangles clockwise from outside.
 fn cube(center: [f32; 3], half: [f32; 3], turn_deg: f32) -> PoseData {
     let (s, c) = turn_deg.to_radians().sin_cos();
     let rot = |v: [f32; 3]| [c * v[0] - s * v[1], s * v[0] + c * v[1], v[2]];
     let mut pos = Vec::new();
     let mut nrm = Vec::new();
-    let faces: [([f32; 3], [f32; 3], [f32; 3]); 6] = [
-        ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
-        ([-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
-        ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]),
-        ([0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
-        ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
-        ([0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]),
-    ];
-    for (n, u, v) in faces {
+    for (n, u, v) in CUBE_FACES {
         for (a, b) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
             let p: [f32; 3] = std::array::from_fn(|k| (n[k] + a * u[k] + b * v[k]) * half[k]);
             let p = rot(p);

@@ -89,13 +89,7 @@ pub fn bake_skeletal_with(model: &Model, fps: Option<f32>, limits: &Limits) -> R
     let inverse_bind: Vec<JointPose> = model
         .joints
         .iter()
-        .map(|j| {
-            pose(&JointTransform {
-                translation: j.translation,
-                rotation: j.rotation,
-            })
-            .inverse()
-        })
+        .map(|j| pose(&j.bind_transform()).inverse())
         .collect();
     let add = |out: &mut Model, name: String, targets: Vec<MorphTarget>| {
         let mut it = targets.iter().flat_map(|t| &t.positions);

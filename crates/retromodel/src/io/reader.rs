@@ -121,20 +121,26 @@ impl<'a> Reader<'a> {
         Ok([self.f32()?, self.f32()?, self.f32()?])
     }
 
+    /// The error for a file whose first four bytes, `magic`, are not the format's: it names
+    /// what the magic really is.
+    pub fn bad_magic(&self, magic: &[u8; 4]) -> Error {
+        self.error_at(
+            0,
+            ErrorKind::BadMagic,
+            format!(
+                "bad magic {}: {}",
+                crate::detect::show_magic(magic),
+                crate::detect::describe(magic)
+            ),
+        )
+    }
+
     /// Reads the 4-byte magic and the `i32` version after it, failing unless they are
     /// `ident` and `version` (the error names what the magic really is).
     pub fn magic_and_version(&mut self, ident: [u8; 4], version: i32) -> Result<i32> {
         let magic = self.array::<4>()?;
         if magic != ident {
-            return Err(self.error_at(
-                0,
-                ErrorKind::BadMagic,
-                format!(
-                    "bad magic {}: {}",
-                    crate::detect::show_magic(&magic),
-                    crate::detect::describe(&magic)
-                ),
-            ));
+            return Err(self.bad_magic(&magic));
         }
         let found = self.i32()?;
         if found != version {

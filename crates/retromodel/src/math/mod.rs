@@ -608,16 +608,17 @@ pub fn slerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::f32::consts::{FRAC_PI_2, PI};
 
-    fn close3(a: [f32; 3], b: [f32; 3], eps: f32) -> bool {
+    /// Whether every component of `a` is within `eps` of `b`'s.
+    pub(crate) fn close3(a: [f32; 3], b: [f32; 3], eps: f32) -> bool {
         a.iter().zip(b).all(|(p, q)| (p - q).abs() <= eps)
     }
 
     /// The seed's `R = Q.P.Q*` with the product written out.
-    fn seed_rotate(q: Quat, v: [f32; 3]) -> [f32; 3] {
+    pub(crate) fn seed_rotate(q: Quat, v: [f32; 3]) -> [f32; 3] {
         let p = Quat::new(v[0], v[1], v[2], 0.0);
         let r = q * p * q.conjugate();
         [r.x, r.y, r.z]

@@ -557,9 +557,19 @@ pub fn weighted_point(
     weights: impl IntoIterator<Item = (u32, f32, [f32; 3])>,
     pose: &[JointPose],
 ) -> [f32; 3] {
+    bias_sum(weights, pose, JointPose::transform_point)
+}
+
+/// `Σ bias × f(pose[joint], v)` over `(joint, bias, v)` weights.
+#[inline]
+fn bias_sum(
+    weights: impl IntoIterator<Item = (u32, f32, [f32; 3])>,
+    pose: &[JointPose],
+    f: impl Fn(&JointPose, [f32; 3]) -> [f32; 3],
+) -> [f32; 3] {
     let mut sum = [0.0f32; 3];
-    for (joint, bias, offset) in weights {
-        let p = pose[joint as usize].transform_point(offset);
+    for (joint, bias, v) in weights {
+        let p = f(&pose[joint as usize], v);
         sum = [0, 1, 2].map(|k| sum[k] + p[k] * bias);
     }
     sum
@@ -583,11 +593,7 @@ pub fn weighted_normal(
     weights: impl IntoIterator<Item = (u32, f32, [f32; 3])>,
     pose: &[JointPose],
 ) -> [f32; 3] {
-    let mut sum = [0.0f32; 3];
-    for (joint, bias, n) in weights {
-        let r = pose[joint as usize].orient.rotate(n);
-        sum = [0, 1, 2].map(|k| sum[k] + r[k] * bias);
-    }
+    let sum = bias_sum(weights, pose, JointPose::transform_vector);
     normalize_or(sum, [0.0, 0.0, 1.0])
 }
 

@@ -155,6 +155,16 @@ pub struct Joint {
     pub rotation: [f32; 4],
 }
 
+impl Joint {
+    /// The bind pose as a transform (object space).
+    pub fn bind_transform(&self) -> JointTransform {
+        JointTransform {
+            translation: self.translation,
+            rotation: self.rotation,
+        }
+    }
+}
+
 /// The one axis conversion of every exporter: the model's Z-up space (Quake, Doom 3) to the
 /// Y-up space of glTF and OBJ, `(x, y, z) -> (x, z, -y)`. A rotation, so winding and
 /// handedness are kept.

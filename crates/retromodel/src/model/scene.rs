@@ -41,6 +41,15 @@ impl NodeTransform {
         scale: [1.0; 3],
     };
 
+    /// Whether every component of the translation, rotation and scale is finite.
+    pub fn is_finite(&self) -> bool {
+        self.translation
+            .iter()
+            .chain(&self.rotation)
+            .chain(&self.scale)
+            .all(|c| c.is_finite())
+    }
+
     /// The matrix `T · R · S` (the rotation normalised first), in `f64`
     /// ([`crate::math::from_trs`]).
     pub fn matrix(&self) -> Matrix4 {

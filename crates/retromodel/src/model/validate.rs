@@ -158,12 +158,7 @@ impl Model {
                 return fail(format!("node {ni}: parent index not lower than its own"));
             }
             let t = &n.transform;
-            let finite = t
-                .translation
-                .iter()
-                .chain(&t.rotation)
-                .chain(&t.scale)
-                .all(|c| c.is_finite());
+            let finite = t.is_finite();
             let len = t.rotation.iter().map(|c| c * c).sum::<f32>().sqrt();
             if !finite || (len - 1.0).abs() > 1e-3 || t.scale.contains(&0.0) {
                 return fail(format!(

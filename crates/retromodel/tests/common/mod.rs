@@ -4,20 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-/// The corpus folder named by `RETROMODEL_CORPUS`: `None` (with a printed notice) when the
-/// variable is unset; a panic when it is set but the folder is missing.
+mod corpus;
+pub use corpus::corpus;
+
+/// The corpus folder named by `RETROMODEL_CORPUS` ([`corpus`]): `None` (with a printed
+/// notice) when the variable is unset; a panic when it is set but the folder is missing.
 pub fn corpus_dir() -> Option<PathBuf> {
-    let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") else {
-        eprintln!("RETROMODEL_CORPUS is not set: corpus test skipped");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    assert!(
-        dir.join("MANIFEST.tsv").is_file(),
-        "RETROMODEL_CORPUS={} has no MANIFEST.tsv",
-        dir.display()
-    );
-    Some(dir)
+    corpus("corpus test")
 }
 
 /// Every file under `dir` (recursively, sorted) for which `keep` holds.
@@ -57,6 +50,31 @@ pub fn files_with_extension(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
             .and_then(|e| e.to_str())
             .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
     })
+}
+
+/// The file at `path`, named for messages by its path, and its bytes.
+pub fn read_named(path: &Path) -> (String, Vec<u8>) {
+    (path.display().to_string(), std::fs::read(path).unwrap())
+}
+
+/// The `.md5anim` files in the folder of `mesh` (sorted): the animations beside it.
+pub fn md5_anims_beside(mesh: &Path) -> Vec<PathBuf> {
+    let mut anims: Vec<PathBuf> = std::fs::read_dir(mesh.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md5anim"))
+        .collect();
+    anims.sort();
+    anims
+}
+
+/// The strings of the JSON array `v` (a `HEADERS.jsonl` list).
+pub fn str_array(v: &serde_json::Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect()
 }
 
 /// What a corpus test of one format needs: the corpus folder, the rows of its
@@ -286,6 +304,39 @@ pub mod mat {
 
     pub fn mat_point(m: &Mat, p: [f32; 3]) -> [f32; 3] {
         [0, 1, 2].map(|r| m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r])
+    }
+
+    /// A node's rest transform: translation, rotation `[x, y, z, w]`, scale.
+    pub type Rest = ([f32; 3], [f32; 4], [f32; 3]);
+
+    /// Each node's parent (by node index) and rest transform.
+    pub fn node_tree(doc: &gltf::Document) -> (Vec<Option<usize>>, Vec<Rest>) {
+        let n = doc.nodes().count();
+        let mut parent = vec![None; n];
+        let mut rest = Vec::with_capacity(n);
+        for node in doc.nodes() {
+            for c in node.children() {
+                parent[c.index()] = Some(node.index());
+            }
+            rest.push(node.transform().decomposed());
+        }
+        (parent, rest)
+    }
+
+    /// The joint matrices of a glTF skin (`global × inverse bind` per joint), from the
+    /// global matrices of the nodes (by node index) and the skin's accessors in `blob`.
+    pub fn skin_matrices(skin: &gltf::Skin<'_>, blob: &[u8], global: &[Mat]) -> Vec<Mat> {
+        let get = |b: gltf::Buffer<'_>| (b.index() == 0).then_some(blob);
+        let ibm: Vec<Mat> = skin
+            .reader(get)
+            .read_inverse_bind_matrices()
+            .unwrap()
+            .map(|m| std::array::from_fn(|i| m[i / 4][i % 4]))
+            .collect();
+        skin.joints()
+            .zip(&ibm)
+            .map(|(j, ibm)| mat_mul(&global[j.index()], ibm))
+            .collect()
     }
 
     pub fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat {

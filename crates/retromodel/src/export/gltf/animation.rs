@@ -67,6 +67,17 @@ pub(super) struct Track<'a> {
 }
 
 impl Builder<'_> {
+    /// `fps` when it is a positive number; else `fallback`, with a warning naming `what`.
+    pub(super) fn fps_or(&mut self, what: &str, fps: f32, fallback: f32) -> f32 {
+        if fps.is_finite() && fps > 0.0 {
+            return fps;
+        }
+        self.warnings.push(format!(
+            "{what}: frame rate {fps} is not a positive number; {fallback} used"
+        ));
+        fallback
+    }
+
     /// Adds a translation, a rotation and (when it has scales) a scale channel for `track`.
     pub(super) fn trs_channels(
         &mut self,
@@ -74,34 +85,25 @@ impl Builder<'_> {
         samplers: &mut Vec<json::animation::Sampler>,
         channels: &mut Vec<json::animation::Channel>,
     ) {
-        let output = self.floats(track.translations, None, false);
-        channel(
-            samplers,
-            channels,
-            track.input,
-            output,
-            &[track.node],
-            Property::Translation,
-        );
-        let output = self.floats(track.rotations, None, false);
-        channel(
-            samplers,
-            channels,
-            track.input,
-            output,
-            &[track.node],
-            Property::Rotation,
-        );
-        if let Some(scales) = track.scales {
-            let output = self.floats(scales, None, false);
-            channel(
-                samplers,
-                channels,
-                track.input,
-                output,
-                &[track.node],
-                Property::Scale,
-            );
+        let translation = self.floats(track.translations, None, false);
+        let rotation = self.floats(track.rotations, None, false);
+        let scale = track.scales.map(|scales| self.floats(scales, None, false));
+        let outputs = [
+            (Some(translation), Property::Translation),
+            (Some(rotation), Property::Rotation),
+            (scale, Property::Scale),
+        ];
+        for (output, property) in outputs {
+            if let Some(output) = output {
+                channel(
+                    samplers,
+                    channels,
+                    track.input,
+                    output,
+                    &[track.node],
+                    property,
+                );
+            }
         }
     }
 }

@@ -114,15 +114,7 @@ impl Builder<'_> {
         if n < 2 {
             return Ok(());
         }
-        let fps = if path.fps.is_finite() && path.fps > 0.0 {
-            path.fps
-        } else {
-            self.warnings.push(format!(
-                "camera: frame rate {} is not a positive number; {CAMERA_FPS} used",
-                path.fps
-            ));
-            CAMERA_FPS
-        };
+        let fps = self.fps_or("camera", path.fps, CAMERA_FPS);
         let step = 1.0 / f64::from(fps);
         let mut keys: Vec<(f32, usize)> = Vec::with_capacity(n + path.cuts.len());
         for k in 0..n {

@@ -164,39 +164,24 @@ pub struct Exported {
 
 /// The model as a binary glTF (`.glb`), images inside the buffer, and the warnings.
 pub fn to_glb(model: &Model, options: &GltfOptions) -> Result<(Vec<u8>, Vec<String>)> {
-    let built = build(model, options, Placement::Glb)?;
-    let Built {
-        mut root,
-        bin,
-        warnings,
-        ..
-    } = built;
-    if !bin.is_empty() {
-        root.push(buffers::buffer(bin.len(), None));
-    }
-    let json = serde_json::to_vec(&root).map_err(json_error)?;
-    Ok((buffers::glb(json, &bin)?, warnings))
+    let mut built = build(model, options, Placement::Glb)?;
+    built.place_buffer(|_| None);
+    let json = serde_json::to_vec(&built.root).map_err(json_error)?;
+    Ok((buffers::glb(json, &built.bin)?, built.warnings))
 }
 
 /// The model as one `.gltf` JSON text with the buffer and the images inside as `data:` URIs,
 /// and the warnings.
 pub fn to_gltf_embedded(model: &Model, options: &GltfOptions) -> Result<(String, Vec<String>)> {
-    let built = build(model, options, Placement::Embedded)?;
-    let Built {
-        mut root,
-        bin,
-        warnings,
-        ..
-    } = built;
-    if !bin.is_empty() {
-        let uri = format!(
+    let mut built = build(model, options, Placement::Embedded)?;
+    built.place_buffer(|bin| {
+        Some(format!(
             "data:application/octet-stream;base64,{}",
-            buffers::base64(&bin)
-        );
-        root.push(buffers::buffer(bin.len(), Some(uri)));
-    }
-    let json = serde_json::to_string(&root).map_err(json_error)?;
-    Ok((json, warnings))
+            buffers::base64(bin)
+        ))
+    });
+    let json = serde_json::to_string(&built.root).map_err(json_error)?;
+    Ok((json, built.warnings))
 }
 
 /// The model as a `.gltf` JSON text that refers to side-car files: the buffer as `bin_name`
@@ -209,31 +194,20 @@ pub fn to_gltf_separate(
     bin_name: &str,
     image_prefix: &str,
 ) -> Result<Exported> {
-    let built = build(
+    let mut built = build(
         model,
         options,
         Placement::Files {
             prefix: image_prefix.to_string(),
         },
     )?;
-    let Built {
-        mut root,
-        bin,
-        files,
-        warnings,
-    } = built;
-    if !bin.is_empty() {
-        root.push(buffers::buffer(
-            bin.len(),
-            Some(buffers::uri_encode(bin_name)),
-        ));
-    }
-    let json = serde_json::to_string_pretty(&root).map_err(json_error)?;
+    built.place_buffer(|_| Some(buffers::uri_encode(bin_name)));
+    let json = serde_json::to_string_pretty(&built.root).map_err(json_error)?;
     Ok(Exported {
         json,
-        bin,
-        images: files,
-        warnings,
+        bin: built.bin,
+        images: built.files,
+        warnings: built.warnings,
     })
 }
 
@@ -253,6 +227,17 @@ struct Built {
     bin: Vec<u8>,
     files: Vec<(String, Vec<u8>)>,
     warnings: Vec<String>,
+}
+
+impl Built {
+    /// Declares the buffer in the document, when there is data, at the URI that `uri` gives
+    /// for it (`None`: the GLB's own binary chunk).
+    fn place_buffer(&mut self, uri: impl FnOnce(&[u8]) -> Option<String>) {
+        if !self.bin.is_empty() {
+            let uri = uri(&self.bin);
+            self.root.push(buffers::buffer(self.bin.len(), uri));
+        }
+    }
 }
 
 /// The exporter's state: the document being built, the buffer, and what earlier steps made

@@ -151,15 +151,7 @@ impl Builder<'_> {
                     .push(format!("animation \"{name}\" has no frames; left out"));
                 continue;
             }
-            let fps = if a.fps.is_finite() && a.fps > 0.0 {
-                a.fps
-            } else {
-                self.warnings.push(format!(
-                    "animation \"{name}\": frame rate {} is not a positive number; {SKELETAL_FPS} used",
-                    a.fps
-                ));
-                SKELETAL_FPS
-            };
+            let fps = self.fps_or(&format!("animation \"{name}\""), a.fps, SKELETAL_FPS);
             // A one-frame animation still gets two keys (a sampler wants an interval).
             let frames: Vec<usize> = if a.frames.len() == 1 {
                 vec![0, 0]

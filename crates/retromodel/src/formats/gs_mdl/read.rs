@@ -95,15 +95,7 @@ fn read_magic(data: &[u8]) -> Result<u8> {
                 d as char
             ),
         )),
-        _ => Err(r.error_at(
-            0,
-            ErrorKind::BadMagic,
-            format!(
-                "bad magic {}: {}",
-                crate::detect::show_magic(&magic),
-                crate::detect::describe(&magic)
-            ),
-        )),
+        _ => Err(r.bad_magic(&magic)),
     }
 }
 
@@ -236,33 +228,8 @@ fn read_quake_geometry(
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Geometry> {
-    let num_verts = r.count(h.num_verts, "num_verts", 12, 60, limits)?;
-    // Raw texcoord plus, per mesh vertex (twice for the seam split), a UV and an index.
-    r.charge(budget, (12 + 2 * 12) * num_verts as u64, 60)?;
-    let mut texcoords = Vec::with_capacity(num_verts);
-    for _ in 0..num_verts {
-        texcoords.push(quake_mdl::TexCoord {
-            onseam: r.i32()?,
-            s: r.i32()?,
-            t: r.i32()?,
-        });
-    }
-    let num_tris = r.count(h.num_tris, "num_tris", 16, 64, limits)?;
-    r.charge(budget, (16 + 12) * num_tris as u64, 64)?;
-    let mut triangles = Vec::with_capacity(num_tris);
-    for i in 0..num_tris {
-        let facesfront = r.i32()?;
-        let mut vertex = [0i32; 3];
-        for v in &mut vertex {
-            let at = r.pos();
-            *v = r.i32()?;
-            if *v < 0 || *v >= h.num_verts {
-                let e = index_error(r, at, i, "vertex", *v as i64, "num_verts", h.num_verts);
-                return Err(e);
-            }
-        }
-        triangles.push(quake_mdl::Triangle { facesfront, vertex });
-    }
+    let (texcoords, triangles) =
+        quake_mdl::read::read_geometry(r, h.num_verts, h.num_tris, limits, budget)?;
     Ok(Geometry::Quake {
         texcoords,
         triangles,

@@ -44,17 +44,7 @@ impl File<'_> {
             Geometry::Quake {
                 texcoords,
                 triangles,
-            } => {
-                for tc in texcoords {
-                    w.i32(tc.onseam);
-                    w.i32(tc.s);
-                    w.i32(tc.t);
-                }
-                for t in triangles {
-                    w.i32(t.facesfront);
-                    t.vertex.iter().for_each(|&v| w.i32(v));
-                }
-            }
+            } => crate::formats::quake_mdl::write::write_geometry(&mut w, texcoords, triangles),
             Geometry::Separate {
                 skin_verts,
                 triangles,

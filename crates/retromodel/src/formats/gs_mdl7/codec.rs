@@ -2,7 +2,7 @@
 
 use super::{File, FORMAT};
 use crate::formats::gs_mdl::ACKNEX;
-use crate::registry::{binary_parsed_file, codec, parse_file, Format};
+use crate::registry::{binary_parsed_file, codec, detect_magic, parse_file, Format};
 
 /// 3D GameStudio MDL7 (`MDL7`).
 pub const GS_MDL7: Format = Format::new(FORMAT, "3D GameStudio MDL", &["mdl"]);
@@ -16,9 +16,7 @@ codec! {
         engines: ACKNEX,
     }
     parse_file!();
-    fn detect(&self, data: &[u8]) -> Option<Format> {
-        data.starts_with(b"MDL7").then_some(GS_MDL7)
-    }
+    detect_magic!(b"MDL7" => GS_MDL7);
 }
 
 binary_parsed_file!(File, |_| GS_MDL7, |_, _| Vec::new());

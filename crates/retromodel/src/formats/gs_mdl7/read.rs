@@ -30,6 +30,105 @@ fn need_size(r: &Reader<'_>, what: &str, size: u16, min: u16, field: usize) -> R
     Ok(size as usize)
 }
 
+/// A table of records whose size the header gives (checked only where such records are read).
+struct Table {
+    /// What a record is called in errors (`"skin"`: "skin structure size ...").
+    what: &'static str,
+    /// Which header size field gives the record size ([`SIZE_AT`]).
+    field: usize,
+    /// The smallest record size read: the fields every record of the kind has.
+    min: u16,
+    /// The name of the count in errors.
+    count_name: &'static str,
+    /// What one record costs once decoded.
+    cost: u64,
+}
+
+const SKINS: Table = Table {
+    what: "skin",
+    field: 1,
+    min: 12,
+    count_name: "numskins",
+    cost: 256,
+};
+const SKINPOINTS: Table = Table {
+    what: "skinpoint",
+    field: 4,
+    min: 8,
+    count_name: "num_stpts",
+    cost: 48,
+};
+const TRIANGLES: Table = Table {
+    what: "triangle",
+    field: 5,
+    min: 6,
+    count_name: "numtris",
+    cost: 64,
+};
+const MAINVERTICES: Table = Table {
+    what: "mainvertex",
+    field: 6,
+    min: 14,
+    count_name: "numverts",
+    cost: 64,
+};
+const FRAMES: Table = Table {
+    what: "frame",
+    field: 9,
+    min: 24,
+    count_name: "numframes",
+    cost: 128,
+};
+const FRAMEVERTICES: Table = Table {
+    what: "framevertex",
+    field: 7,
+    min: 14,
+    count_name: "vertices_count",
+    cost: 64,
+};
+const BONETRANS: Table = Table {
+    what: "bonetrans",
+    field: 8,
+    min: 66,
+    count_name: "matrix_count",
+    cost: 128,
+};
+
+/// Checks a table's record size and its count (`count`, stored at `count_at`) and charges
+/// its records: `None` for an empty table, else the record size and the count.
+fn open_table(
+    r: &Reader<'_>,
+    t: &Table,
+    size: u16,
+    (count, count_at): (i32, usize),
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Option<(usize, usize)>> {
+    if count == 0 {
+        return Ok(None);
+    }
+    let size = need_size(r, t.what, size, t.min, t.field)?;
+    let n = r.count(count, t.count_name, size, count_at, limits)?;
+    r.charge(budget, n as u64 * t.cost, count_at)?;
+    Ok(Some((size, n)))
+}
+
+/// A table ([`open_table`]) whose records `decode` makes from their bytes alone.
+fn read_table<T>(
+    r: &mut Reader<'_>,
+    t: &Table,
+    size: u16,
+    count: (i32, usize),
+    limits: &Limits,
+    budget: &mut Budget,
+    decode: impl Fn(&[u8]) -> T,
+) -> Result<Vec<T>> {
+    let Some((size, n)) = open_table(r, t, size, count, limits, budget)? else {
+        return Ok(Vec::new());
+    };
+    Ok(r.bytes(n * size)?.chunks_exact(size).map(decode).collect())
+}
+
 impl<'a> File<'a> {
     /// Parses an MDL7 file. Pictures, names and lumps borrow from `data`.
     ///
@@ -130,15 +229,7 @@ fn idx3(b: &[u8], at: usize) -> [u16; 3] {
 fn read_header(r: &mut Reader<'_>) -> Result<Header> {
     let magic = r.array::<4>()?;
     if magic != IDENT {
-        return Err(r.error_at(
-            0,
-            ErrorKind::BadMagic,
-            format!(
-                "bad magic {}: {}",
-                crate::detect::show_magic(&magic),
-                crate::detect::describe(&magic)
-            ),
-        ));
+        return Err(r.bad_magic(&magic));
     }
     let version = r.i32()?;
     let bones_num = r.i32()?;
@@ -241,37 +332,25 @@ fn read_group<'a>(
     let s = h.sizes;
 
     let mut skins = Vec::new();
-    if numskins != 0 {
-        let size = need_size(r, "skin", s.skin, 12, 1)?;
-        let n = r.count(numskins, "numskins", size, at, limits)?;
-        r.charge(budget, n as u64 * 256, at)?;
+    if let Some((_, n)) = open_table(r, &SKINS, s.skin, (numskins, at), limits, budget)? {
         skins.reserve_exact(n);
         for i in 0..n {
             skins.push(read_skin(r, h, limits, budget).context_with(|| format!("skin {i}"))?);
         }
     }
 
-    let mut texcoords = Vec::new();
-    if num_stpts != 0 {
-        let size = need_size(r, "skinpoint", s.skinpoint, 8, 4)?;
-        let n = r.count(num_stpts, "num_stpts", size, at + 4, limits)?;
-        r.charge(budget, n as u64 * 48, at + 4)?;
-        let bytes = r.bytes(n * size)?;
-        texcoords = bytes
-            .chunks_exact(size)
-            .map(|b| TexCoord {
-                u: f32_at(b, 0),
-                v: f32_at(b, 4),
-                extra: b[8..].to_vec(),
-            })
-            .collect();
-    }
+    let stpts = (num_stpts, at + 4);
+    let texcoords = read_table(r, &SKINPOINTS, s.skinpoint, stpts, limits, budget, |b| {
+        TexCoord {
+            u: f32_at(b, 0),
+            v: f32_at(b, 4),
+            extra: b[8..].to_vec(),
+        }
+    })?;
 
     let mut triangles = Vec::new();
-    if numtris != 0 {
-        let size = need_size(r, "triangle", s.triangle, 6, 5)?;
-        let n = r.count(numtris, "numtris", size, at + 8, limits)?;
-        r.charge(budget, n as u64 * 64, at + 8)?;
+    let tris = (numtris, at + 8);
+    if let Some((size, n)) = open_table(r, &TRIANGLES, s.triangle, tris, limits, budget)? {
         triangles.reserve_exact(n);
         for i in 0..n {
             let start = r.pos();
@@ -308,20 +387,20 @@ fn read_group<'a>(
         }
     }
 
-    let mut vertices = Vec::new();
-    if numverts != 0 {
-        let size = need_size(r, "mainvertex", s.mainvertex, 14, 6)?;
-        let n = r.count(numverts, "numverts", size, at + 12, limits)?;
-        r.charge(budget, n as u64 * 64, at + 12)?;
-        let bytes = r.bytes(n * size)?;
-        vertices = bytes.chunks_exact(size).map(vertex).collect();
-    }
+    let verts = (numverts, at + 12);
+    let vertices = read_table(
+        r,
+        &MAINVERTICES,
+        s.mainvertex,
+        verts,
+        limits,
+        budget,
+        vertex,
+    )?;
 
     let mut frames = Vec::new();
-    if numframes != 0 {
-        let size = need_size(r, "frame", s.frame, 24, 9)?;
-        let n = r.count(numframes, "numframes", size, at + 16, limits)?;
-        r.charge(budget, n as u64 * 128, at + 16)?;
+    let count = (numframes, at + 16);
+    if let Some((_, n)) = open_table(r, &FRAMES, s.frame, count, limits, budget)? {
         frames.reserve_exact(n);
         for f in 0..n {
             frames.push(
@@ -388,10 +467,8 @@ fn read_frame(
     let extra = head[24..].to_vec();
 
     let mut vertices = Vec::new();
-    if vertices_count != 0 {
-        let size = need_size(r, "framevertex", s.framevertex, 14, 7)?;
-        let n = r.count(vertices_count, "vertices_count", size, start + 16, limits)?;
-        r.charge(budget, n as u64 * 64, start + 16)?;
+    let count = (vertices_count, start + 16);
+    if let Some((size, n)) = open_table(r, &FRAMEVERTICES, s.framevertex, count, limits, budget)? {
         vertices.reserve_exact(n);
         for i in 0..n {
             let at = r.pos();
@@ -412,22 +489,15 @@ fn read_frame(
         }
     }
 
-    let mut transforms = Vec::new();
-    if matrix_count != 0 {
-        let size = need_size(r, "bonetrans", s.bonetrans, 66, 8)?;
-        let n = r.count(matrix_count, "matrix_count", size, start + 20, limits)?;
-        r.charge(budget, n as u64 * 128, start + 20)?;
-        let bytes = r.bytes(n * size)?;
-        transforms = bytes
-            .chunks_exact(size)
-            .map(|b| BoneTransform {
-                matrix: std::array::from_fn(|k| f32_at(b, 4 * k)),
-                bone: u16_at(b, 64),
-                unused: if size >= 68 { u16_at(b, 66) } else { 0 },
-                extra: b[size.min(68)..].to_vec(),
-            })
-            .collect();
-    }
+    let count = (matrix_count, start + 20);
+    let transforms = read_table(r, &BONETRANS, s.bonetrans, count, limits, budget, |b| {
+        BoneTransform {
+            matrix: std::array::from_fn(|k| f32_at(b, 4 * k)),
+            bone: u16_at(b, 64),
+            unused: if b.len() >= 68 { u16_at(b, 66) } else { 0 },
+            extra: b[b.len().min(68)..].to_vec(),
+        }
+    })?;
     Ok(Frame {
         name,
         vertices,
@@ -442,30 +512,15 @@ fn read_skin<'a>(
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Skin<'a>> {
-    let start = r.pos();
+    let at = r.pos();
     let rec = r.bytes(h.sizes.skin as usize)?;
-    let (skin_type, width, height) = (u32_at(rec, 0), u32_at(rec, 4), u32_at(rec, 8));
-    let (data, material, definition) = read_skin_data(
-        r,
-        SkinHead {
-            at: start,
-            skin_type,
-            width,
-            height,
-        },
-        h.sizes,
-        limits,
-        budget,
-    )?;
-    Ok(Skin {
-        skin_type,
-        width,
-        height,
-        name: rec[12..].to_vec(),
-        data,
-        material,
-        definition,
-    })
+    let head = SkinHead {
+        at,
+        skin_type: u32_at(rec, 0),
+        width: u32_at(rec, 4),
+        height: u32_at(rec, 8),
+    };
+    read_skin_data(r, head, rec[12..].to_vec(), h.sizes, limits, budget)
 }
 
 /// Type, width and height of a skin, and where its record starts (for errors).
@@ -480,18 +535,17 @@ pub(crate) struct SkinHead {
     pub height: u32,
 }
 
-/// A skin's data, material and definition text.
-pub(crate) type SkinBody<'a> = (SkinData<'a>, Option<Material<'a>>, Option<Cow<'a, [u8]>>);
-
-/// The data after a skin record: picture (and mip levels), material, definition text.
-/// Shared with HMP terrains, whose skins have the same data without a name.
+/// A skin from its record (`head` and `name`) and the data after the record: picture (and
+/// mip levels), material, definition text. Shared with HMP terrains, whose skins have the
+/// same data without a name.
 pub(crate) fn read_skin_data<'a>(
     r: &mut Reader<'a>,
     head: SkinHead,
+    name: Vec<u8>,
     sizes: StructSizes,
     limits: &Limits,
     budget: &mut Budget,
-) -> Result<SkinBody<'a>> {
+) -> Result<Skin<'a>> {
     let SkinHead {
         at,
         skin_type,
@@ -576,7 +630,15 @@ pub(crate) fn read_skin_data<'a>(
         let n = r.count(len, "definition length", 1, len_at, limits)?;
         definition = Some(Cow::Borrowed(r.bytes(n)?));
     }
-    Ok((data, material, definition))
+    Ok(Skin {
+        skin_type,
+        width,
+        height,
+        name,
+        data,
+        material,
+        definition,
+    })
 }
 
 /// Consumes `n` bytes (any size: a count past the data fails as truncated).

@@ -12,6 +12,13 @@ fn fixed(w: &mut Writer, bytes: &[u8], len: usize) {
     }
 }
 
+/// Appends one record of `size` bytes: what `fill` writes, cut or zero-padded to `size`.
+fn record(w: &mut Writer, size: u16, fill: impl FnOnce(&mut Writer)) {
+    let mut rec = Writer::with_capacity(size as usize);
+    fill(&mut rec);
+    fixed(w, &rec.into_bytes(), size as usize);
+}
+
 impl File<'_> {
     /// The file's bytes. An unmodified parsed file comes back byte for byte.
     ///
@@ -39,12 +46,12 @@ impl File<'_> {
             w.u16(v);
         }
         for b in &self.bones {
-            let mut rec = Writer::with_capacity(s.bone as usize);
-            rec.u16(b.parent);
-            rec.u16(b.unused);
-            rec.vec3(b.position);
-            rec.bytes(&b.name);
-            fixed(&mut w, &rec.into_bytes(), s.bone as usize);
+            record(&mut w, s.bone, |rec| {
+                rec.u16(b.parent);
+                rec.u16(b.unused);
+                rec.vec3(b.position);
+                rec.bytes(&b.name);
+            });
         }
         for g in &self.groups {
             write_group(&mut w, g, s);
@@ -142,20 +149,20 @@ fn write_group(w: &mut Writer, g: &Group<'_>, s: StructSizes) {
         w.i32(n as i32);
     }
     for sk in &g.skins {
-        let mut rec = Writer::with_capacity(s.skin as usize);
-        rec.u32(sk.skin_type);
-        rec.u32(sk.width);
-        rec.u32(sk.height);
-        rec.bytes(&sk.name);
-        fixed(w, &rec.into_bytes(), s.skin as usize);
+        record(w, s.skin, |rec| {
+            rec.u32(sk.skin_type);
+            rec.u32(sk.width);
+            rec.u32(sk.height);
+            rec.bytes(&sk.name);
+        });
         write_skin_data(w, sk, s);
     }
     for t in &g.texcoords {
-        let mut rec = Writer::with_capacity(s.skinpoint as usize);
-        rec.f32(t.u);
-        rec.f32(t.v);
-        rec.bytes(&t.extra);
-        fixed(w, &rec.into_bytes(), s.skinpoint as usize);
+        record(w, s.skinpoint, |rec| {
+            rec.f32(t.u);
+            rec.f32(t.v);
+            rec.bytes(&t.extra);
+        });
     }
     // Only the fields the record holds whole, then `extra` (which holds the bytes of a field
     // the record covers in part): a record of any size writes back as it was read.
@@ -182,12 +189,12 @@ fn write_group(w: &mut Writer, g: &Group<'_>, s: StructSizes) {
         write_vertex(w, v, s.mainvertex as usize);
     }
     for f in &g.frames {
-        let mut rec = Writer::with_capacity(s.frame as usize);
-        rec.bytes(&f.name);
-        rec.i32(f.vertices.len() as i32);
-        rec.i32(f.transforms.len() as i32);
-        rec.bytes(&f.extra);
-        fixed(w, &rec.into_bytes(), s.frame as usize);
+        record(w, s.frame, |rec| {
+            rec.bytes(&f.name);
+            rec.i32(f.vertices.len() as i32);
+            rec.i32(f.transforms.len() as i32);
+            rec.bytes(&f.extra);
+        });
         for v in &f.vertices {
             write_vertex(w, v, s.framevertex as usize);
         }
@@ -241,13 +248,13 @@ pub(crate) fn write_skin_data(w: &mut Writer, sk: &Skin<'_>, s: StructSizes) {
         }
     }
     if let Some(m) = &sk.material {
-        let mut rec = Writer::with_capacity(s.material as usize);
-        for c in [m.diffuse, m.ambient, m.specular, m.emissive] {
-            c.iter().for_each(|&x| rec.f32(x));
-        }
-        rec.f32(m.power);
-        rec.bytes(&m.extra);
-        fixed(w, &rec.into_bytes(), s.material as usize);
+        record(w, s.material, |rec| {
+            for c in [m.diffuse, m.ambient, m.specular, m.emissive] {
+                c.iter().for_each(|&x| rec.f32(x));
+            }
+            rec.f32(m.power);
+            rec.bytes(&m.extra);
+        });
     }
     if let Some(d) = &sk.definition {
         w.i32(d.len() as i32);

@@ -87,15 +87,7 @@ impl<'a> File<'a> {
 fn read_header(r: &mut Reader<'_>) -> Result<Header> {
     let magic = r.array::<4>()?;
     let Some(ident) = Version::from_ident(magic) else {
-        return Err(r.error_at(
-            0,
-            ErrorKind::BadMagic,
-            format!(
-                "bad magic {}: {}",
-                crate::detect::show_magic(&magic),
-                crate::detect::describe(&magic)
-            ),
-        ));
+        return Err(r.bad_magic(&magic));
     };
     Ok(Header {
         ident,
@@ -119,31 +111,13 @@ fn read_header(r: &mut Reader<'_>) -> Result<Header> {
 }
 
 fn read_skin<'a>(r: &mut Reader<'a>, limits: &Limits, budget: &mut Budget) -> Result<Skin<'a>> {
-    let at = r.pos();
-    let skin_type = r.u32()?;
-    let width = r.u32()?;
-    let height = r.u32()?;
-    let (data, material, definition) = read_skin_data(
-        r,
-        SkinHead {
-            at,
-            skin_type,
-            width,
-            height,
-        },
-        StructSizes::MED,
-        limits,
-        budget,
-    )?;
-    Ok(Skin {
-        skin_type,
-        width,
-        height,
-        name: Vec::new(),
-        data,
-        material,
-        definition,
-    })
+    let head = SkinHead {
+        at: r.pos(),
+        skin_type: r.u32()?,
+        width: r.u32()?,
+        height: r.u32()?,
+    };
+    read_skin_data(r, head, Vec::new(), StructSizes::MED, limits, budget)
 }
 
 fn packed(b: &[u8]) -> PackedVertex {

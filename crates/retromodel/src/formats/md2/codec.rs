@@ -3,8 +3,8 @@
 use super::{from_model, validate, Engine, File, FORMAT};
 use crate::image::{pcx, IndexOptions, Palette, Pixels};
 use crate::registry::{
-    self, binary_parsed_file, codec, parse_file, Codec, Format, Kernel, Output, Prepared, SideFile,
-    Writer,
+    self, binary_parsed_file, codec, detect_magic, parse_file, Codec, Format, Kernel, Output,
+    Prepared, SideFile, Writer,
 };
 use crate::{Limits, Model, Result, WriteOptions};
 
@@ -31,9 +31,7 @@ codec! {
         engines: ENGINES,
     }
     parse_file!();
-    fn detect(&self, data: &[u8]) -> Option<Format> {
-        data.starts_with(b"IDP2").then_some(MD2)
-    }
+    detect_magic!(b"IDP2" => MD2);
     fn writers(&self) -> &'static [Writer] {
         &[Writer {
             format: MD2,

@@ -28,7 +28,7 @@
 //!
 //! **Root motion.** Joint 0 is the root (its parent is `-1`). Doom 3 moves the entity by the
 //! root's translation and zeroes it in the pose ([`RootMotion::InPlace`]); the sampling
-//! functions return the translation either way, and [`Animation::root_motion`] gives the
+//! functions return the translation either way, and [`PoseTrack::root_motion`] gives the
 //! displacement between two times across loop cycles.
 
 use super::quat::w_from_xyz;
@@ -213,84 +213,18 @@ impl Animation {
     pub fn track(&self) -> &PoseTrack {
         &self.track
     }
+}
 
-    /// Number of joints.
-    pub fn joint_count(&self) -> usize {
-        self.track.joint_count()
-    }
+/// An animation plays as its [`PoseTrack`]: [`PoseTrack::frame_count`],
+/// [`PoseTrack::duration`] (`(numFrames - 1) / frameRate`, Doom 3's loop of `numFrames - 1`
+/// frames), [`PoseTrack::frame_at`], [`PoseTrack::sample_local`],
+/// [`PoseTrack::sample_global`] (ready for [`skin_positions`], after [`gather`] when the
+/// mesh orders its joints differently), [`PoseTrack::root_motion`] and the rest.
+impl std::ops::Deref for Animation {
+    type Target = PoseTrack;
 
-    /// Number of frames (at least 1).
-    pub fn frame_count(&self) -> usize {
-        self.track.frame_count()
-    }
-
-    /// Frames per second.
-    pub fn frame_rate(&self) -> f32 {
-        self.track.frame_rate()
-    }
-
-    /// Seconds from the first frame to the last: `(numFrames - 1) / frameRate`, which is
-    /// also the length of one loop cycle.
-    pub fn duration(&self) -> f32 {
-        self.track.duration()
-    }
-
-    /// The local poses of frame `f`.
-    ///
-    /// # Panics
-    /// When `f >= frame_count()`.
-    pub fn frame(&self, f: usize) -> &[JointPose] {
-        self.track.frame(f)
-    }
-
-    /// The global (object-space) poses of frame `f`, root motion kept.
-    ///
-    /// # Panics
-    /// When `f >= frame_count()` or `out` is shorter than the joint count.
-    pub fn frame_global(&self, f: usize, out: &mut [JointPose]) {
-        self.track.frame_global(f, out);
-    }
-
-    /// Where time `t` (seconds) falls ([`skeletal::frame_at`]: times within rounding of a
-    /// frame land on it; NaN is 0; Doom 3's loop of `numFrames - 1` frames).
-    pub fn frame_at(&self, t: f32, playback: Playback) -> FramePosition {
-        self.track.frame_at(t, playback)
-    }
-
-    /// Samples the local poses at time `t` seconds into `out` ([`PoseTrack::sample_local`]);
-    /// returns the root joint's local translation at `t`.
-    ///
-    /// # Panics
-    /// When `out` is shorter than the joint count.
-    pub fn sample_local(
-        &self,
-        t: f32,
-        playback: Playback,
-        root: RootMotion,
-        out: &mut [JointPose],
-    ) -> [f32; 3] {
-        self.track.sample_local(t, playback, root, out)
-    }
-
-    /// Object-space poses at time `t` ([`PoseTrack::sample_global`]), ready for
-    /// [`skin_positions`] (after [`gather`] when the mesh orders its joints differently).
-    ///
-    /// # Panics
-    /// When `out` is shorter than the joint count.
-    pub fn sample_global(
-        &self,
-        t: f32,
-        playback: Playback,
-        root: RootMotion,
-        out: &mut [JointPose],
-    ) -> [f32; 3] {
-        self.track.sample_global(t, playback, root, out)
-    }
-
-    /// How far the root joint's translation moves from time `t0` to `t1`
-    /// ([`PoseTrack::root_motion`]).
-    pub fn root_motion(&self, t0: f32, t1: f32, playback: Playback) -> [f32; 3] {
-        self.track.root_motion(t0, t1, playback)
+    fn deref(&self) -> &PoseTrack {
+        &self.track
     }
 }
 

@@ -254,6 +254,61 @@ fn file_name(name: &str, index: usize) -> String {
     }
 }
 
+/// `ParsedFile` for one kind of MD5 text file: its format, writer, conversion (given the
+/// parsed file, the options and the resolver), summary and validator.
+macro_rules! md5_parsed_file {
+    ($file:ty, $format:expr, $write:path, $to_model:path, |$f:ident, $c:ident| $summary:expr, $validate:path) => {
+        impl ParsedFile for Parsed<$file> {
+            fn format(&self) -> Format {
+                $format
+            }
+            fn write(&self) -> Vec<u8> {
+                $write(&self.file).into_bytes()
+            }
+            fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
+                $to_model(self, options, resolver)
+            }
+            fn summary(&self, $c: &Converted) -> Summary {
+                let $f = &self.file;
+                $summary
+            }
+            fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
+                $validate(&self.file)
+            }
+            fn parse_warnings(&self) -> &[String] {
+                &self.warnings
+            }
+        }
+    };
+}
+
+md5_parsed_file!(
+    MeshFile,
+    MD5MESH,
+    write_mesh,
+    mesh_with_anims,
+    |f, c| mesh_summary(f, c),
+    validate_mesh
+);
+md5_parsed_file!(
+    AnimFile,
+    MD5ANIM,
+    write_anim,
+    parsed_anim_to_model,
+    |f, c| anim_summary(f, "anim", c),
+    validate_anim
+);
+md5_parsed_file!(
+    CameraFile,
+    MD5CAMERA,
+    write_camera,
+    parsed_camera_to_model,
+    |f, c| camera_summary(f, "camera", c),
+    validate_camera
+);
+
+/// An md5mesh's model with the animations that `resolver` lists beside it attached (each
+/// one that cannot be read, parsed or attached is left out with a warning).
 /// Finds each mesh's picture ([`crate::skin_lookup`]): the Cube 2 `md5skin` of the model
 /// folder's `.cfg` for the mesh's `// meshes:` name (or `*`) when the folder has one, else the
 /// shader as a picture path (Doom 3 `.mtr` materials are not read: a shader that is no
@@ -276,13 +331,14 @@ fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolv
             lookup.cube2(&cube2, &name)
         };
         let Some(found) = found else {
-            if !shader.trim().is_empty() && cube2.is_empty() {
-                converted.warnings.push(format!(
-                    "mesh {i}: shader {shader:?} is not a picture beside the model or in the                      game data (Doom 3 .mtr materials are not read); untextured"
-                ));
-            } else if !cube2.is_empty() {
+            if !cube2.is_empty() {
                 converted.warnings.push(format!(
                     "mesh {i} ({name:?}): no md5skin picture found in the folder's .cfg; untextured"
+                ));
+            } else if !shader.trim().is_empty() {
+                converted.warnings.push(format!(
+                    "mesh {i}: shader {shader:?} is no picture beside the model or in the game \
+                     data (Doom 3 .mtr materials are not read); untextured"
                 ));
             }
             continue;
@@ -301,87 +357,50 @@ fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolv
     converted.warnings.append(&mut lookup.warnings);
 }
 
-impl ParsedFile for Parsed<MeshFile> {
-    fn format(&self) -> Format {
-        MD5MESH
-    }
-    fn write(&self) -> Vec<u8> {
-        write_mesh(&self.file).into_bytes()
-    }
-    fn to_model(&self, _options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
-        let mut converted = mesh_to_model(&self.file, &self.warnings);
-        attach_skins(&mut converted, &self.mesh_names, resolver);
-        for name in resolver.list(MD5ANIM.extensions()[0]) {
-            let Some(bytes) = resolver.load(&name) else {
-                converted
-                    .warnings
-                    .push(format!("{name}: cannot be read; left out"));
-                continue;
-            };
-            let anim = match parse_anim(&bytes, &Limits::default()) {
-                Ok(a) => a,
-                Err(e) => {
-                    converted.warnings.push(format!("{name}: {e}; left out"));
-                    continue;
-                }
-            };
-            let stem = name.rsplit(['/', '\\']).next().unwrap_or(&name);
-            let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
-            if let Err(e) = attach_animation(&mut converted.model, &anim.file, stem) {
+fn mesh_with_anims(
+    parsed: &Parsed<MeshFile>,
+    _options: &ConvertOptions,
+    resolver: &dyn Resolver,
+) -> Converted {
+    let mut converted = mesh_to_model(&parsed.file, &parsed.warnings);
+    attach_skins(&mut converted, &parsed.mesh_names, resolver);
+    for name in resolver.list(MD5ANIM.extensions()[0]) {
+        let Some(bytes) = resolver.load(&name) else {
+            converted
+                .warnings
+                .push(format!("{name}: cannot be read; left out"));
+            continue;
+        };
+        let anim = match parse_anim(&bytes, &Limits::default()) {
+            Ok(a) => a,
+            Err(e) => {
                 converted.warnings.push(format!("{name}: {e}; left out"));
+                continue;
             }
+        };
+        let stem = name.rsplit(['/', '\\']).next().unwrap_or(&name);
+        let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
+        if let Err(e) = attach_animation(&mut converted.model, &anim.file, stem) {
+            converted.warnings.push(format!("{name}: {e}; left out"));
         }
-        converted
     }
-    fn summary(&self, converted: &Converted) -> Summary {
-        mesh_summary(&self.file, converted)
-    }
-    fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
-        validate_mesh(&self.file)
-    }
-    fn parse_warnings(&self) -> &[String] {
-        &self.warnings
-    }
+    converted
 }
 
-impl ParsedFile for Parsed<AnimFile> {
-    fn format(&self) -> Format {
-        MD5ANIM
-    }
-    fn write(&self) -> Vec<u8> {
-        write_anim(&self.file).into_bytes()
-    }
-    fn to_model(&self, _options: &ConvertOptions, _resolver: &dyn Resolver) -> Converted {
-        anim_to_model(&self.file, "anim", &self.warnings)
-    }
-    fn summary(&self, converted: &Converted) -> Summary {
-        anim_summary(&self.file, "anim", converted)
-    }
-    fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
-        validate_anim(&self.file)
-    }
-    fn parse_warnings(&self) -> &[String] {
-        &self.warnings
-    }
+/// An md5anim's model.
+fn parsed_anim_to_model(
+    parsed: &Parsed<AnimFile>,
+    _options: &ConvertOptions,
+    _resolver: &dyn Resolver,
+) -> Converted {
+    anim_to_model(&parsed.file, "anim", &parsed.warnings)
 }
 
-impl ParsedFile for Parsed<CameraFile> {
-    fn format(&self) -> Format {
-        MD5CAMERA
-    }
-    fn write(&self) -> Vec<u8> {
-        write_camera(&self.file).into_bytes()
-    }
-    fn to_model(&self, _options: &ConvertOptions, _resolver: &dyn Resolver) -> Converted {
-        camera_to_model(&self.file, &self.warnings)
-    }
-    fn summary(&self, converted: &Converted) -> Summary {
-        camera_summary(&self.file, "camera", converted)
-    }
-    fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
-        validate_camera(&self.file)
-    }
-    fn parse_warnings(&self) -> &[String] {
-        &self.warnings
-    }
+/// An md5camera's model.
+fn parsed_camera_to_model(
+    parsed: &Parsed<CameraFile>,
+    _options: &ConvertOptions,
+    _resolver: &dyn Resolver,
+) -> Converted {
+    camera_to_model(&parsed.file, &parsed.warnings)
 }

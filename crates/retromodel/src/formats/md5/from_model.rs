@@ -70,12 +70,7 @@ pub fn mesh_from_model(model: &Model) -> Result<MeshFile> {
     let binds: Vec<JointPose> = model
         .joints
         .iter()
-        .map(|j| {
-            pose(&JointTransform {
-                translation: j.translation,
-                rotation: j.rotation,
-            })
-        })
+        .map(|j| pose(&j.bind_transform()))
         .collect();
     let mut meshes = Vec::with_capacity(model.meshes.len());
     for (mi, m) in model.meshes.iter().enumerate() {

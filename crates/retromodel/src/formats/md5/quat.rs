@@ -84,18 +84,8 @@ impl Quat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::tests::{close3, seed_rotate};
     use std::f32::consts::FRAC_PI_2;
-
-    fn close3(a: [f32; 3], b: [f32; 3], eps: f32) -> bool {
-        a.iter().zip(b).all(|(p, q)| (p - q).abs() <= eps)
-    }
-
-    /// The seed's `R = Q.P.Q*` with the product written out.
-    fn seed_rotate(q: Quat, v: [f32; 3]) -> [f32; 3] {
-        let p = Quat::new(v[0], v[1], v[2], 0.0);
-        let r = q * p * q.conjugate();
-        [r.x, r.y, r.z]
-    }
 
     #[test]
     fn w_convention() {

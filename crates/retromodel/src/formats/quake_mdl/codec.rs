@@ -1,7 +1,9 @@
 //! Quake MDL in the [format registry](crate::registry).
 
 use super::{from_model, validate, Engine, File, FORMAT};
-use crate::registry::{self, binary_parsed_file, codec, parse_file, Format, Output, Writer};
+use crate::registry::{
+    self, binary_parsed_file, codec, detect_magic, parse_file, Format, Output, Writer,
+};
 use crate::{Model, Result, WriteOptions};
 
 /// Quake MDL (`IDPO`, version 6).
@@ -31,9 +33,7 @@ codec! {
         engines: ENGINES,
     }
     parse_file!();
-    fn detect(&self, data: &[u8]) -> Option<Format> {
-        data.starts_with(b"IDPO").then_some(QUAKE_MDL)
-    }
+    detect_magic!(b"IDPO" => QUAKE_MDL);
     fn writers(&self) -> &'static [Writer] {
         &[Writer {
             format: QUAKE_MDL,

@@ -31,10 +31,10 @@ mod convert;
 pub mod fixtures;
 mod from_model;
 mod raw;
-mod read;
+pub(crate) mod read;
 mod summary;
 mod validate;
-mod write;
+pub(crate) mod write;
 
 pub use codec::{QuakeMdlCodec, CODEC, QUAKE_MDL};
 pub use convert::{decode_position, to_model, PALETTE_PATH};

@@ -49,42 +49,9 @@ impl<'a> File<'a> {
             );
         }
 
-        let num_verts = r.count(h.num_verts, "num_verts", 12, 60, limits)?;
-        // Raw texcoord plus, per mesh vertex (twice for the seam split), a UV and an index.
-        r.charge(&mut budget, (12 + 2 * 12) * num_verts as u64, 60)?;
-        let mut texcoords = Vec::with_capacity(num_verts);
-        for _ in 0..num_verts {
-            texcoords.push(TexCoord {
-                onseam: r.i32()?,
-                s: r.i32()?,
-                t: r.i32()?,
-            });
-        }
-
-        let num_tris = r.count(h.num_tris, "num_tris", 16, 64, limits)?;
-        r.charge(&mut budget, (16 + 12) * num_tris as u64, 64)?;
-        let mut triangles = Vec::with_capacity(num_tris);
-        for i in 0..num_tris {
-            let facesfront = r.i32()?;
-            let mut vertex = [0i32; 3];
-            for v in &mut vertex {
-                let at = r.pos();
-                *v = r.i32()?;
-                if *v < 0 || *v >= h.num_verts {
-                    return Err(r
-                        .error_at(
-                            at,
-                            ErrorKind::IndexOutOfRange,
-                            format!(
-                                "vertex index {} out of range (num_verts = {})",
-                                *v, h.num_verts
-                            ),
-                        )
-                        .in_context(format!("triangle {i}")));
-                }
-            }
-            triangles.push(Triangle { facesfront, vertex });
-        }
+        let (texcoords, triangles) =
+            read_geometry(&mut r, h.num_verts, h.num_tris, limits, &mut budget)?;
+        let num_verts = texcoords.len();
 
         let pose_size = FRAME_HEAD + VERTEX_SIZE * num_verts;
         let num_frames = r.count(h.num_frames, "num_frames", 4 + pose_size, 68, limits)?;
@@ -107,6 +74,52 @@ impl<'a> File<'a> {
             trailing,
         })
     }
+}
+
+/// The texture coordinates (one per vertex, `num_verts` at offset 60) and the triangles
+/// (`num_tris` at offset 64) of a Quake MDL; shared with the MDL2 layout of
+/// [`crate::formats::gs_mdl`].
+pub(crate) fn read_geometry(
+    r: &mut Reader<'_>,
+    num_verts: i32,
+    num_tris: i32,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<(Vec<TexCoord>, Vec<Triangle>)> {
+    let n = r.count(num_verts, "num_verts", 12, 60, limits)?;
+    // Raw texcoord plus, per mesh vertex (twice for the seam split), a UV and an index.
+    r.charge(budget, (12 + 2 * 12) * n as u64, 60)?;
+    let mut texcoords = Vec::with_capacity(n);
+    for _ in 0..n {
+        texcoords.push(TexCoord {
+            onseam: r.i32()?,
+            s: r.i32()?,
+            t: r.i32()?,
+        });
+    }
+
+    let num_tris = r.count(num_tris, "num_tris", 16, 64, limits)?;
+    r.charge(budget, (16 + 12) * num_tris as u64, 64)?;
+    let mut triangles = Vec::with_capacity(num_tris);
+    for i in 0..num_tris {
+        let facesfront = r.i32()?;
+        let mut vertex = [0i32; 3];
+        for v in &mut vertex {
+            let at = r.pos();
+            *v = r.i32()?;
+            if *v < 0 || *v >= num_verts {
+                return Err(r
+                    .error_at(
+                        at,
+                        ErrorKind::IndexOutOfRange,
+                        format!("vertex index {} out of range (num_verts = {num_verts})", *v),
+                    )
+                    .in_context(format!("triangle {i}")));
+            }
+        }
+        triangles.push(Triangle { facesfront, vertex });
+    }
+    Ok((texcoords, triangles))
 }
 
 fn read_header(r: &mut Reader<'_>) -> Result<Header> {

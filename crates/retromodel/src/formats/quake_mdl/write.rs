@@ -48,15 +48,7 @@ impl File<'_> {
                 }
             }
         }
-        for tc in &self.texcoords {
-            w.i32(tc.onseam);
-            w.i32(tc.s);
-            w.i32(tc.t);
-        }
-        for t in &self.triangles {
-            w.i32(t.facesfront);
-            t.vertex.iter().for_each(|&v| w.i32(v));
-        }
+        write_geometry(&mut w, &self.texcoords, &self.triangles);
         for f in &self.frames {
             match f {
                 Frame::Simple(p) => {
@@ -102,6 +94,20 @@ impl File<'_> {
             + poses
             + 16 * self.frames.len()
             + self.trailing.len()
+    }
+}
+
+/// The texture coordinates and triangles of a Quake MDL; shared with the MDL2 layout of
+/// [`crate::formats::gs_mdl`].
+pub(crate) fn write_geometry(w: &mut Writer, texcoords: &[TexCoord], triangles: &[Triangle]) {
+    for tc in texcoords {
+        w.i32(tc.onseam);
+        w.i32(tc.s);
+        w.i32(tc.t);
+    }
+    for t in triangles {
+        w.i32(t.facesfront);
+        t.vertex.iter().for_each(|&v| w.i32(v));
     }
 }
 

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use super::raw::{Block, Item, Object, Shape, WmpFile};
+use crate::math::cross;
 use crate::model::{
     mul_matrix, Converted, Matrix4, Mesh, MeshPart, Model, NodeTransform, SceneNode, Skin,
 };
@@ -34,14 +35,6 @@ fn scale(a: V3, s: f64) -> V3 {
 
 fn dot(a: V3, b: V3) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn cross(a: V3, b: V3) -> V3 {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
 }
 
 fn length(a: V3) -> f64 {
@@ -513,13 +506,7 @@ fn node_transform(o: &Object) -> Option<NodeTransform> {
         rotation: q.map(|c| (c / len) as f32),
         scale,
     };
-    let finite = t
-        .translation
-        .iter()
-        .chain(&t.rotation)
-        .chain(&t.scale)
-        .all(|c| c.is_finite());
-    (finite && lo > 0.0 && hi <= lo * 1e6).then_some(t)
+    (t.is_finite() && lo > 0.0 && hi <= lo * 1e6).then_some(t)
 }
 
 /// The model being built: one mesh per texture.

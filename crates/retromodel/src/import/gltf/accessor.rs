@@ -127,23 +127,9 @@ pub(super) fn floats(
     let t = acc.data_type();
     let cs = component_size(t);
     let count = acc.count();
-    let total = count.saturating_mul(n);
-    budget.charge(total as u64 * 4).map_err(|_| {
-        fail(
-            ErrorKind::LimitExceeded,
-            format!("{what}: {count} elements exceed the allocation limit"),
-        )
+    let mut out = dense(buffers, acc, budget, &what, |b| {
+        component(b, t, acc.normalized())
     })?;
-    let mut out = vec![0.0f32; total];
-    if let Some(view) = acc.view() {
-        let (bytes, stride) = elements(buffers, &view, acc.offset(), count, n * cs, &what)?;
-        for (i, o) in out.chunks_exact_mut(n).enumerate() {
-            let e = &bytes[i * stride..];
-            for (c, v) in o.iter_mut().enumerate() {
-                *v = component(&e[c * cs..], t, acc.normalized());
-            }
-        }
-    }
     if let Some(sparse) = acc.sparse() {
         let k = sparse.count();
         let iv = sparse.indices();
@@ -197,8 +183,21 @@ pub(super) fn integers(
         let (f, _) = floats(buffers, acc, &[dims], budget, &what)?;
         return Ok(f.into_iter().map(|v| v as u32).collect());
     }
-    let n = dims.multiplicity();
-    let cs = component_size(t);
+    dense(buffers, acc, budget, &what, |b| integer(b, t).unwrap_or(0))
+}
+
+/// The `count × n` components of `acc` (`n` per element, as its type says), charged to
+/// `budget` at 4 bytes each and each decoded by `decode` from its bytes in the buffer view;
+/// all `T::default()` when the accessor has no view. Sparse values are not applied.
+fn dense<T: Copy + Default>(
+    buffers: &Buffers,
+    acc: &Accessor<'_>,
+    budget: &mut crate::limits::Budget,
+    what: &str,
+    decode: impl Fn(&[u8]) -> T,
+) -> Result<Vec<T>> {
+    let n = acc.dimensions().multiplicity();
+    let cs = component_size(acc.data_type());
     let count = acc.count();
     let total = count.saturating_mul(n);
     budget.charge(total as u64 * 4).map_err(|_| {
@@ -207,13 +206,13 @@ pub(super) fn integers(
             format!("{what}: {count} elements exceed the allocation limit"),
         )
     })?;
-    let mut out = vec![0u32; total];
+    let mut out = vec![T::default(); total];
     if let Some(view) = acc.view() {
-        let (bytes, stride) = elements(buffers, &view, acc.offset(), count, n * cs, &what)?;
+        let (bytes, stride) = elements(buffers, &view, acc.offset(), count, n * cs, what)?;
         for (i, o) in out.chunks_exact_mut(n).enumerate() {
             let e = &bytes[i * stride..];
             for (c, v) in o.iter_mut().enumerate() {
-                *v = integer(&e[c * cs..], t).unwrap_or(0);
+                *v = decode(&e[c * cs..]);
             }
         }
     }

@@ -311,7 +311,16 @@ impl Animations {
                     1
                 };
                 let slots = times.len() * per_key;
-                if values.is_empty() || values.len() % slots != 0 {
+                let expect = match property {
+                    Property::Translation | Property::Scale => Some(3),
+                    Property::Rotation => Some(4),
+                    Property::MorphTargetWeights => None,
+                };
+                // Whole values per key slot, as many per slot as the property has components.
+                let fits = !values.is_empty()
+                    && values.len() % slots == 0
+                    && expect.is_none_or(|e| e == values.len() / slots);
+                if !fits {
                     return Err(fail(
                         ErrorKind::BadCount,
                         format!(
@@ -322,21 +331,6 @@ impl Animations {
                     ));
                 }
                 let width = values.len() / slots;
-                let expect = match property {
-                    Property::Translation | Property::Scale => Some(3),
-                    Property::Rotation => Some(4),
-                    Property::MorphTargetWeights => None,
-                };
-                if expect.is_some_and(|e| e != width) {
-                    return Err(fail(
-                        ErrorKind::BadCount,
-                        format!(
-                            "{what}: {} output values for {} keys",
-                            values.len(),
-                            times.len()
-                        ),
-                    ));
-                }
                 if property == Property::MorphTargetWeights {
                     let targets = scene
                         .instances
