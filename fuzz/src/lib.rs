@@ -91,30 +91,30 @@ pub fn codec(name: &str, data: &[u8]) {
     }
 }
 
-/// Imports `data` as glTF (binary or JSON); a Model that comes out must be valid.
-pub fn gltf(data: &[u8]) {
+/// Imports `data` with `read` under the bounded limits; a Model that comes out must be valid.
+fn import_with(
+    data: &[u8],
+    read: impl FnOnce(&[u8], &ImportOptions) -> retromodel::Result<retromodel::Converted>,
+) {
     bounded(data.len(), || {
         let options = ImportOptions {
             limits: limits(data.len()),
             ..ImportOptions::default()
         };
-        if let Ok(c) = import::gltf::read(data, &NoFiles, &options) {
+        if let Ok(c) = read(data, &options) {
             c.model.validate().expect("imported model is valid");
         }
     });
 }
 
+/// Imports `data` as glTF (binary or JSON); a Model that comes out must be valid.
+pub fn gltf(data: &[u8]) {
+    import_with(data, |d, o| import::gltf::read(d, &NoFiles, o));
+}
+
 /// Imports `data` as OBJ; a Model that comes out must be valid.
 pub fn obj(data: &[u8]) {
-    bounded(data.len(), || {
-        let options = ImportOptions {
-            limits: limits(data.len()),
-            ..ImportOptions::default()
-        };
-        if let Ok(c) = import::obj::read(data, &NoFiles, &options) {
-            c.model.validate().expect("imported model is valid");
-        }
-    });
+    import_with(data, |d, o| import::obj::read(d, &NoFiles, o));
 }
 
 /// Opens `data` as an archive (PAK or ZIP) and reads every entry; the whole stays within the

@@ -32,6 +32,17 @@ fn archives(dir: &Path) -> (PathBuf, PathBuf) {
     (pak_path, pk3_path)
 }
 
+/// The archives of [`archives`], moved into a new game folder `dir/name` as `pak0.pak` and
+/// `models.pk3`; returns the folder.
+fn game_folder(dir: &Path, name: &str) -> PathBuf {
+    let (pak, pk3) = archives(dir);
+    let game = dir.join(name);
+    std::fs::create_dir_all(&game).unwrap();
+    std::fs::rename(&pak, game.join("pak0.pak")).unwrap();
+    std::fs::rename(&pk3, game.join("models.pk3")).unwrap();
+    game
+}
+
 #[test]
 fn ls_lists_files_and_model_formats() {
     let dir = tempfile::tempdir().unwrap();
@@ -79,11 +90,7 @@ fn ls_lists_files_and_model_formats() {
 #[test]
 fn ls_of_a_game_folder_shows_the_winning_copies() {
     let dir = tempfile::tempdir().unwrap();
-    let (pak, pk3) = archives(dir.path());
-    let game = dir.path().join("game");
-    std::fs::create_dir_all(&game).unwrap();
-    std::fs::rename(&pak, game.join("pak0.pak")).unwrap();
-    std::fs::rename(&pk3, game.join("models.pk3")).unwrap();
+    let game = game_folder(dir.path(), "game");
     std::fs::write(game.join("readme.txt"), b"loose copy").unwrap();
     let out = run_ok(&["ls", s(&game), "--json"]);
     let rows: Vec<serde_json::Value> = text(&out.stdout)
@@ -171,10 +178,7 @@ fn batch_conversion_mirrors_the_paths_inside_an_archive() {
 #[test]
 fn game_dir_archives_supply_skins() {
     let dir = tempfile::tempdir().unwrap();
-    let (pak, _) = archives(dir.path());
-    let game = dir.path().join("baseq2");
-    std::fs::create_dir_all(&game).unwrap();
-    std::fs::rename(&pak, game.join("pak0.pak")).unwrap();
+    let game = game_folder(dir.path(), "baseq2");
     // The loose model names models/fixture/skin.pcx, which only the game folder's PAK holds.
     let model = common::sample(dir.path(), "loose.md2");
     let info = |extra: &[&str]| {

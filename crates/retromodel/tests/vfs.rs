@@ -37,21 +37,25 @@ fn files() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
+/// Opens `bytes`, checks the archive's kind and that it holds exactly [`files`], in order.
+fn assert_holds_files(bytes: Vec<u8>, format: &str) {
+    let a = vfs::open_bytes(bytes, &Limits::default()).unwrap();
+    assert_eq!(a.format(), format);
+    let want: Vec<(String, Vec<u8>)> = files()
+        .into_iter()
+        .map(|(p, b)| (p.to_string(), b))
+        .collect();
+    assert_eq!(read_all(a.as_ref()), want);
+    assert!(a.warnings().is_empty());
+}
+
 #[test]
 fn pak_round_trip_every_entry() {
     let files = files();
     let list: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (*p, b.as_slice())).collect();
     let bytes = pak::write(&list).unwrap();
     assert_eq!(&bytes[..4], b"PACK");
-    let a = vfs::open_bytes(bytes, &Limits::default()).unwrap();
-    assert_eq!(a.format(), "pak");
-    let got = read_all(a.as_ref());
-    let want: Vec<(String, Vec<u8>)> = files
-        .iter()
-        .map(|(p, b)| (p.to_string(), b.clone()))
-        .collect();
-    assert_eq!(got, want);
-    assert!(a.warnings().is_empty());
+    assert_holds_files(bytes, "pak");
 }
 
 #[test]
@@ -62,15 +66,7 @@ fn zip_stored_and_deflated_round_trip() {
             .iter()
             .map(|(p, b)| (*p, b.as_slice(), deflate))
             .collect();
-        let bytes = vfs::zip::write(&list).unwrap();
-        let a = vfs::open_bytes(bytes, &Limits::default()).unwrap();
-        assert_eq!(a.format(), "zip");
-        let got = read_all(a.as_ref());
-        let want: Vec<(String, Vec<u8>)> = files
-            .iter()
-            .map(|(p, b)| (p.to_string(), b.clone()))
-            .collect();
-        assert_eq!(got, want, "deflate = {deflate}");
+        assert_holds_files(vfs::zip::write(&list).unwrap(), "zip");
     }
 }
 

@@ -43,16 +43,59 @@ pub struct Entry {
     pub offset: u64,
 }
 
+/// An archive's listing as its reader builds it: names cleaned, the first of two same
+/// names kept, the others and the names leaving the tree left out with a warning.
+#[derive(Debug, Clone, Default)]
+pub struct Directory {
+    entries: Vec<Entry>,
+    warnings: Vec<String>,
+    seen: std::collections::HashSet<String>,
+}
+
+impl Directory {
+    /// An empty listing with room for `capacity` entries.
+    pub fn with_capacity(capacity: usize) -> Self {
+        Directory {
+            entries: Vec::with_capacity(capacity),
+            ..Directory::default()
+        }
+    }
+
+    /// Adds entry `index` of a `format` archive, stored as `name`: kept under its cleaned
+    /// path ([`clean_path`]) unless that leaves the tree or was seen before.
+    pub fn push(&mut self, format: &str, index: usize, name: &str, size: u64, offset: u64) {
+        let Some(path) = clean_path(name) else {
+            self.warnings.push(format!(
+                "{format}: entry {index}: {name:?} is not a path inside the archive; left out"
+            ));
+            return;
+        };
+        if !self.seen.insert(path.clone()) {
+            self.warnings.push(format!(
+                "{format}: entry {index}: a second {path:?}; the first one is used"
+            ));
+            return;
+        }
+        self.entries.push(Entry { path, size, offset });
+    }
+}
+
 /// An open archive: its listing and its entries' bytes.
 pub trait Archive: Send + Sync {
     /// Short format name used in errors (`pak`, `zip`).
     fn format(&self) -> &'static str;
-    /// The files, in the archive's order.
-    fn entries(&self) -> &[Entry];
-    /// Problems met while reading the directory that did not stop it (entries left out).
-    fn warnings(&self) -> &[String];
+    /// The listing built when the archive was opened.
+    fn directory(&self) -> &Directory;
     /// The bytes of entry `index` of [`Archive::entries`], bounded by `limits`.
     fn read(&self, index: usize, limits: &Limits) -> Result<Vec<u8>>;
+    /// The files, in the archive's order.
+    fn entries(&self) -> &[Entry] {
+        &self.directory().entries
+    }
+    /// Problems met while reading the directory that did not stop it (entries left out).
+    fn warnings(&self) -> &[String] {
+        &self.directory().warnings
+    }
 }
 
 /// The archive kinds this module reads, by their first bytes.

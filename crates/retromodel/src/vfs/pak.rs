@@ -30,7 +30,7 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::Mutex;
 
-use super::{clean_path, Archive, Entry};
+use super::{Archive, Directory};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::{Budget, Limits};
 
@@ -46,8 +46,7 @@ pub const NAME_SIZE: usize = 56;
 /// A PAK archive open over a reader (a file, or bytes in a `Cursor`).
 pub struct Pak<R> {
     reader: Mutex<R>,
-    entries: Vec<Entry>,
-    warnings: Vec<String>,
+    directory: Directory,
 }
 
 impl<R: Read + Seek> Pak<R> {
@@ -126,9 +125,7 @@ impl<R: Read + Seek> Pak<R> {
         })?;
         let mut dir = vec![0u8; dirlen as usize];
         read_at(&mut reader, dirofs, &mut dir)?;
-        let mut entries = Vec::with_capacity(count as usize);
-        let mut warnings = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut directory = Directory::with_capacity(count as usize);
         for (i, raw) in dir.chunks_exact(ENTRY_SIZE as usize).enumerate() {
             let at = dirofs + i as u64 * ENTRY_SIZE;
             let name_len = raw[..NAME_SIZE]
@@ -148,28 +145,11 @@ impl<R: Read + Seek> Pak<R> {
                     Location::Offset(at + 56),
                 ));
             }
-            let Some(path) = clean_path(&name) else {
-                warnings.push(format!(
-                    "{FORMAT}: entry {i}: {name:?} is not a path inside the archive; left out"
-                ));
-                continue;
-            };
-            if !seen.insert(path.clone()) {
-                warnings.push(format!(
-                    "{FORMAT}: entry {i}: a second {path:?}; the first one is used"
-                ));
-                continue;
-            }
-            entries.push(Entry {
-                path,
-                size: filelen as u64,
-                offset: filepos as u64,
-            });
+            directory.push(FORMAT, i, &name, filelen as u64, filepos as u64);
         }
         Ok(Pak {
             reader: Mutex::new(reader),
-            entries,
-            warnings,
+            directory,
         })
     }
 }
@@ -179,16 +159,12 @@ impl<R: Read + Seek + Send> Archive for Pak<R> {
         FORMAT
     }
 
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn warnings(&self) -> &[String] {
-        &self.warnings
+    fn directory(&self) -> &Directory {
+        &self.directory
     }
 
     fn read(&self, index: usize, limits: &Limits) -> Result<Vec<u8>> {
-        let entry = &self.entries[index];
+        let entry = &self.entries()[index];
         super::check_entry_size(FORMAT, entry, limits)?;
         let mut out = vec![0u8; entry.size as usize];
         let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());

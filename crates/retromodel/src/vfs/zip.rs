@@ -18,7 +18,7 @@ use std::sync::Mutex;
 use ::zip::result::ZipError;
 use ::zip::ZipArchive;
 
-use super::{clean_path, Archive, Entry};
+use super::{Archive, Directory};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::Limits;
 
@@ -28,8 +28,7 @@ pub const FORMAT: &str = "zip";
 /// A ZIP archive open over a reader.
 pub struct Zip<R> {
     archive: Mutex<ZipArchive<R>>,
-    entries: Vec<Entry>,
-    warnings: Vec<String>,
+    directory: Directory,
 }
 
 impl<R: Read + Seek> Zip<R> {
@@ -48,9 +47,7 @@ impl<R: Read + Seek> Zip<R> {
                 Location::None,
             ));
         }
-        let mut entries = Vec::with_capacity(archive.len());
-        let mut warnings = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut directory = Directory::with_capacity(archive.len());
         for i in 0..archive.len() {
             let file = archive
                 .by_index_raw(i)
@@ -62,28 +59,11 @@ impl<R: Read + Seek> Zip<R> {
                 Ok(n) => n.into_owned(),
                 Err(_) => String::from_utf8_lossy(file.name_raw()).into_owned(),
             };
-            let Some(path) = clean_path(&name) else {
-                warnings.push(format!(
-                    "{FORMAT}: entry {i}: {name:?} is not a path inside the archive; left out"
-                ));
-                continue;
-            };
-            if !seen.insert(path.clone()) {
-                warnings.push(format!(
-                    "{FORMAT}: entry {i}: a second {path:?}; the first one is used"
-                ));
-                continue;
-            }
-            entries.push(Entry {
-                path,
-                size: file.size(),
-                offset: i as u64,
-            });
+            directory.push(FORMAT, i, &name, file.size(), i as u64);
         }
         Ok(Zip {
             archive: Mutex::new(archive),
-            entries,
-            warnings,
+            directory,
         })
     }
 }
@@ -93,16 +73,12 @@ impl<R: Read + Seek + Send> Archive for Zip<R> {
         FORMAT
     }
 
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn warnings(&self) -> &[String] {
-        &self.warnings
+    fn directory(&self) -> &Directory {
+        &self.directory
     }
 
     fn read(&self, index: usize, limits: &Limits) -> Result<Vec<u8>> {
-        let entry = &self.entries[index];
+        let entry = &self.entries()[index];
         super::check_entry_size(FORMAT, entry, limits)?;
         let context = || format!("{:?}", entry.path);
         let mut archive = self.archive.lock().unwrap_or_else(|e| e.into_inner());
