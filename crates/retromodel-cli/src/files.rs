@@ -316,6 +316,7 @@ fn create_temp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, fs::File)> {
 /// files given with [`FsResolver::with_listed`].
 pub struct FsResolver {
     dir: PathBuf,
+    model: Option<String>,
     palette: Option<Vec<u8>>,
     game: Option<Arc<GameFs>>,
     inside: Option<(Arc<GameFs>, String)>,
@@ -330,6 +331,9 @@ impl FsResolver {
             .and_then(|(archive, inner)| Some((open_archive(&archive).ok()?, inner)));
         FsResolver {
             dir: model_path.parent().unwrap_or(Path::new(".")).to_path_buf(),
+            model: model_path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned()),
             palette: palette.map(<[u8]>::to_vec),
             game,
             inside,
@@ -430,6 +434,10 @@ impl Resolver for FsResolver {
             .collect();
         out.sort();
         out
+    }
+
+    fn model_name(&self) -> Option<String> {
+        self.model.clone()
     }
 }
 

@@ -11,7 +11,7 @@
 //! | [`Rule::UfoAi`] | UFO:AI MD2 (`.garbagecan`, `.container.005`) | `name.*` in the model's folder, the name's own extension dropped |
 //! | [`Rule::ImagePath`] | MD5 shaders that are picture paths (`guard1_body.png`, `C:\art\skin.tga`) | the path, then its file name beside the model (the resolver's last candidate) |
 //! | [`Rule::Cube2`] | Sauerbraten / Red Eclipse MD5 | the model folder's `.cfg`: `md5skin MESH DIFFUSE [MASKS]` (`*` for every mesh), `<dds>` prefixes dropped |
-//! | [`Rule::ModelStem`] | a model with no skin entry | a picture with the model's file stem beside it (`faerie.md2` -> `faerie.*`), with a warning |
+//! | [`Rule::ModelStem`] | a model with no skin entry | a picture with the model's file stem beside it (`sydney.md2` -> `sydney.*`), else the one picture whose name starts with it (`faerie2.bmp`), with a warning |
 //! | [`Rule::OnlyPicture`] | a model with no skin entry | the only picture in the model's folder, with a warning |
 //!
 //! Where several extensions are tried, the order is [`IMAGE_EXTENSIONS`]: true-colour formats
@@ -52,8 +52,8 @@ impl Rule {
             Rule::UfoAi => "UFO:AI .name in the model's folder",
             Rule::ImagePath => "shader as a picture path",
             Rule::Cube2 => "Cube 2 md5skin in the folder's .cfg",
-            Rule::ModelStem => "no skin entry: the model's name beside it",
-            Rule::OnlyPicture => "no skin entry: the only picture in the folder",
+            Rule::ModelStem => "named like the model, beside it",
+            Rule::OnlyPicture => "the only picture in the model's folder",
         }
     }
 }
@@ -211,12 +211,6 @@ impl<'r> SkinLookup<'r> {
     /// only picture in its folder; `None` when the resolver does not know the model's name or
     /// finds neither.
     pub fn beside_model(&mut self) -> Option<Found> {
-        if let Some(model) = self.resolver.model_name() {
-            let stem = strip_extension(file_name(&model)).to_string();
-            if let Some(f) = self.first(&with_picture_extensions(&stem), Rule::ModelStem) {
-                return Some(f);
-            }
-        }
         let mut pictures: Vec<String> = IMAGE_EXTENSIONS
             .iter()
             .filter(|e| **e != "wal")
@@ -224,6 +218,24 @@ impl<'r> SkinLookup<'r> {
             .collect();
         pictures.sort();
         pictures.dedup();
+        if let Some(model) = self.resolver.model_name() {
+            let stem = strip_extension(file_name(&model)).to_string();
+            if let Some(f) = self.first(&with_picture_extensions(&stem), Rule::ModelStem) {
+                return Some(f);
+            }
+            // One picture whose name starts with the model's (faerie.md2, faerie2.bmp).
+            let lower = stem.to_ascii_lowercase();
+            let named: Vec<String> = pictures
+                .iter()
+                .filter(|p| file_name(p).to_ascii_lowercase().starts_with(&lower))
+                .cloned()
+                .collect();
+            if let [one] = named.as_slice() {
+                if let Some(f) = self.first(std::slice::from_ref(one), Rule::ModelStem) {
+                    return Some(f);
+                }
+            }
+        }
         match pictures.as_slice() {
             [only] => {
                 let only = only.clone();
@@ -235,18 +247,42 @@ impl<'r> SkinLookup<'r> {
 
     /// The Cube 2 diffuse skins of the model folder's `.cfg` files, by mesh name (`*` for
     /// every mesh), `<dds>` prefixes dropped, paths relative to the configuration's folder.
+    /// Red Eclipse keeps a weapon's configurations in `hwep/`, `item/`, `vwep/` and `proj/`
+    /// below the mesh, each loading it with `md5load ../mesh.md5mesh`: those that load this
+    /// model count too.
     pub fn cube2_skins(&mut self) -> Vec<(String, String)> {
+        let model = self.resolver.model_name();
+        let mut configs: Vec<(String, String)> = self
+            .resolver
+            .list("cfg")
+            .into_iter()
+            .map(|c| (c, String::new()))
+            .collect();
+        for sub in CUBE2_SUBFOLDERS {
+            configs.push((format!("{sub}/md5.cfg"), format!("{sub}/")));
+        }
         let mut out = Vec::new();
-        for cfg in self.resolver.list("cfg") {
+        for (cfg, dir) in configs {
             let Some(bytes) = self.resolver.load(&cfg) else {
                 continue;
             };
             let text = String::from_utf8_lossy(&bytes);
-            for line in text.lines() {
-                let words = cube2_words(line);
+            let lines: Vec<Vec<String>> = text.lines().map(cube2_words).collect();
+            if !dir.is_empty() {
+                // A subfolder's configuration counts only when it loads this model.
+                let loads_model = lines.iter().any(|w| {
+                    w.len() >= 2
+                        && w[0].ends_with("load")
+                        && model.as_deref().is_some_and(|m| file_name(&w[1]) == m)
+                });
+                if !loads_model {
+                    continue;
+                }
+            }
+            for words in &lines {
                 if let [cmd, mesh, diffuse, ..] = words.as_slice() {
                     if cmd == "md5skin" || cmd == "md3skin" || cmd == "md2skin" {
-                        let path = diffuse.trim_start_matches("<dds>").to_string();
+                        let path = format!("{dir}{}", diffuse.trim_start_matches("<dds>"));
                         out.push((mesh.clone(), path));
                     }
                 }
@@ -268,6 +304,9 @@ impl<'r> SkinLookup<'r> {
         self.first(&tries, Rule::Cube2)
     }
 }
+
+/// Where Red Eclipse keeps the configurations of a weapon's views, below its mesh.
+const CUBE2_SUBFOLDERS: &[&str] = &["hwep", "item", "vwep", "proj"];
 
 /// The words of a Cube 2 script line: quoted strings as one word, `//` comments dropped.
 fn cube2_words(line: &str) -> Vec<String> {

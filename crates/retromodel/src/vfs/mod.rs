@@ -504,6 +504,7 @@ fn walk_dir(dir: &Path, prefix: &str, out: &mut Vec<(String, u64)>) {
 pub struct GameFsResolver<'a> {
     fs: &'a GameFs,
     dir: String,
+    model: String,
 }
 
 impl<'a> GameFsResolver<'a> {
@@ -514,7 +515,8 @@ impl<'a> GameFsResolver<'a> {
             .rsplit_once('/')
             .map(|(d, _)| d.to_string())
             .unwrap_or_default();
-        GameFsResolver { fs, dir }
+        let model = clean.rsplit('/').next().unwrap_or_default().to_string();
+        GameFsResolver { fs, dir, model }
     }
 
     /// The paths a side-file name is looked for at, in order.
@@ -553,6 +555,10 @@ impl Resolver for GameFsResolver<'_> {
 
     fn list(&self, extension: &str) -> Vec<String> {
         self.fs.list_dir(&self.dir, extension)
+    }
+
+    fn model_name(&self) -> Option<String> {
+        (!self.model.is_empty()).then(|| self.model.clone())
     }
 }
 

@@ -7,20 +7,21 @@
 //! coordinate) pair in first-use order, then one for each vertex no triangle uses;
 //! [`Mesh::source_vertices`] maps them back to the file's vertices.
 //!
-//! Skins are game paths resolved through the [`Resolver`] (`name`, then `name.pcx` for a
-//! name without extension) and decoded as PCX.
+//! Skins are game paths resolved through the [`Resolver`] by the rules of
+//! [`crate::skin_lookup`] (stored path, UFO:AI `.name`, replacements) and decoded by
+//! [`crate::image::decode`].
 
 use std::collections::HashMap;
 
 use super::raw::{self, File, GlLayout};
 use crate::formats::normals;
-use crate::image::{pcx, Image};
-use crate::limits::{Budget, Limits};
+use crate::limits::Limits;
 use crate::model::{
     clips_from_frame_names, Converted, Frame as ModelFrame, Mesh, MorphTarget, Skin,
 };
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
+use crate::skin_lookup::SkinLookup;
 
 /// Converts a parsed file into a [`Model`](crate::model::Model): every frame decoded, skins resolved and decoded.
 pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
@@ -62,83 +63,59 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
         frames.iter().enumerate().map(|(i, f)| (i, f.name.as_str())),
         options.fps,
     );
-    let mut loader = SkinLoader {
-        resolver,
-        decoded: HashMap::new(),
-        budget: Budget::new(&Limits::default()),
-    };
-    let skins: Vec<Skin> = file
-        .skin_names()
-        .enumerate()
-        .map(|(i, name)| loader.load(i, name, &mut warnings))
-        .collect();
+    let skins = load_skins(file, resolver, &mut warnings);
     Converted::keyframed(mesh, frames, clips, skins, warnings)
 }
 
-/// The names tried for a skin path, in order: as stored, then with `.pcx` when it has no
-/// extension.
-pub fn skin_candidates(name: &str) -> Vec<String> {
-    let mut out = vec![name.to_string()];
-    let file = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    if !file.trim_start_matches('.').contains('.') {
-        out.push(format!("{name}.pcx"));
-    }
-    out
-}
-
-/// Resolves and decodes skins, each path once, all pictures charged to one budget (a file
-/// naming one big picture a thousand times must not decode or copy it a thousand times).
-struct SkinLoader<'r> {
-    resolver: &'r dyn Resolver,
-    decoded: HashMap<String, Result<(String, Image), String>>,
-    budget: Budget,
-}
-
-impl SkinLoader<'_> {
-    fn load(&mut self, index: usize, name: String, warnings: &mut Vec<String>) -> Skin {
-        let mut pictures = Vec::new();
-        if name.is_empty() {
-            warnings.push(format!("skin {index}: empty name"));
-        } else {
-            let resolver = self.resolver;
-            let found =
-                self.decoded.entry(name.clone()).or_insert_with(|| {
-                    match skin_candidates(&name)
-                        .iter()
-                        .find_map(|n| resolver.load(n).map(|b| (n.clone(), b)))
-                    {
-                        None => Err(format!("{name:?} not found")),
-                        Some((found, bytes)) => decode_skin(&bytes)
-                            .map(|img| (found.clone(), img))
-                            .map_err(|e| format!("{found}: {e}")),
-                    }
-                });
-            match found {
-                Err(e) => warnings.push(format!("skin {index}: {e}")),
-                Ok((found, img)) => {
-                    let bytes = 64 + 4 * img.width as u64 * img.height as u64;
-                    match self.budget.charge(bytes) {
-                        Ok(()) => pictures.push(img.clone()),
-                        Err(limit) => warnings.push(format!(
-                            "skin {index}: {found}: left out, skin pictures would exceed the \
-                             allocation limit of {limit} bytes"
-                        )),
-                    }
+/// The skins' pictures ([`crate::skin_lookup`]): each stored path as stored (and `.pcx` for a
+/// name without extension), then UFO:AI's `.name` in the model's folder, then the stored
+/// name with another picture extension (a `.tga`/`.png`/`.jpg` replacement of a missing
+/// PCX). A model with no skin entry takes a picture named like the model beside it, or the
+/// only picture in its folder, with a warning.
+fn load_skins(file: &File<'_>, resolver: &dyn Resolver, warnings: &mut Vec<String>) -> Vec<Skin> {
+    let mut lookup = SkinLookup::new(resolver, &Limits::default());
+    let mut skins: Vec<Skin> = file
+        .skin_names()
+        .enumerate()
+        .map(|(index, name)| {
+            let found = if name.is_empty() {
+                warnings.push(format!("skin {index}: empty name"));
+                None
+            } else {
+                let found = lookup
+                    .stored(&name, false)
+                    .or_else(|| lookup.ufoai(&name))
+                    .or_else(|| lookup.stored(&name, true));
+                if found.is_none() {
+                    warnings.push(format!("skin {index}: {name:?} not found"));
                 }
+                found
+            };
+            Skin {
+                name,
+                pictures: found.iter().map(|f| f.image.clone()).collect(),
+                picture_times: None,
+                source: found.map(|f| f.source()),
             }
-        }
-        Skin {
-            source: None,
-            name,
-            pictures,
-            picture_times: None,
+        })
+        .collect();
+    if skins.is_empty() {
+        if let Some(found) = lookup.beside_model() {
+            warnings.push(format!(
+                "no skin entry: {} taken ({})",
+                found.path,
+                found.rule.describe()
+            ));
+            skins.push(Skin {
+                name: found.path.clone(),
+                pictures: vec![found.image.clone()],
+                picture_times: None,
+                source: Some(found.source()),
+            });
         }
     }
-}
-
-/// Decodes a skin picture by its magic (PCX).
-fn decode_skin(bytes: &[u8]) -> crate::Result<Image> {
-    pcx::decode(bytes, &Limits::default())
+    warnings.append(&mut lookup.warnings);
+    skins
 }
 
 fn bounds(positions: &[[f32; 3]]) -> [[f32; 3]; 2] {

@@ -42,7 +42,7 @@ mod validate;
 mod write;
 
 pub use codec::{Md2Codec, CODEC, MD2};
-pub use convert::{skin_candidates, to_model};
+pub use convert::to_model;
 pub use from_model::from_model;
 pub use raw::*;
 pub use summary::summary;
