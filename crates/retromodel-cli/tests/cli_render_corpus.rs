@@ -4,6 +4,10 @@
 //! `crates/retromodel-render/tests/golden/corpus_stats.txt` within a small tolerance (corpus
 //! pixels are not committed). `RETROMODEL_BLESS=1` rewrites the file. Skipped with a notice
 //! when RETROMODEL_CORPUS is unset or there is no GPU adapter.
+//!
+//! The models of [`TEXTURED`] find their pictures by the game's conventions (an MD5 shader
+//! that is a picture path, UFO:AI's `.name`, Red Eclipse's `md5skin`): their renders must not
+//! be the flat grey of an untextured model (the three channel means apart).
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +29,18 @@ const MODELS: &[(&str, &[&str])] = &[
         "3dgs_mdl/github-ikskuh-libgamestudio/data/mdl/mdl4-golem.mdl",
         &["--frame", "10"],
     ),
+    ("assimp/test/models-nonbsd/MD5/Bob.md5mesh", &["--time", "0"]),
+    (
+        "md2/debian-ufoai-data/ufoai/base/0models.pk3/models/objects/city/garbagecan/garbagecan.md2",
+        &["--frame", "0"],
+    ),
+];
+
+/// Models whose skins are found by name (not stored in the file): textured, not grey.
+const TEXTURED: &[&str] = &[
+    "assimp/test/models-nonbsd/MD5/Bob.md5mesh",
+    "md2/debian-ufoai-data/ufoai/base/0models.pk3/models/objects/city/garbagecan/garbagecan.md2",
+    "md5/debian-redeclipse-data/redeclipse/data/weapons/zapper/mesh.md5mesh",
 ];
 
 const COVERAGE_TOL: f64 = 0.01;
@@ -78,6 +94,14 @@ fn corpus_renders_match_golden_statistics() {
         }
         assert!(o.status.success(), "{rel}: {err}");
         let s = stats(&out);
+        if TEXTURED.contains(rel) {
+            let spread = (s[1] - s[2]).abs().max((s[2] - s[3]).abs()).max((s[1] - s[3]).abs());
+            assert!(
+                spread > 2.0,
+                "{rel}: mean colour {:?} is grey: the texture does not show",
+                &s[1..]
+            );
+        }
         lines.push(format!(
             "{rel} {:.4} {:.2} {:.2} {:.2}",
             s[0], s[1], s[2], s[3]

@@ -34,7 +34,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let inputs = files::collect_inputs(&args.paths);
     let mut tally = Tally::new(inputs.len());
     for path in &inputs {
-        let result = (|| -> Result<(Summary, Option<Vec<AnimBeside>>)> {
+        let result = (|| -> Result<(Summary, Option<Vec<AnimBeside>>, Vec<Option<String>>)> {
             let bytes = files::read(path)?;
             let doc = Document::parse(&bytes, &Limits::default())?;
             let listed = Listed::new(resolver(path, &side));
@@ -53,11 +53,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     })
                     .collect()
             });
-            Ok((doc.summary(&c), anims))
+            let sources = c.model.skins.iter().map(|k| k.source.clone()).collect();
+            Ok((doc.summary(&c), anims, sources))
         })();
         let result = match (result, args.json) {
-            (Ok((s, anims)), true) => {
+            (Ok((s, anims, sources)), true) => {
                 let mut v = to_json(path, &s);
+                if sources.iter().any(Option::is_some) {
+                    v["skin_sources"] = json!(sources);
+                }
                 if let Some(anims) = anims {
                     v["animations"] = anims
                         .iter()
@@ -67,8 +71,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 outln!("{v}");
                 Ok(())
             }
-            (Ok((s, anims)), false) => {
+            (Ok((s, anims, sources)), false) => {
                 print_text(path, &s);
+                for (i, src) in sources.iter().enumerate() {
+                    if let Some(src) = src {
+                        outln!("  skin {i} picture: {src}");
+                    }
+                }
                 for a in anims.iter().flatten() {
                     outln!(
                         "  animation beside it: {} ({} frames at {} fps)",

@@ -262,7 +262,7 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
                     Some(i) => Some(i),
                     None => match resolver.load(file) {
                         Some(bytes) => {
-                            let picture = crate::image::png::decode(&bytes, &options.limits)
+                            let picture = crate::image::decode(&bytes, file, &options.limits)
                                 .map_err(|e| {
                                     Error::new(
                                         FORMAT,

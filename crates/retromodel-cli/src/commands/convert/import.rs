@@ -29,16 +29,13 @@ pub(super) fn read(args: &Args, path: &Path, bytes: &[u8], kind: &str) -> Result
     converted.with_context(|| path.display().to_string())
 }
 
-/// Replaces every skin of `model` with the picture at `path` (PNG or PCX), on every mesh.
+/// Replaces every skin of `model` with the picture at `path` (any format
+/// `retromodel::image::decode` reads), on every mesh.
 pub(super) fn replace_skin(model: &mut Model, path: &Path) -> Result<()> {
     let bytes = files::read(path)?;
     let limits = Limits::default();
-    let picture = if bytes.starts_with(&[0x89, b'P', b'N', b'G']) {
-        retromodel::image::png::decode(&bytes, &limits)
-    } else {
-        retromodel::image::pcx::decode(&bytes, &limits)
-    }
-    .with_context(|| format!("--skin {}", path.display()))?;
+    let picture = retromodel::image::decode(&bytes, &path.to_string_lossy(), &limits)
+        .with_context(|| format!("--skin {}", path.display()))?;
     let size = [picture.width, picture.height];
     model.skins = vec![Skin {
         source: None,

@@ -475,23 +475,23 @@ fn quake_indexed(picture: &Image, emissive: Option<&Image>) -> Option<Image> {
     })
 }
 
-/// Decodes a texture: PNG only.
+/// Decodes a texture of any format [`crate::image::decode`] reads (PNG, JPEG, and the
+/// others by their magic), as RGBA8.
 fn decode_picture(bytes: &[u8], options: &ImportOptions, what: &str) -> Result<Image> {
-    if bytes.starts_with(&[0x89, b'P', b'N', b'G']) {
-        let image = crate::image::png::decode(bytes, &options.limits)
-            .map_err(|e| fail(e.kind, format!("{what}: {}", e.message)))?;
-        debug_assert!(matches!(image.pixels, Pixels::Rgba8(_)));
-        return Ok(image);
-    }
-    let kind = if bytes.starts_with(&[0xFF, 0xD8]) {
-        "a JPEG picture"
-    } else {
-        "not a PNG picture"
-    };
-    Err(fail(
-        ErrorKind::Unsupported,
-        format!("{what}: {kind}; only PNG textures are decoded (convert it, or give the skin with --skin)"),
-    ))
+    let image = crate::image::decode(bytes, "", &options.limits).map_err(|e| {
+        fail(
+            e.kind,
+            format!("{what}: {e} (convert it, or give the skin with --skin)"),
+        )
+    })?;
+    Ok(match image.pixels {
+        Pixels::Rgba8(_) => image,
+        Pixels::Indexed { .. } => Image {
+            width: image.width,
+            height: image.height,
+            pixels: Pixels::Rgba8(image.to_rgba8()),
+        },
+    })
 }
 
 #[cfg(test)]
