@@ -57,6 +57,19 @@ fn header(xmax: u16, ymax: u16, bits: u8, planes: u8, bytes_per_line: u16) -> Ve
     h
 }
 
+/// `header` with the rectangle's top-left corner at (`xmin`, `ymin`) instead of (0, 0).
+fn with_origin(mut header: Vec<u8>, xmin: u16, ymin: u16) -> Vec<u8> {
+    header[4..6].copy_from_slice(&xmin.to_le_bytes());
+    header[6..8].copy_from_slice(&ymin.to_le_bytes());
+    header
+}
+
+/// A file: `header`, then `data` (the pixel stream, and the palette if any).
+fn with_data(mut header: Vec<u8>, data: &[u8]) -> Vec<u8> {
+    header.extend_from_slice(data);
+    header
+}
+
 #[test]
 fn round_trips() {
     let palette = test_palette();
@@ -146,8 +159,7 @@ fn decodes_24_bit_three_planes() {
         ])
     );
     // Four planes: the fourth is alpha.
-    let mut f = header(0, 0, 8, 4, 1);
-    f.extend_from_slice(&[1, 2, 3, 4]);
+    let f = with_data(header(0, 0, 8, 4, 1), &[1, 2, 3, 4]);
     let img = pcx::decode(&f, &Limits::default()).unwrap();
     assert_eq!(img.pixels, Pixels::Rgba8(vec![1, 2, 3, 4]));
 }
@@ -169,10 +181,8 @@ fn bad_manufacturer() {
 
 #[test]
 fn unsupported_kinds() {
-    let mut bytes = header(7, 7, 4, 1, 4);
-    bytes.extend_from_slice(&[0; 64]);
     assert_error(
-        &err(&bytes),
+        &err(&with_data(header(7, 7, 4, 1, 4), &[0; 64])),
         ErrorKind::Unsupported,
         "pcx: unsupported PCX kind: 4 bits per pixel, 1 plane (only 8-bit paletted and \
          24/32-bit RGB(A) are read) at offset 0x3",
@@ -223,8 +233,7 @@ fn truncated_data() {
          offset 0x1f4"
     );
     // 24-bit data that ends early: no palette to stop at, the end of the file is the limit.
-    let mut f = header(1, 0, 8, 3, 2);
-    f.extend_from_slice(&[0xC4, 5, 6]);
+    let f = with_data(header(1, 0, 8, 3, 2), &[0xC4, 5, 6]);
     assert_eq!(
         err(&f).to_string(),
         "pcx: RLE data runs out after 5 of 6 bytes at offset 0x83"
@@ -234,16 +243,14 @@ fn truncated_data() {
 #[test]
 fn huge_claims_fail_before_allocating() {
     // A 1-byte stream claiming 16384 x 16384 (the largest the default limits allow).
-    let mut f = header(16383, 16383, 8, 3, 16384);
-    f.push(0xFF);
+    let f = with_data(header(16383, 16383, 8, 3, 16384), &[0xFF]);
     assert_error(
         &err(&f),
         ErrorKind::Truncated,
         "pcx: 1 bytes of RLE data cannot hold 16384 lines of 3 x 16384 bytes at offset 0x80",
     );
     // Also without any limit: 65535 x 65536 from a few bytes.
-    let mut f = header(65534, 65535, 8, 1, 65535);
-    f.extend_from_slice(&[0xFF; 8]);
+    let mut f = with_data(header(65534, 65535, 8, 1, 65535), &[0xFF; 8]);
     f.extend_from_slice(&[0; 769]);
     let e = pcx::decode(&f, &Limits::none()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Truncated);
@@ -270,10 +277,8 @@ fn huge_claims_fail_before_allocating() {
 
 #[test]
 fn width_over_the_limit() {
-    let mut f = header(20000, 0, 8, 1, 20002);
-    f.extend_from_slice(&[0xFF; 1000]);
     assert_error(
-        &err(&f),
+        &err(&with_data(header(20000, 0, 8, 1, 20002), &[0xFF; 1000])),
         ErrorKind::LimitExceeded,
         "pcx: picture size 20001x1 exceeds the limit of 16384 pixels a side at offset 0x8",
     );
@@ -290,30 +295,22 @@ fn width_over_the_limit() {
 
 #[test]
 fn bad_rectangle_and_line_length() {
-    let mut f = header(3, 0, 8, 1, 4);
-    f[4..6].copy_from_slice(&5u16.to_le_bytes());
     assert_error(
-        &err(&f),
+        &err(&with_origin(header(3, 0, 8, 1, 4), 5, 0)),
         ErrorKind::InvalidValue,
         "pcx: xmax 3 is less than xmin 5 at offset 0x8",
     );
-    let mut f = header(3, 1, 8, 1, 4);
-    f[6..8].copy_from_slice(&2u16.to_le_bytes());
     assert_eq!(
-        err(&f).to_string(),
+        err(&with_origin(header(3, 1, 8, 1, 4), 0, 2)).to_string(),
         "pcx: ymax 1 is less than ymin 2 at offset 0xa"
     );
-    let f = header(2, 0, 8, 1, 2);
     assert_error(
-        &err(&f),
+        &err(&header(2, 0, 8, 1, 2)),
         ErrorKind::InvalidValue,
         "pcx: bytes_per_line 2 is less than the width 3 at offset 0x42",
     );
     // xmin/ymin shift the rectangle: width = xmax - xmin + 1.
-    let mut f = header(11, 21, 8, 1, 2);
-    f[4..6].copy_from_slice(&10u16.to_le_bytes());
-    f[6..8].copy_from_slice(&20u16.to_le_bytes());
-    f.extend_from_slice(&[0xC4, 3]);
+    let mut f = with_data(with_origin(header(11, 21, 8, 1, 2), 10, 20), &[0xC4, 3]);
     f.extend_from_slice(&[0x0C; 769]);
     let img = pcx::decode(&f, &Limits::default()).unwrap();
     assert_eq!((img.width, img.height), (2, 2));

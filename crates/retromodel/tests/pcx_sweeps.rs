@@ -2,12 +2,15 @@
 //! little memory. One test function, so the process's peak memory is this sweep's alone.
 
 mod common;
+mod texture_fixtures;
 
 use std::path::PathBuf;
 
 use retromodel::image::pcx;
 use retromodel::image::{Palette, Pixels};
 use retromodel::Limits;
+
+use texture_fixtures as fx;
 
 /// Decodes `bytes`; a picture must have as many pixels as its size says, and an indexed one
 /// must survive re-encoding unchanged.
@@ -35,20 +38,11 @@ fn check(bytes: &[u8], what: &str) -> bool {
     }
 }
 
-/// Truncations at every length and one flipped bit at every byte.
+/// Truncations at every length and one flipped bit at every byte ([`fx::sweep`]).
 fn sweep(bytes: &[u8], name: &str, rng: &mut common::Rng) -> usize {
-    let mut cases = 0;
-    for cut in 0..bytes.len() {
-        check(&bytes[..cut], &format!("{name} cut at {cut}"));
-        cases += 1;
-    }
-    for at in 0..bytes.len() {
-        let mut b = bytes.to_vec();
-        b[at] ^= 1 << rng.below(8);
-        check(&b, &format!("{name} flip at {at}"));
-        cases += 1;
-    }
-    cases
+    fx::sweep(bytes, 0, &mut |n| rng.below(n), &mut |b, how| {
+        check(b, &format!("{name} {how}"));
+    })
 }
 
 #[test]
@@ -74,29 +68,15 @@ fn truncation_and_bit_flip_sweeps() {
     // Cutting any byte leaves the pixel stream short (the palette keeps its 768 bytes at the
     // end, so it moves into the stream); only cutting the last byte leaves the stream whole,
     // unless its last byte then looks like the palette marker.
+    // Then one flipped bit at every byte, and several bits flipped at once, anywhere.
     let last_stream_byte = bytes[bytes.len() - 770];
-    for cut in 0..bytes.len() {
-        let ok = check(&bytes[..cut], &format!("generated cut at {cut}"));
-        let expect = cut == bytes.len() - 1 && last_stream_byte != 0x0C;
-        assert_eq!(ok, expect, "generated cut at {cut}");
-        cases += 1;
-    }
-    for at in 0..bytes.len() {
-        let mut b = bytes.clone();
-        b[at] ^= 1 << rng.below(8);
-        check(&b, &format!("generated flip at {at}"));
-        cases += 1;
-    }
-    // Several bits flipped at once, anywhere.
-    for i in 0..4000 {
-        let mut b = bytes.clone();
-        for _ in 0..2 + rng.below(4) {
-            let at = rng.below(b.len());
-            b[at] ^= 1 << rng.below(8);
+    cases += fx::sweep(&bytes, 4000, &mut |n| rng.below(n), &mut |b, how| {
+        let ok = check(b, &format!("generated {how}"));
+        if let fx::Break::Cut(cut) = how {
+            let expect = cut == bytes.len() - 1 && last_stream_byte != 0x0C;
+            assert_eq!(ok, expect, "generated {how}");
         }
-        check(&b, &format!("generated multi-flip {i}"));
-        cases += 1;
-    }
+    });
     // Every bit of the header.
     for at in 0..128 {
         for bit in 0..8 {

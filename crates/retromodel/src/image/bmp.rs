@@ -27,10 +27,10 @@ use ::image::codecs::bmp::BmpDecoder;
 use ::image::error::{ImageError, LimitErrorKind};
 use ::image::{ColorType, ImageDecoder};
 
-use super::{expand_to_rgba, Image, Pixels};
+use super::{corrupt, expand_to_rgba, Image, Pixels, Size};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::io::Reader;
-use crate::limits::{Budget, Limits};
+use crate::limits::Limits;
 
 /// Short format name used in errors (`bmp: ... at offset 0x..`).
 pub const FORMAT: &str = "bmp";
@@ -79,33 +79,10 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         }
         (w.unsigned_abs(), h.unsigned_abs(), h < 0)
     };
-    if width == 0 || height == 0 {
-        return Err(r.error_at(
-            18,
-            ErrorKind::InvalidValue,
-            format!("empty picture ({width}x{height})"),
-        ));
-    }
-    if width > limits.max_image_dimension || height > limits.max_image_dimension {
-        return Err(r.error_at(
-            18,
-            ErrorKind::LimitExceeded,
-            format!(
-                "picture size {width}x{height} exceeds the limit of {} pixels a side",
-                limits.max_image_dimension
-            ),
-        ));
-    }
-    let pixels = u64::from(width) * u64::from(height);
-    let mut budget = Budget::new(limits);
-    r.charge(&mut budget, pixels * 4, 18)?;
-    let len = usize::try_from(pixels * 4).map_err(|_| {
-        r.error_at(
-            18,
-            ErrorKind::LimitExceeded,
-            format!("picture size {width}x{height} does not fit in memory"),
-        )
-    })?;
+    let (budget, len) = Size::new(FORMAT, width, height, Some(18))
+        .non_empty()?
+        .within(limits)?
+        .rgba8_budget(limits)?;
 
     let mut decoder = BmpDecoder::new(Cursor::new(data)).map_err(|e| decoding_error(e, data))?;
     let mut image_limits = ::image::Limits::default();
@@ -186,11 +163,6 @@ fn decoding_error(e: ImageError, data: &[u8]) -> Error {
             format!("unsupported: {u}"),
             Location::None,
         ),
-        other => Error::new(
-            FORMAT,
-            ErrorKind::InvalidValue,
-            format!("corrupt data: {other}"),
-            Location::None,
-        ),
+        other => corrupt(FORMAT, other),
     }
 }

@@ -42,10 +42,10 @@
 //! [`Limits::max_image_dimension`], the top level's bytes against the data, and the RGBA8
 //! result against [`Limits::max_alloc_bytes`].
 
-use super::{Image, Pixels};
+use super::{Image, Pixels, Size};
 use crate::error::{ErrorKind, Result};
 use crate::io::Reader;
-use crate::limits::{Budget, Limits};
+use crate::limits::Limits;
 
 /// Short format name used in errors (`dds: ... at offset 0x..`).
 pub const FORMAT: &str = "dds";
@@ -227,28 +227,13 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         ));
     };
 
-    if width == 0 || height == 0 {
-        return Err(r.error_at(
-            12,
-            ErrorKind::InvalidValue,
-            format!("empty picture ({width}x{height})"),
-        ));
-    }
-    if width > limits.max_image_dimension || height > limits.max_image_dimension {
-        return Err(r.error_at(
-            12,
-            ErrorKind::LimitExceeded,
-            format!(
-                "picture size {width}x{height} exceeds the limit of {} pixels a side",
-                limits.max_image_dimension
-            ),
-        ));
-    }
     // The picture is charged, then the top level must be in the data, before anything is
     // allocated.
+    let size = Size::new(FORMAT, width, height, Some(12))
+        .non_empty()?
+        .within(limits)?;
+    let (_budget, out_len) = size.rgba8_budget(limits)?;
     let (w, h) = (u64::from(width), u64::from(height));
-    let mut budget = Budget::new(limits);
-    r.charge(&mut budget, w * h * 4, 12)?;
     let level_len = match layout {
         Layout::Block(bc) => w.div_ceil(4) * h.div_ceil(4) * bc.block_len() as u64,
         Layout::Masked(m) => (w * u64::from(m.bits)).div_ceil(8) * h,
@@ -266,7 +251,7 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     }
     let level = &data[data_start..data_start + level_len as usize];
     let (w, h) = (width as usize, height as usize);
-    let mut out = vec![0u8; w * h * 4];
+    let mut out = vec![0u8; out_len];
     match layout {
         Layout::Block(bc) => decode_blocks(bc, level, w, h, &mut out),
         Layout::Masked(m) => decode_masked(m, level, w, &mut out),

@@ -23,7 +23,7 @@ use zune_core::options::DecoderOptions;
 use zune_jpeg::errors::DecodeErrors;
 use zune_jpeg::JpegDecoder;
 
-use super::{expand_to_rgba, Image, Pixels};
+use super::{expand_to_rgba, Image, Pixels, Size};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::{Budget, Limits};
 
@@ -105,44 +105,15 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         .dimensions()
         .ok_or_else(|| corrupt("no frame header"))?;
     let (width, height) = (width as u32, height as u32);
-    if width > limits.max_image_dimension || height > limits.max_image_dimension {
-        return Err(Error::new(
-            FORMAT,
-            ErrorKind::LimitExceeded,
-            format!(
-                "picture size {width}x{height} exceeds the limit of {} pixels a side",
-                limits.max_image_dimension
-            ),
-            Location::None,
-        ));
-    }
-    let pixels = u64::from(width) * u64::from(height);
+    let size = Size::new(FORMAT, width, height, None).within(limits)?;
+    let pixels = size.pixels();
     let padded = u64::from(width.div_ceil(32) * 32) * u64::from(height.div_ceil(32) * 32);
     let mut budget = Budget::new(limits);
-    budget
-        .charge(pixels * 4)
-        .and_then(|()| budget.charge(padded * DECODER_BYTES_PER_PIXEL))
-        .map_err(|limit| {
-            Error::new(
-                FORMAT,
-                ErrorKind::LimitExceeded,
-                format!(
-                    "picture size {width}x{height} would exceed the allocation limit of {limit} \
-                     bytes"
-                ),
-                Location::None,
-            )
-        })?;
+    size.charge_picture(&mut budget, pixels * 4)?;
+    size.charge_picture(&mut budget, padded * DECODER_BYTES_PER_PIXEL)?;
 
     let channels = out_space.num_components();
-    let len = usize::try_from(pixels * 4).map_err(|_| {
-        Error::new(
-            FORMAT,
-            ErrorKind::LimitExceeded,
-            format!("picture size {width}x{height} does not fit in memory"),
-            Location::None,
-        )
-    })?;
+    let len = size.len(pixels * 4)?;
     let mut out = vec![0u8; len];
     let n = width as usize * height as usize;
     decoder
@@ -158,12 +129,7 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
 
 /// An error for data the decoder refuses.
 fn corrupt(what: impl std::fmt::Display) -> Error {
-    Error::new(
-        FORMAT,
-        ErrorKind::InvalidValue,
-        format!("corrupt data: {what}"),
-        Location::None,
-    )
+    super::corrupt(FORMAT, what)
 }
 
 /// Maps an error of `zune-jpeg` to the crate's error.

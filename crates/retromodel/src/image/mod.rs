@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::limits::Limits;
+use crate::limits::{Budget, Limits};
 
 #[cfg(feature = "textures")]
 pub mod bmp;
@@ -410,6 +410,146 @@ pub fn decode_wal(bytes: &[u8], palette: &Palette, limits: &Limits) -> Result<Im
             Location::None,
         ))
     }
+}
+
+/// A picture's size as a decoder read it, with where errors about it point (its format, and
+/// the header field's byte offset where the decoder knows one): the checks every decoder
+/// makes before it allocates, with the same error texts in every format.
+#[derive(Debug, Clone, Copy)]
+struct Size {
+    format: &'static str,
+    width: u32,
+    height: u32,
+    at: Location,
+}
+
+impl Size {
+    /// `width` x `height` of `format`, errors at `at` (a byte offset, or `None`).
+    fn new(format: &'static str, width: u32, height: u32, at: Option<usize>) -> Self {
+        Size {
+            format,
+            width,
+            height,
+            at: at.map_or(Location::None, |o| Location::Offset(o as u64)),
+        }
+    }
+
+    /// An error about this size.
+    fn error(&self, kind: ErrorKind, message: String) -> Error {
+        Error::new(self.format, kind, message, self.at)
+    }
+
+    #[cfg(feature = "textures")]
+    /// Fails when a side is 0 ([`ErrorKind::InvalidValue`], "empty picture (WxH)").
+    fn non_empty(self) -> Result<Self> {
+        let (width, height) = (self.width, self.height);
+        if width == 0 || height == 0 {
+            return Err(self.error(
+                ErrorKind::InvalidValue,
+                format!("empty picture ({width}x{height})"),
+            ));
+        }
+        Ok(self)
+    }
+
+    /// Fails when a side is above [`Limits::max_image_dimension`]
+    /// ([`ErrorKind::LimitExceeded`]).
+    fn within(self, limits: &Limits) -> Result<Self> {
+        let (width, height) = (self.width, self.height);
+        if width > limits.max_image_dimension || height > limits.max_image_dimension {
+            return Err(self.error(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "picture size {width}x{height} exceeds the limit of {} pixels a side",
+                    limits.max_image_dimension
+                ),
+            ));
+        }
+        Ok(self)
+    }
+
+    /// The pixel count, `width * height`.
+    fn pixels(&self) -> u64 {
+        u64::from(self.width) * u64::from(self.height)
+    }
+
+    /// Charges `bytes` of decoded data to `budget` ([`ErrorKind::LimitExceeded`], "decoded
+    /// data would exceed the allocation limit of N bytes").
+    fn charge(&self, budget: &mut Budget, bytes: u64) -> Result<()> {
+        budget.charge(bytes).map_err(|limit| {
+            self.error(
+                ErrorKind::LimitExceeded,
+                format!("decoded data would exceed the allocation limit of {limit} bytes"),
+            )
+        })
+    }
+
+    #[cfg(any(feature = "textures", feature = "png"))]
+    /// Charges `bytes` for this picture to `budget`, worded by the picture's size
+    /// ([`ErrorKind::LimitExceeded`], "picture size WxH would exceed the allocation limit of N
+    /// bytes").
+    fn charge_picture(&self, budget: &mut Budget, bytes: u64) -> Result<()> {
+        let (width, height) = (self.width, self.height);
+        budget.charge(bytes).map_err(|limit| {
+            self.error(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "picture size {width}x{height} would exceed the allocation limit of {limit} \
+                     bytes"
+                ),
+            )
+        })
+    }
+
+    /// The error for a buffer of this picture too large for memory
+    /// ([`ErrorKind::LimitExceeded`], "picture size WxH does not fit in memory").
+    fn too_big(&self) -> Error {
+        let (width, height) = (self.width, self.height);
+        self.error(
+            ErrorKind::LimitExceeded,
+            format!("picture size {width}x{height} does not fit in memory"),
+        )
+    }
+
+    /// `bytes` (a buffer for this picture, already charged) as a length in memory; fails
+    /// with [`Size::too_big`].
+    fn len(&self, bytes: u64) -> Result<usize> {
+        usize::try_from(bytes).map_err(|_| self.too_big())
+    }
+
+    #[cfg(feature = "textures")]
+    /// Charges the RGBA8 picture to a new budget ([`Size::charge`]); gives the budget and
+    /// the picture's length in bytes ([`Size::len`]).
+    fn rgba8_budget(&self, limits: &Limits) -> Result<(Budget, usize)> {
+        let mut budget = Budget::new(limits);
+        let bytes = self.pixels() * 4;
+        self.charge(&mut budget, bytes)?;
+        Ok((budget, self.len(bytes)?))
+    }
+}
+
+/// The error for data shorter than a fixed-size header of `header_len` bytes
+/// ([`ErrorKind::Truncated`], at the end of the data).
+#[cfg(feature = "textures")]
+fn header_too_short(format: &'static str, len: usize, header_len: usize) -> Error {
+    Error::new(
+        format,
+        ErrorKind::Truncated,
+        format!("file of {len} bytes is too short for the {header_len}-byte header"),
+        Location::Offset(len as u64),
+    )
+}
+
+/// The error for data a wrapped decoder refuses ([`ErrorKind::InvalidValue`], "corrupt data:
+/// ...", no offset).
+#[cfg(any(feature = "textures", feature = "png"))]
+fn corrupt(format: &'static str, what: impl std::fmt::Display) -> Error {
+    Error::new(
+        format,
+        ErrorKind::InvalidValue,
+        format!("corrupt data: {what}"),
+        Location::None,
+    )
 }
 
 /// Widens `n` pixels of `channels` bytes (grey, grey + alpha, RGB or RGBA) at the start of

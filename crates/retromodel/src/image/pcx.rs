@@ -47,7 +47,7 @@
 
 use std::sync::Arc;
 
-use super::{Image, Palette, Pixels};
+use super::{Image, Palette, Pixels, Size};
 use crate::error::{ErrorKind, Result};
 use crate::io::{Reader, Writer};
 use crate::limits::{Budget, Limits};
@@ -177,16 +177,7 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     }
     let width = u32::from(xmax - xmin) + 1;
     let height = u32::from(ymax - ymin) + 1;
-    if width > limits.max_image_dimension || height > limits.max_image_dimension {
-        return Err(r.error_at(
-            8,
-            ErrorKind::LimitExceeded,
-            format!(
-                "picture size {width}x{height} exceeds the limit of {} pixels a side",
-                limits.max_image_dimension
-            ),
-        ));
-    }
+    let size = Size::new(FORMAT, width, height, Some(8)).within(limits)?;
     if u32::from(bytes_per_line) < width {
         return Err(r.error_at(
             66,
@@ -246,20 +237,12 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     }
 
     let texel_size: u64 = if kind == Kind::Indexed { 1 } else { 4 };
-    let out_len = u64::from(width) * u64::from(height) * texel_size;
-    let mut budget = Budget::new(limits);
-    r.charge(
-        &mut budget,
+    let out_len = size.pixels() * texel_size;
+    size.charge(
+        &mut Budget::new(limits),
         out_len + line_len as u64 + PALETTE_LEN as u64,
-        8,
     )?;
-    let out_len = usize::try_from(out_len).map_err(|_| {
-        r.error_at(
-            8,
-            ErrorKind::LimitExceeded,
-            format!("picture size {width}x{height} does not fit in memory"),
-        )
-    })?;
+    let out_len = size.len(out_len)?;
 
     let fill = if kind == Kind::Rgb { 255 } else { 0 };
     let mut out = vec![fill; out_len];

@@ -11,7 +11,7 @@
 //! huge picture fails at once. The `png` crate's own memory limit for metadata chunks is set to
 //! the allocation limit too.
 
-use super::{Image, Pixels};
+use super::{corrupt, Image, Pixels, Size};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::{Budget, Limits};
 
@@ -21,7 +21,7 @@ pub const FORMAT: &str = "png";
 /// The eight bytes every PNG file starts with.
 const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
 /// Offset of the width in the `IHDR` chunk (signature, chunk length, chunk type).
-const WIDTH_OFFSET: u64 = 16;
+const WIDTH_OFFSET: usize = 16;
 
 /// Encodes RGBA8 pixels of `width` x `height` as a PNG file.
 pub fn encode_rgba8(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, ::png::EncodingError> {
@@ -74,45 +74,15 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
             .map_err(|e| decoding_error(e, data))?;
         (info.width, info.height)
     };
-    if width > limits.max_image_dimension || height > limits.max_image_dimension {
-        return Err(Error::new(
-            FORMAT,
-            ErrorKind::LimitExceeded,
-            format!(
-                "picture size {width}x{height} exceeds the limit of {} pixels a side",
-                limits.max_image_dimension
-            ),
-            Location::Offset(WIDTH_OFFSET),
-        ));
-    }
+    let size = Size::new(FORMAT, width, height, Some(WIDTH_OFFSET)).within(limits)?;
     // Charged before anything is allocated for the pixels: the RGBA8 result and, unless the
     // decoder writes RGBA8 itself, its frame buffer (at most 4 bytes a pixel after the
     // transformations).
-    let out_len = u64::from(width) * u64::from(height) * 4;
+    let out_len = size.pixels() * 4;
     let mut budget = Budget::new(limits);
-    budget
-        .charge(out_len)
-        .and_then(|()| budget.charge(out_len))
-        .map_err(|limit| {
-            Error::new(
-                FORMAT,
-                ErrorKind::LimitExceeded,
-                format!(
-                    "picture size {width}x{height} would exceed the allocation limit of {limit} \
-                     bytes"
-                ),
-                Location::Offset(WIDTH_OFFSET),
-            )
-        })?;
-    let too_big = || {
-        Error::new(
-            FORMAT,
-            ErrorKind::LimitExceeded,
-            format!("picture size {width}x{height} does not fit in memory"),
-            Location::Offset(WIDTH_OFFSET),
-        )
-    };
-    let out_len = usize::try_from(out_len).map_err(|_| too_big())?;
+    size.charge_picture(&mut budget, out_len)?;
+    size.charge_picture(&mut budget, out_len)?;
+    let out_len = size.len(out_len)?;
 
     let mut reader = decoder.read_info().map_err(|e| decoding_error(e, data))?;
     let (color, depth) = reader.output_color_type();
@@ -142,7 +112,7 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     let buf_len = reader.output_buffer_size();
     let row_len = width as usize * channels;
     if buf_len < row_len * height as usize || buf_len > out_len {
-        return Err(too_big());
+        return Err(size.too_big());
     }
 
     let mut buf = vec![0u8; buf_len];
@@ -197,12 +167,7 @@ fn decoding_error(e: ::png::DecodingError, data: &[u8]) -> Error {
             "decoder memory limit exceeded (metadata chunks larger than the allocation limit)",
             Location::None,
         ),
-        other => Error::new(
-            FORMAT,
-            ErrorKind::InvalidValue,
-            format!("corrupt data: {other}"),
-            Location::None,
-        ),
+        other => corrupt(FORMAT, other),
     }
 }
 

@@ -44,10 +44,10 @@
 //! packet of `1 + bytes_per_pixel` bytes makes at most 128 pixels), and the RGBA8 result
 //! against [`Limits::max_alloc_bytes`], so a tiny file claiming a huge picture fails at once.
 
-use super::{Image, Pixels};
+use super::{header_too_short, Image, Pixels, Size};
 use crate::error::{ErrorKind, Result};
 use crate::io::Reader;
-use crate::limits::{Budget, Limits};
+use crate::limits::Limits;
 
 /// Short format name used in errors (`tga: ... at offset 0x..`).
 pub const FORMAT: &str = "tga";
@@ -85,14 +85,7 @@ enum PixelKind {
 pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     let mut r = Reader::new(data, FORMAT);
     if data.len() < HEADER_LEN {
-        return Err(r.error_at(
-            data.len(),
-            ErrorKind::Truncated,
-            format!(
-                "file of {} bytes is too short for the {HEADER_LEN}-byte header",
-                data.len()
-            ),
-        ));
+        return Err(header_too_short(FORMAT, data.len(), HEADER_LEN));
     }
     let id_length = r.u8()?;
     let colormap_type = r.u8()?;
@@ -184,24 +177,10 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
             }
         },
     };
-    if width == 0 || height == 0 {
-        return Err(r.error_at(
-            12,
-            ErrorKind::InvalidValue,
-            format!("empty picture ({width}x{height})"),
-        ));
-    }
     let (width, height) = (u32::from(width), u32::from(height));
-    if width > limits.max_image_dimension || height > limits.max_image_dimension {
-        return Err(r.error_at(
-            12,
-            ErrorKind::LimitExceeded,
-            format!(
-                "picture size {width}x{height} exceeds the limit of {} pixels a side",
-                limits.max_image_dimension
-            ),
-        ));
-    }
+    let size = Size::new(FORMAT, width, height, Some(12))
+        .non_empty()?
+        .within(limits)?;
 
     // The image ID, then the colour map, converted to RGBA8 once.
     r.bytes(usize::from(id_length))?;
@@ -246,16 +225,8 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
 
     // The picture is charged, then checked against what the data could hold, before
     // anything is allocated.
-    let pixels = u64::from(width) * u64::from(height);
-    let mut budget = Budget::new(limits);
-    r.charge(&mut budget, pixels * 4, 12)?;
-    let out_len = usize::try_from(pixels * 4).map_err(|_| {
-        r.error_at(
-            12,
-            ErrorKind::LimitExceeded,
-            format!("picture size {width}x{height} does not fit in memory"),
-        )
-    })?;
+    let pixels = size.pixels();
+    let (_budget, out_len) = size.rgba8_budget(limits)?;
 
     let pixel_len = usize::from(depth).div_ceil(8);
     let start = r.pos();

@@ -28,7 +28,7 @@
 
 use std::sync::Arc;
 
-use super::{Image, Palette, Pixels};
+use super::{header_too_short, Image, Palette, Pixels, Size};
 use crate::error::{ErrorKind, Result};
 use crate::io::Reader;
 use crate::limits::{Budget, Limits};
@@ -64,14 +64,7 @@ pub struct Header {
 pub fn read_header(data: &[u8]) -> Result<Header> {
     let mut r = Reader::new(data, FORMAT);
     if data.len() < HEADER_LEN {
-        return Err(r.error_at(
-            data.len(),
-            ErrorKind::Truncated,
-            format!(
-                "file of {} bytes is too short for the {HEADER_LEN}-byte header",
-                data.len()
-            ),
-        ));
+        return Err(header_too_short(FORMAT, data.len(), HEADER_LEN));
     }
     let text = |b: &[u8]| {
         let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
@@ -109,23 +102,9 @@ pub fn decode(data: &[u8], palette: &Palette, limits: &Limits) -> Result<Image> 
     let header = read_header(data)?;
     let r = Reader::new(data, FORMAT);
     let (width, height) = (header.width, header.height);
-    if width == 0 || height == 0 {
-        return Err(r.error_at(
-            32,
-            ErrorKind::InvalidValue,
-            format!("empty picture ({width}x{height})"),
-        ));
-    }
-    if width > limits.max_image_dimension || height > limits.max_image_dimension {
-        return Err(r.error_at(
-            32,
-            ErrorKind::LimitExceeded,
-            format!(
-                "picture size {width}x{height} exceeds the limit of {} pixels a side",
-                limits.max_image_dimension
-            ),
-        ));
-    }
+    let size = Size::new(FORMAT, width, height, Some(32))
+        .non_empty()?
+        .within(limits)?;
     let offset = header.offsets[0];
     if (offset as usize) < HEADER_LEN {
         return Err(r.error_at(
@@ -135,9 +114,8 @@ pub fn decode(data: &[u8], palette: &Palette, limits: &Limits) -> Result<Image> 
         ));
     }
     // The picture is charged, then checked against the data, before anything is allocated.
-    let len = u64::from(width) * u64::from(height);
-    let mut budget = Budget::new(limits);
-    r.charge(&mut budget, len + 768, 32)?;
+    let len = size.pixels();
+    size.charge(&mut Budget::new(limits), len + 768)?;
     let end = u64::from(offset) + len;
     if end > data.len() as u64 {
         return Err(r.error_at(

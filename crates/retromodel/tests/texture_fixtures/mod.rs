@@ -1,7 +1,8 @@
 //! Tiny encoders for generated texture fixtures: each returns the file and the RGBA8 picture
 //! (top row first) a correct decoder must give, computed here from the stored values, apart
-//! from the library's code. Shared by tests/textures.rs, tests/textures_sweeps.rs and the
-//! `fuzz_seeds` example.
+//! from the library's code; and the truncation and bit-flip [`sweep`]. Shared by
+//! tests/textures.rs, tests/textures_sweeps.rs, tests/pcx_sweeps.rs and the `fuzz_seeds`
+//! example.
 
 #![allow(dead_code)]
 
@@ -728,4 +729,58 @@ pub fn all() -> Vec<Fixture> {
         out.push(dds_masked(layout, 5, 3, seed));
     }
     out
+}
+
+// ---------------------------------------------------------------------------------------
+// Sweeps
+
+/// How [`sweep`] broke one copy of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Break {
+    /// Cut to this many bytes.
+    Cut(usize),
+    /// One bit flipped in the byte at this offset.
+    Flip(usize),
+    /// The n-th copy with 2 to 5 bits flipped anywhere.
+    MultiFlip(usize),
+}
+
+impl std::fmt::Display for Break {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Break::Cut(n) => write!(f, "cut at {n}"),
+            Break::Flip(at) => write!(f, "flip at {at}"),
+            Break::MultiFlip(i) => write!(f, "multi-flip {i}"),
+        }
+    }
+}
+
+/// Truncations of `bytes` at every length, one flipped bit at every byte, then
+/// `multi_flips` copies with 2 to 5 bits flipped anywhere: each broken copy goes to `check`
+/// with how it was broken. `below(n)` draws a number below `n` (the caller's generator, so
+/// that each sweep keeps its own sequence). Gives the number of cases.
+pub fn sweep(
+    bytes: &[u8],
+    multi_flips: usize,
+    below: &mut dyn FnMut(usize) -> usize,
+    check: &mut dyn FnMut(&[u8], Break),
+) -> usize {
+    for cut in 0..bytes.len() {
+        check(&bytes[..cut], Break::Cut(cut));
+    }
+    for n in 0..bytes.len() + multi_flips {
+        let mut b = bytes.to_vec();
+        let how = if n < bytes.len() {
+            b[n] ^= 1 << below(8);
+            Break::Flip(n)
+        } else {
+            for _ in 0..2 + below(4) {
+                let at = below(b.len());
+                b[at] ^= 1 << below(8);
+            }
+            Break::MultiFlip(n - bytes.len())
+        };
+        check(&b, how);
+    }
+    2 * bytes.len() + multi_flips
 }
