@@ -171,7 +171,7 @@ fn bad_inputs_fail_clearly_and_write_nothing() {
         &jpeg,
         "jpeg.mdl",
         &[],
-        "image 0: a JPEG picture; only PNG textures are decoded",
+        "image 0: jpeg: corrupt data: Found a marker with invalid length:0 (convert it",
     );
     // ... which --skin replaces.
     let png = write_file(

@@ -95,7 +95,10 @@ fn corpus_renders_match_golden_statistics() {
         assert!(o.status.success(), "{rel}: {err}");
         let s = stats(&out);
         if TEXTURED.contains(rel) {
-            let spread = (s[1] - s[2]).abs().max((s[2] - s[3]).abs()).max((s[1] - s[3]).abs());
+            let spread = (s[1] - s[2])
+                .abs()
+                .max((s[2] - s[3]).abs())
+                .max((s[1] - s[3]).abs());
             assert!(
                 spread > 2.0,
                 "{rel}: mean colour {:?} is grey: the texture does not show",

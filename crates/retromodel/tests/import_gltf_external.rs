@@ -11,6 +11,8 @@ use retromodel::{Document, ErrorKind, Limits, NoFiles, WriteOptions};
 use serde_json::json;
 
 mod common;
+#[allow(dead_code)]
+mod texture_fixtures;
 
 use common::glb;
 
@@ -316,7 +318,7 @@ fn bad_files_give_clear_errors() {
         "gltf: the file has no mesh drawn as triangles"
     );
     assert!(error_of(b"{ nope").starts_with("gltf: "));
-    // A texture that is not a PNG.
+    // A JPEG texture that is cut off.
     let mut bin = skinned_glb();
     let _ = &mut bin;
     let doc = json!({
@@ -338,7 +340,7 @@ fn bad_files_give_clear_errors() {
     data.extend_from_slice(&[0xFF, 0xD8, 0xFF, 0xE0]);
     assert_eq!(
         error_of(&glb(&doc, &data)),
-        "gltf: image 0: a JPEG picture; only PNG textures are decoded (convert it, or give the skin with --skin)"
+        "gltf: image 0: jpeg: data ends early: Not enough bytes, expected 2 but found 0 (convert it, or give the skin with --skin)"
     );
     // The same file with textures skipped reads.
     let skip = ImportOptions {
@@ -354,6 +356,48 @@ fn bad_files_give_clear_errors() {
         gltf::read(&glb(&short, &data), &NoFiles, &skip).unwrap_err().to_string(),
         "gltf: mesh 0 primitive 0: POSITION (accessor 0): 4 elements from byte 0 run past buffer view 0 (36 bytes)"
     );
+}
+
+/// A glTF whose base-colour texture is a JPEG: accepted and decoded (to RGBA8).
+#[test]
+fn jpeg_textures_are_decoded() {
+    let (w, h) = (24u32, 16u32);
+    let jpeg = texture_fixtures::jpeg(&texture_fixtures::gradient(w, h), w, h, false, false);
+    let mut data: Vec<u8> = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    data.extend_from_slice(&jpeg);
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "material": 0}]}],
+        "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}],
+        "textures": [{"source": 0}],
+        "images": [{"bufferView": 1, "mimeType": "image/jpeg"}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+            "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0]}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36},
+            {"buffer": 0, "byteOffset": 36, "byteLength": jpeg.len()}],
+        "buffers": [{"byteLength": data.len()}],
+    });
+    let c = gltf::read(&glb(&doc, &data), &NoFiles, &ImportOptions::default()).unwrap();
+    let skin = &c.model.skins[0];
+    let picture = &skin.pictures[0];
+    assert_eq!((picture.width, picture.height), (w, h));
+    let retromodel::image::Pixels::Rgba8(rgba) = &picture.pixels else {
+        panic!("RGBA8 expected");
+    };
+    // The gradient survives JPEG within its loss: compare with the source pixels.
+    let src = texture_fixtures::gradient(w, h);
+    let worst = rgba
+        .chunks_exact(4)
+        .zip(src.chunks_exact(3))
+        .flat_map(|(a, b)| (0..3).map(move |c| (i32::from(a[c]) - i32::from(b[c])).abs()))
+        .max()
+        .unwrap();
+    assert!(worst <= 40, "largest channel difference {worst}");
+    assert_eq!(c.model.meshes[0].skin, Some(0));
 }
 
 #[test]

@@ -144,7 +144,7 @@ fn decoding_error(e: DecodeErrors) -> Error {
         DecodeErrors::IoErrors(io) => Error::new(
             FORMAT,
             ErrorKind::Truncated,
-            format!("data ends early: {io:?}"),
+            format!("data ends early: {}", format!("{io:?}").trim_end()),
             Location::None,
         ),
         DecodeErrors::Unsupported(scheme) => Error::new(
@@ -159,6 +159,7 @@ fn decoding_error(e: DecodeErrors) -> Error {
             format!("{e}"),
             Location::None,
         ),
-        other => corrupt(other),
+        DecodeErrors::Format(message) => corrupt(message.trim_end()),
+        other => corrupt(other.to_string().trim_end()),
     }
 }
