@@ -332,7 +332,7 @@ fn every_skin_kind_decodes_or_says_why_not() {
         [
             "8-bit skins decoded with the built-in Quake palette (the level's palette is not \
              in the file)",
-            "skin 5: embedded DDS picture not decoded",
+            "skin 5: embedded DDS picture not decoded: dds: file of 12 bytes is too short for the header (ends at offset 0x80) at offset 0xc",
             "group 0: the second UV set of 2 triangles is not kept (a mesh has one)",
         ]
     );

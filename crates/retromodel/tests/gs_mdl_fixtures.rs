@@ -191,7 +191,8 @@ fn every_skin_type_decodes_pixel_by_pixel() {
     // 16x16 5-6-5 with mipmaps: 8x8 + 4x4 + 2x2 levels.
     assert_eq!(file.skins[6].mipmaps.len(), (64 + 16 + 4) * 2);
 
-    // The embedded DDS is kept, not decoded; the external skin is named.
+    // The embedded DDS (a header without pixels) is kept and fails to decode with the DDS
+    // decoder's reason; the external skin is named.
     let dds = &file.skins[10];
     assert_eq!(dds.format(), SkinFormat::Dds);
     assert_eq!((dds.width, dds.height), (128, 32));
@@ -205,9 +206,17 @@ fn every_skin_type_decodes_pixel_by_pixel() {
     assert_eq!(ext.width, 16);
     assert_eq!(c.model.skins[11].name, fixtures::EXTERNAL_NAME);
     assert!(c.model.skins[11].pictures.is_empty());
-    assert!(c
+    let dds_warning = c
         .warnings
-        .contains(&"skin 10: embedded DDS (128 bytes) kept in the file but not decoded".into()));
+        .iter()
+        .find(|w| w.starts_with("skin 10: "))
+        .expect("a warning for the DDS skin");
+    assert!(
+        dds_warning.starts_with(
+            "skin 10: embedded DDS (128 bytes) kept in the file but not decoded: dds: "
+        ),
+        "{dds_warning}"
+    );
     assert!(c
         .warnings
         .contains(&"skin 11: external file \"skins/rock.pcx\" not found".into()));

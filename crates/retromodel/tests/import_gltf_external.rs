@@ -11,7 +11,6 @@ use retromodel::{Document, ErrorKind, Limits, NoFiles, WriteOptions};
 use serde_json::json;
 
 mod common;
-#[allow(dead_code)]
 mod texture_fixtures;
 
 use common::glb;

@@ -34,7 +34,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let inputs = files::collect_inputs(&args.paths);
     let mut tally = Tally::new(inputs.len());
     for path in &inputs {
-        let result = (|| -> Result<(Summary, Option<Vec<AnimBeside>>, Vec<Option<String>>)> {
+        let result = (|| -> Result<Loaded> {
             let bytes = files::read(path)?;
             let doc = Document::parse(&bytes, &Limits::default())?;
             let listed = Listed::new(resolver(path, &side));
@@ -101,6 +101,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     Ok(tally.finish())
 }
+
+/// What `info` shows of one file: its summary, the animations it took from files beside it
+/// (formats that take side files), and where each looked-up skin came from.
+type Loaded = (Summary, Option<Vec<AnimBeside>>, Vec<Option<String>>);
 
 /// An animation a skeletal model took from a file beside it.
 struct AnimBeside {

@@ -573,6 +573,7 @@ pub fn fixtures() -> Vec<(&'static str, Vec<u8>)> {
         ("empty.txt", b""),
         ("maps\\e1m1.bsp", b"BSP"),
     ];
+    #[cfg_attr(not(feature = "archives"), allow(unused_mut))]
     let mut out = vec![("files.pak", pak::write(&files).expect("small archive"))];
     #[cfg(feature = "archives")]
     {

@@ -25,11 +25,12 @@ use std::sync::Arc;
 
 use super::raw::{self, File, Frame, Geometry, Header, SkinFormat};
 use crate::formats::normals;
-use crate::image::{self, pcx, Image, Palette, Pixels};
+use crate::image::{self, Image, Palette, Pixels};
 use crate::model::{clips_from_frame_names, Converted, Frame as ModelFrame, Mesh};
 use crate::model::{MorphTarget, Skin};
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
+use crate::skin_lookup::SkinLookup;
 use crate::Limits;
 
 /// Path of the palette asked from the resolver for 8-bit skins (768 bytes, 256 RGB
@@ -284,23 +285,30 @@ fn build_skin(
         picture_times: None,
     };
     match skin.format() {
-        SkinFormat::Dds => warnings.push(format!(
-            "skin {index}: embedded DDS ({} bytes) kept in the file but not decoded",
-            skin.data.len()
-        )),
+        SkinFormat::Dds => match crate::image::decode(&skin.data, "skin.dds", &Limits::default()) {
+            Ok(img) => out.pictures.push(img),
+            Err(e) => warnings.push(format!(
+                "skin {index}: embedded DDS ({} bytes) kept in the file but not decoded: {e}",
+                skin.data.len()
+            )),
+        },
         SkinFormat::External => {
             let name = raw::name_str(&skin.data);
-            match resolver.load(&name) {
-                None => warnings.push(format!("skin {index}: external file {name:?} not found")),
-                Some(bytes) if bytes.first() == Some(&0x0a) => {
-                    match pcx::decode(&bytes, &Limits::default()) {
-                        Ok(img) => out.pictures.push(img),
-                        Err(e) => warnings.push(format!("skin {index}: {name:?}: {e}")),
-                    }
+            let mut lookup = SkinLookup::new(resolver, &Limits::default());
+            match lookup.stored(&name, true) {
+                None if lookup.warnings.is_empty() => {
+                    warnings.push(format!("skin {index}: external file {name:?} not found"))
                 }
-                Some(_) => warnings.push(format!(
-                    "skin {index}: external file {name:?} is not a PCX picture; not decoded"
-                )),
+                None => warnings.extend(
+                    lookup
+                        .warnings
+                        .iter()
+                        .map(|w| format!("skin {index}: external file {w}")),
+                ),
+                Some(found) => {
+                    out.source = Some(found.source());
+                    out.pictures.push(found.image);
+                }
             }
             out.name = name;
         }

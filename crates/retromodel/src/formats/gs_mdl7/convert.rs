@@ -40,7 +40,7 @@ use std::sync::Arc;
 
 use super::raw::*;
 use crate::formats::normals;
-use crate::image::{self, pcx, Image, Palette, Pixels};
+use crate::image::{self, Image, Palette, Pixels};
 use crate::limits::{Budget, Limits};
 use crate::math::{self, IDENTITY};
 use crate::model::{
@@ -49,6 +49,7 @@ use crate::model::{
 };
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
+use crate::skin_lookup::SkinLookup;
 
 const UP: [f32; 3] = [0.0, 0.0, 1.0];
 
@@ -896,6 +897,7 @@ pub(crate) fn convert_skins(
     for (i, sk) in skins.iter().enumerate() {
         let (w, h) = (sk.width, sk.height);
         let mut pictures = Vec::new();
+        let mut source = None;
         match &sk.data {
             SkinData::Pixels { format, pixels, .. } if !pixels.is_empty() => {
                 let rgba = |data: Vec<u8>| Pixels::Rgba8(data);
@@ -928,13 +930,15 @@ pub(crate) fn convert_skins(
                 });
             }
             SkinData::Pixels { .. } => {}
-            SkinData::Dds(_) => {
-                warnings.push(format!("skin {i}: embedded DDS picture not decoded"));
-            }
+            SkinData::Dds(data) => match image::decode(data, "skin.dds", &Limits::default()) {
+                Ok(img) => pictures.push(img),
+                Err(e) => warnings.push(format!("skin {i}: embedded DDS picture not decoded: {e}")),
+            },
             SkinData::External(name) => {
                 let name = name_str(name);
-                if let Some(img) = load_external(i, &name, resolver, &mut budget, warnings) {
+                if let Some((img, src)) = load_external(i, &name, resolver, &mut budget, warnings) {
                     pictures.push(img);
+                    source = Some(src);
                 }
             }
             SkinData::Reference => match out.get(w as usize) {
@@ -945,7 +949,7 @@ pub(crate) fn convert_skins(
             },
         }
         out.push(ModelSkin {
-            source: None,
+            source,
             name: sk.display_name(),
             pictures,
             picture_times: None,
@@ -954,45 +958,37 @@ pub(crate) fn convert_skins(
     out
 }
 
-/// An external picture through the resolver, decoded when it is PCX.
+/// An external picture through the resolver ([`SkinLookup::stored`]: as named, then the
+/// same name in another picture format), charged to `budget`.
 fn load_external(
     i: usize,
     name: &str,
     resolver: &dyn Resolver,
     budget: &mut Budget,
     warnings: &mut Vec<String>,
-) -> Option<Image> {
+) -> Option<(Image, String)> {
     if name.is_empty() {
         warnings.push(format!("skin {i}: empty external file name"));
         return None;
     }
-    let Some(bytes) = resolver.load(name) else {
-        warnings.push(format!("skin {i}: external picture {name:?} not found"));
+    let mut lookup = SkinLookup::new(resolver, &Limits::default());
+    let Some(found) = lookup.stored(name, true) else {
+        if lookup.warnings.is_empty() {
+            warnings.push(format!("skin {i}: external picture {name:?} not found"));
+        }
+        warnings.extend(lookup.warnings.iter().map(|w| format!("skin {i}: {w}")));
         return None;
     };
-    if bytes.first() != Some(&0x0A) {
-        warnings.push(format!(
-            "skin {i}: external picture {name:?} not decoded (only PCX pictures are read)"
-        ));
-        return None;
-    }
-    match pcx::decode(&bytes, &Limits::default()) {
-        Err(e) => {
-            warnings.push(format!("skin {i}: {name}: {e}"));
+    let img = found.image;
+    let cost = 64 + 4 * img.width as u64 * img.height as u64;
+    match budget.charge(cost) {
+        Ok(()) => Some((img, format!("{} ({})", found.path, found.rule.describe()))),
+        Err(limit) => {
+            warnings.push(format!(
+                "skin {i}: {name}: left out, skin pictures would exceed the allocation \
+                 limit of {limit} bytes"
+            ));
             None
-        }
-        Ok(img) => {
-            let cost = 64 + 4 * img.width as u64 * img.height as u64;
-            match budget.charge(cost) {
-                Ok(()) => Some(img),
-                Err(limit) => {
-                    warnings.push(format!(
-                        "skin {i}: {name}: left out, skin pictures would exceed the allocation \
-                         limit of {limit} bytes"
-                    ));
-                    None
-                }
-            }
         }
     }
 }
