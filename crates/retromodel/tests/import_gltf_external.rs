@@ -318,25 +318,7 @@ fn bad_files_give_clear_errors() {
     );
     assert!(error_of(b"{ nope").starts_with("gltf: "));
     // A JPEG texture that is cut off.
-    let mut bin = skinned_glb();
-    let _ = &mut bin;
-    let doc = json!({
-        "asset": {"version": "2.0"},
-        "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
-        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "material": 0}]}],
-        "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}],
-        "textures": [{"source": 0}],
-        "images": [{"bufferView": 1, "mimeType": "image/jpeg"}],
-        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
-            "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0]}],
-        "bufferViews": [{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 4}],
-        "buffers": [{"byteLength": 40}],
-    });
-    let mut data: Vec<u8> = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
-        .iter()
-        .flat_map(|x| x.to_le_bytes())
-        .collect();
-    data.extend_from_slice(&[0xFF, 0xD8, 0xFF, 0xE0]);
+    let (doc, data) = one_textured_triangle(&[0xFF, 0xD8, 0xFF, 0xE0]);
     assert_eq!(
         error_of(&glb(&doc, &data)),
         "gltf: image 0: jpeg: data ends early: Not enough bytes, expected 2 but found 0 (convert it, or give the skin with --skin)"
@@ -357,16 +339,14 @@ fn bad_files_give_clear_errors() {
     );
 }
 
-/// A glTF whose base-colour texture is a JPEG: accepted and decoded (to RGBA8).
-#[test]
-fn jpeg_textures_are_decoded() {
-    let (w, h) = (24u32, 16u32);
-    let jpeg = texture_fixtures::jpeg(&texture_fixtures::gradient(w, h), w, h, false, false);
+/// A glTF document with one triangle whose base-colour texture is the JPEG `picture`, and its
+/// binary buffer (positions, then the picture).
+fn one_textured_triangle(picture: &[u8]) -> (serde_json::Value, Vec<u8>) {
     let mut data: Vec<u8> = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
         .iter()
         .flat_map(|x| x.to_le_bytes())
         .collect();
-    data.extend_from_slice(&jpeg);
+    data.extend_from_slice(picture);
     let doc = json!({
         "asset": {"version": "2.0"},
         "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
@@ -377,9 +357,18 @@ fn jpeg_textures_are_decoded() {
         "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
             "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0]}],
         "bufferViews": [{"buffer": 0, "byteLength": 36},
-            {"buffer": 0, "byteOffset": 36, "byteLength": jpeg.len()}],
+            {"buffer": 0, "byteOffset": 36, "byteLength": picture.len()}],
         "buffers": [{"byteLength": data.len()}],
     });
+    (doc, data)
+}
+
+/// A glTF whose base-colour texture is a JPEG: accepted and decoded (to RGBA8).
+#[test]
+fn jpeg_textures_are_decoded() {
+    let (w, h) = (24u32, 16u32);
+    let jpeg = texture_fixtures::jpeg(&texture_fixtures::gradient(w, h), w, h, false, false);
+    let (doc, data) = one_textured_triangle(&jpeg);
     let c = gltf::read(&glb(&doc, &data), &NoFiles, &ImportOptions::default()).unwrap();
     let skin = &c.model.skins[0];
     let picture = &skin.pictures[0];

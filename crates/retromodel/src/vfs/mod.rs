@@ -45,25 +45,30 @@ pub struct Entry {
 
 /// An archive's listing as its reader builds it: names cleaned, the first of two same
 /// names kept, the others and the names leaving the tree left out with a warning.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Directory {
+    format: &'static str,
     entries: Vec<Entry>,
     warnings: Vec<String>,
     seen: std::collections::HashSet<String>,
 }
 
 impl Directory {
-    /// An empty listing with room for `capacity` entries.
-    pub fn with_capacity(capacity: usize) -> Self {
+    /// An empty listing of a `format` archive (`pak`, `zip`) with room for `capacity`
+    /// entries.
+    pub fn new(format: &'static str, capacity: usize) -> Self {
         Directory {
+            format,
             entries: Vec::with_capacity(capacity),
-            ..Directory::default()
+            warnings: Vec::new(),
+            seen: Default::default(),
         }
     }
 
-    /// Adds entry `index` of a `format` archive, stored as `name`: kept under its cleaned
-    /// path ([`clean_path`]) unless that leaves the tree or was seen before.
-    pub fn push(&mut self, format: &str, index: usize, name: &str, size: u64, offset: u64) {
+    /// Adds entry `index`, stored as `name`: kept under its cleaned path ([`clean_path`])
+    /// unless that leaves the tree or was seen before.
+    pub fn push(&mut self, index: usize, name: &str, size: u64, offset: u64) {
+        let format = self.format;
         let Some(path) = clean_path(name) else {
             self.warnings.push(format!(
                 "{format}: entry {index}: {name:?} is not a path inside the archive; left out"
@@ -82,12 +87,21 @@ impl Directory {
 
 /// An open archive: its listing and its entries' bytes.
 pub trait Archive: Send + Sync {
-    /// Short format name used in errors (`pak`, `zip`).
-    fn format(&self) -> &'static str;
     /// The listing built when the archive was opened.
     fn directory(&self) -> &Directory;
-    /// The bytes of entry `index` of [`Archive::entries`], bounded by `limits`.
-    fn read(&self, index: usize, limits: &Limits) -> Result<Vec<u8>>;
+    /// The bytes of `entry` (one of [`Archive::entries`]), whose size the caller checked.
+    fn read_entry(&self, entry: &Entry) -> Result<Vec<u8>>;
+    /// Short format name used in errors (`pak`, `zip`).
+    fn format(&self) -> &'static str {
+        self.directory().format
+    }
+    /// The bytes of entry `index` of [`Archive::entries`]; fails when its declared size is
+    /// more than `limits` allow one allocation, before anything is read or inflated.
+    fn read(&self, index: usize, limits: &Limits) -> Result<Vec<u8>> {
+        let entry = &self.entries()[index];
+        check_entry_size(self.format(), entry, limits)?;
+        self.read_entry(entry)
+    }
     /// The files, in the archive's order.
     fn entries(&self) -> &[Entry] {
         &self.directory().entries
@@ -206,7 +220,7 @@ pub fn clean_path(name: &str) -> Option<String> {
 }
 
 /// Fails when an entry's declared size is more than `limits` allow one allocation.
-pub(crate) fn check_entry_size(format: &'static str, entry: &Entry, limits: &Limits) -> Result<()> {
+fn check_entry_size(format: &'static str, entry: &Entry, limits: &Limits) -> Result<()> {
     if entry.size > limits.max_alloc_bytes {
         return Err(Error::new(
             format,

@@ -30,7 +30,7 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::Mutex;
 
-use super::{Archive, Directory};
+use super::{Archive, Directory, Entry};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::{Budget, Limits};
 
@@ -125,7 +125,7 @@ impl<R: Read + Seek> Pak<R> {
         })?;
         let mut dir = vec![0u8; dirlen as usize];
         read_at(&mut reader, dirofs, &mut dir)?;
-        let mut directory = Directory::with_capacity(count as usize);
+        let mut directory = Directory::new(FORMAT, count as usize);
         for (i, raw) in dir.chunks_exact(ENTRY_SIZE as usize).enumerate() {
             let at = dirofs + i as u64 * ENTRY_SIZE;
             let name_len = raw[..NAME_SIZE]
@@ -145,7 +145,7 @@ impl<R: Read + Seek> Pak<R> {
                     Location::Offset(at + 56),
                 ));
             }
-            directory.push(FORMAT, i, &name, filelen as u64, filepos as u64);
+            directory.push(i, &name, filelen as u64, filepos as u64);
         }
         Ok(Pak {
             reader: Mutex::new(reader),
@@ -155,17 +155,11 @@ impl<R: Read + Seek> Pak<R> {
 }
 
 impl<R: Read + Seek + Send> Archive for Pak<R> {
-    fn format(&self) -> &'static str {
-        FORMAT
-    }
-
     fn directory(&self) -> &Directory {
         &self.directory
     }
 
-    fn read(&self, index: usize, limits: &Limits) -> Result<Vec<u8>> {
-        let entry = &self.entries()[index];
-        super::check_entry_size(FORMAT, entry, limits)?;
+    fn read_entry(&self, entry: &Entry) -> Result<Vec<u8>> {
         let mut out = vec![0u8; entry.size as usize];
         let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
         read_at(&mut *reader, entry.offset, &mut out)?;

@@ -18,7 +18,7 @@ use std::sync::Mutex;
 use ::zip::result::ZipError;
 use ::zip::ZipArchive;
 
-use super::{Archive, Directory};
+use super::{Archive, Directory, Entry};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::Limits;
 
@@ -47,7 +47,7 @@ impl<R: Read + Seek> Zip<R> {
                 Location::None,
             ));
         }
-        let mut directory = Directory::with_capacity(archive.len());
+        let mut directory = Directory::new(FORMAT, archive.len());
         for i in 0..archive.len() {
             let file = archive
                 .by_index_raw(i)
@@ -59,7 +59,7 @@ impl<R: Read + Seek> Zip<R> {
                 Ok(n) => n.into_owned(),
                 Err(_) => String::from_utf8_lossy(file.name_raw()).into_owned(),
             };
-            directory.push(FORMAT, i, &name, file.size(), i as u64);
+            directory.push(i, &name, file.size(), i as u64);
         }
         Ok(Zip {
             archive: Mutex::new(archive),
@@ -69,17 +69,11 @@ impl<R: Read + Seek> Zip<R> {
 }
 
 impl<R: Read + Seek + Send> Archive for Zip<R> {
-    fn format(&self) -> &'static str {
-        FORMAT
-    }
-
     fn directory(&self) -> &Directory {
         &self.directory
     }
 
-    fn read(&self, index: usize, limits: &Limits) -> Result<Vec<u8>> {
-        let entry = &self.entries()[index];
-        super::check_entry_size(FORMAT, entry, limits)?;
+    fn read_entry(&self, entry: &Entry) -> Result<Vec<u8>> {
         let context = || format!("{:?}", entry.path);
         let mut archive = self.archive.lock().unwrap_or_else(|e| e.into_inner());
         let file = archive
