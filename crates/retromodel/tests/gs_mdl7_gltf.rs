@@ -253,12 +253,7 @@ fn corpus_mdl7_bones_skin_to_their_frames() {
                 skinned.push(what);
             }
             Kind::Morphs => {
-                let replaced = file
-                    .groups
-                    .iter()
-                    .flat_map(|g| &g.frames)
-                    .filter(|fr| !fr.vertices.is_empty())
-                    .count();
+                let replaced = file.frames_with_vertices();
                 let warned = c.warnings.iter().find(|w| w.contains("morph targets only"));
                 match (replaced, warned) {
                     (0, Some(why)) => morphs.push(format!("{what}: {why}")),

@@ -112,6 +112,41 @@ pub trait Archive: Send + Sync {
     }
 }
 
+/// What an archive reader keeps open to read entries from: the seekable file of a PAK, the
+/// `zip` crate's archive of a ZIP.
+pub trait EntrySource: Send {
+    /// The bytes of `entry`, whose size the caller checked.
+    fn read_entry(&mut self, entry: &Entry) -> Result<Vec<u8>>;
+}
+
+/// An archive opened by one of this module's readers: its listing, and its entry source
+/// behind a lock (so one open archive serves several threads).
+pub struct Opened<S> {
+    source: std::sync::Mutex<S>,
+    directory: Directory,
+}
+
+impl<S> Opened<S> {
+    /// An archive over `source` with the listing its reader built.
+    pub fn new(source: S, directory: Directory) -> Self {
+        Opened {
+            source: std::sync::Mutex::new(source),
+            directory,
+        }
+    }
+}
+
+impl<S: EntrySource> Archive for Opened<S> {
+    fn directory(&self) -> &Directory {
+        &self.directory
+    }
+
+    fn read_entry(&self, entry: &Entry) -> Result<Vec<u8>> {
+        let mut source = self.source.lock().unwrap_or_else(|e| e.into_inner());
+        source.read_entry(entry)
+    }
+}
+
 /// The archive kinds this module reads, by their first bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArchiveKind {

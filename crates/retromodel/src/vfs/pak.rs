@@ -28,9 +28,8 @@
 //!   out with a warning: extracting or mirroring it would write outside the target folder.
 
 use std::io::{Read, Seek, SeekFrom};
-use std::sync::Mutex;
 
-use super::{Archive, Directory, Entry};
+use super::{Directory, Entry, EntrySource, Opened};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::{Budget, Limits};
 
@@ -43,11 +42,11 @@ pub const ENTRY_SIZE: u64 = 64;
 /// Bytes of an entry's name field.
 pub const NAME_SIZE: usize = 56;
 
-/// A PAK archive open over a reader (a file, or bytes in a `Cursor`).
-pub struct Pak<R> {
-    reader: Mutex<R>,
-    directory: Directory,
-}
+/// The reader a PAK archive's entries are read from (a file, or bytes in a `Cursor`).
+pub struct PakReader<R>(R);
+
+/// A PAK archive open over a reader.
+pub type Pak<R> = Opened<PakReader<R>>;
 
 impl<R: Read + Seek> Pak<R> {
     /// Reads and checks the header and the directory. The files' bytes are read on demand
@@ -147,22 +146,14 @@ impl<R: Read + Seek> Pak<R> {
             }
             directory.push(i, &name, filelen as u64, filepos as u64);
         }
-        Ok(Pak {
-            reader: Mutex::new(reader),
-            directory,
-        })
+        Ok(Opened::new(PakReader(reader), directory))
     }
 }
 
-impl<R: Read + Seek + Send> Archive for Pak<R> {
-    fn directory(&self) -> &Directory {
-        &self.directory
-    }
-
-    fn read_entry(&self, entry: &Entry) -> Result<Vec<u8>> {
+impl<R: Read + Seek + Send> EntrySource for PakReader<R> {
+    fn read_entry(&mut self, entry: &Entry) -> Result<Vec<u8>> {
         let mut out = vec![0u8; entry.size as usize];
-        let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
-        read_at(&mut *reader, entry.offset, &mut out)?;
+        read_at(&mut self.0, entry.offset, &mut out)?;
         Ok(out)
     }
 }

@@ -13,12 +13,11 @@
 //! a drive letter) is left out with a warning. When two entries share a name, the first wins.
 
 use std::io::{Read, Seek};
-use std::sync::Mutex;
 
 use ::zip::result::ZipError;
 use ::zip::ZipArchive;
 
-use super::{Archive, Directory, Entry};
+use super::{Directory, Entry, EntrySource, Opened};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::Limits;
 
@@ -26,10 +25,7 @@ use crate::limits::Limits;
 pub const FORMAT: &str = "zip";
 
 /// A ZIP archive open over a reader.
-pub struct Zip<R> {
-    archive: Mutex<ZipArchive<R>>,
-    directory: Directory,
-}
+pub type Zip<R> = Opened<ZipArchive<R>>;
 
 impl<R: Read + Seek> Zip<R> {
     /// Reads the central directory. Entry data is read on demand by [`Archive::read`].
@@ -61,22 +57,14 @@ impl<R: Read + Seek> Zip<R> {
             };
             directory.push(i, &name, file.size(), i as u64);
         }
-        Ok(Zip {
-            archive: Mutex::new(archive),
-            directory,
-        })
+        Ok(Opened::new(archive, directory))
     }
 }
 
-impl<R: Read + Seek + Send> Archive for Zip<R> {
-    fn directory(&self) -> &Directory {
-        &self.directory
-    }
-
-    fn read_entry(&self, entry: &Entry) -> Result<Vec<u8>> {
+impl<R: Read + Seek + Send> EntrySource for ZipArchive<R> {
+    fn read_entry(&mut self, entry: &Entry) -> Result<Vec<u8>> {
         let context = || format!("{:?}", entry.path);
-        let mut archive = self.archive.lock().unwrap_or_else(|e| e.into_inner());
-        let file = archive
+        let file = self
             .by_index(entry.offset as usize)
             .map_err(|e| zip_error(e, Some(&context())))?;
         let mut out = Vec::with_capacity(entry.size as usize);

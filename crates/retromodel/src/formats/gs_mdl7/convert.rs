@@ -327,12 +327,7 @@ impl Skeleton {
             ));
             None
         };
-        let replaced = file
-            .groups
-            .iter()
-            .flat_map(|g| &g.frames)
-            .filter(|fr| !fr.vertices.is_empty())
-            .count();
+        let replaced = file.frames_with_vertices();
         if replaced > 0 {
             // Vertex animation as well as bones: a skin cannot replace vertices, the morph
             // targets hold both (no warning: nothing changes for such a model).

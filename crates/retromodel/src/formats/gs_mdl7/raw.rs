@@ -432,6 +432,16 @@ pub struct File<'a> {
 }
 
 impl<'a> File<'a> {
+    /// How many frames of all groups store vertices of their own (vertex animation, which a
+    /// bone skin cannot replace).
+    pub fn frames_with_vertices(&self) -> usize {
+        self.groups
+            .iter()
+            .flat_map(|g| &g.frames)
+            .filter(|fr| !fr.vertices.is_empty())
+            .count()
+    }
+
     /// Vertices of all groups (the base pose).
     pub fn vertex_count(&self) -> usize {
         self.groups.iter().map(|g| g.vertices.len()).sum()
