@@ -13,9 +13,7 @@ use common::{assert_contains, glb_json, md5_with_anim, run, run_ok, s, text, wri
 
 #[test]
 fn glb_and_gltf_from_keyframe_and_skeletal_models() {
-    let dir = tempfile::tempdir().unwrap();
-    let mdl = write_file(
-        dir.path(),
+    let (dir, mdl) = common::temp_file(
         "demo.mdl",
         quake_mdl::fixtures::build(&quake_mdl::fixtures::Spec::everything()).write(),
     );

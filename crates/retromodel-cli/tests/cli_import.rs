@@ -273,9 +273,7 @@ fn md5_bakes_into_md2_and_goes_through_glb_to_md5() {
 
 #[test]
 fn obj_converts_to_mdl() {
-    let dir = tempfile::tempdir().unwrap();
-    let obj = write_file(
-        dir.path(),
+    let (dir, obj) = common::temp_file(
         "tri.obj",
         "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nvt 1 1\nf 1/1 2/2 4/4 3/3\n",
     );

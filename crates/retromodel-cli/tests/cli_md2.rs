@@ -189,9 +189,7 @@ fn a_refused_convert_leaves_no_skin_files_behind() {
 
 #[test]
 fn skin_paths_cannot_climb_out_of_the_game_folders() {
-    let dir = tempfile::tempdir().unwrap();
-    let secret = write_file(
-        dir.path(),
+    let (dir, secret) = common::temp_file(
         "secret.pcx",
         pcx::encode_indexed(32, 16, &[1; 512], &Palette::QUAKE),
     );

@@ -33,6 +33,14 @@ pub fn write_file(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
     p
 }
 
+/// A new temporary folder holding `bytes` as `name`: the folder (removed when dropped) and
+/// the file's path.
+pub fn temp_file(name: &str, bytes: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_file(dir.path(), name, bytes);
+    (dir, p)
+}
+
 /// Writes the MD5 fixture mesh as `dir/mesh` and its animation beside it as
 /// `wave.md5anim`; returns the mesh's path.
 pub fn md5_with_anim(dir: &Path, mesh: &str) -> PathBuf {
