@@ -2,8 +2,9 @@
 //! of `convert` as glTF with a base-colour texture: the UFO:AI MD2 files (`.name` skins),
 //! the Red Eclipse MD5 meshes (Cube 2 `md5skin` configurations), Bob.md5mesh (shaders that
 //! are picture paths) and the Irrlicht MD2 files without a skin entry (`faerie2.bmp`,
-//! `sydney.bmp` beside them). The 3D GameStudio corpus models name external skins that the
-//! corpus does not hold, and none embeds a DDS skin: they have no texture to find.
+//! `sydney.bmp` beside them), and the two 3D GameStudio files with an embedded DDS skin. The
+//! other 3D GameStudio corpus models that name external skins do not have those pictures in
+//! the corpus: they have no texture to find.
 
 mod common;
 
@@ -58,13 +59,20 @@ fn bob_faerie_and_sydney_are_textured() {
         "assimp/test/models-nonbsd/MD5/Bob.md5mesh",
         "assimp/test/models/MD2/faerie.md2",
         "assimp/test/models/MD2/sydney.md2",
+        // The two corpus files with an embedded DDS skin.
+        "3dgs_mdl/github-Acknex-LotterVersusTheWorld/game/models/sphere_of_death.mdl",
+        "3dgs_hmp/github-ikskuh-libgamestudio/data/hmp/terrain.hmp",
     ] {
         let name = Path::new(rel).file_stem().unwrap().to_string_lossy();
         let glb = dir.path().join(format!("{name}.glb"));
         let out = run_ok(&["convert", s(&corpus.join(rel)), s(&glb)]);
         let doc = glb_json(&std::fs::read(&glb).unwrap());
         let images = doc["images"].as_array().map_or(0, Vec::len);
-        let want = if name == "Bob" { 5 } else { 1 };
+        let want = match name.as_ref() {
+            "Bob" => 5,
+            "terrain" => 2,
+            _ => 1,
+        };
         assert_eq!(images, want, "{rel}: {}", common::text(&out.stderr));
     }
 }
