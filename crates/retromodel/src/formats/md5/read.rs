@@ -44,26 +44,33 @@ pub struct Parsed<T> {
     pub mesh_names: Vec<Option<String>>,
 }
 
-/// The `// meshes: NAME` comment of each `mesh {` block of an md5mesh text, in order.
+/// The `// meshes: NAME` comment of each `mesh {` block of an md5mesh text, in order. A
+/// byte scan (no UTF-8 check but of the names found): it runs on every parse.
 pub fn mesh_comment_names(text: &[u8]) -> Vec<Option<String>> {
     let mut out: Vec<Option<String>> = Vec::new();
     let mut inside = false;
     for line in text.split(|&b| b == b'\n') {
-        let line = String::from_utf8_lossy(line);
-        let t = line.trim();
-        if t.starts_with("mesh") && t[4..].trim_start().starts_with('{') {
-            out.push(None);
-            inside = true;
-        } else if inside {
-            if let Some(rest) = t.strip_prefix("//").map(str::trim_start) {
-                if let Some(name) = rest.strip_prefix("meshes:") {
-                    if let Some(last) = out.last_mut() {
-                        last.get_or_insert_with(|| name.trim().to_string());
-                    }
-                }
-            } else if t.starts_with('}') {
-                inside = false;
+        let t = line.trim_ascii();
+        if let Some(rest) = t.strip_prefix(b"mesh") {
+            if rest.trim_ascii_start().starts_with(b"{") {
+                out.push(None);
+                inside = true;
+                continue;
             }
+        }
+        if !inside {
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix(b"//") {
+            if let Some(name) = rest.trim_ascii_start().strip_prefix(b"meshes:") {
+                if let Some(last) = out.last_mut() {
+                    last.get_or_insert_with(|| {
+                        String::from_utf8_lossy(name.trim_ascii()).into_owned()
+                    });
+                }
+            }
+        } else if t.starts_with(b"}") {
+            inside = false;
         }
     }
     if out.iter().all(Option::is_none) {
