@@ -436,6 +436,39 @@ impl Resolver for FsResolver {
         out
     }
 
+    /// The archive's folder (for a model inside one), the `--game-dir` trees' folder, and
+    /// the folder `dir` under the model's folder and up to four parents on disk.
+    fn list_in(&self, dir: &str, extension: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some((fs, inner)) = &self.inside {
+            out.extend(GameFsResolver::new(fs, inner).list_in(dir, extension));
+        }
+        if let Some(game) = &self.game {
+            out.extend(game.list_dir(dir, extension));
+        }
+        if self.inside.is_none() {
+            let base = if self.dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                &self.dir
+            };
+            for folder in base.ancestors().take(5).map(|a| a.join(dir)) {
+                for e in fs::read_dir(&folder).into_iter().flatten().flatten() {
+                    let p = e.path();
+                    if p.is_file()
+                        && p.extension()
+                            .is_some_and(|x| x.eq_ignore_ascii_case(extension))
+                    {
+                        out.push(format!("{dir}/{}", e.file_name().to_string_lossy()));
+                    }
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
     fn model_name(&self) -> Option<String> {
         self.model.clone()
     }

@@ -16,6 +16,14 @@ pub trait Resolver {
         Vec::new()
     }
 
+    /// The files of folder `dir` of the game data (`materials`: Doom 3's material files)
+    /// whose extension is `extension` (any case, no dot), as names [`Resolver::load`]
+    /// accepts (`materials/monsters.mtr`), sorted. None by default.
+    fn list_in(&self, dir: &str, extension: &str) -> Vec<String> {
+        let _ = (dir, extension);
+        Vec::new()
+    }
+
     /// The model's own file name, when known: skin rules that look for a picture named like
     /// the model (`faerie.md2` beside `faerie.bmp`) use its stem. `None` by default.
     fn model_name(&self) -> Option<String> {
@@ -44,10 +52,23 @@ impl Resolver for MemoryFiles {
 
     /// Every name without a `/` whose extension matches.
     fn list(&self, extension: &str) -> Vec<String> {
+        self.list_in("", extension)
+    }
+
+    /// Every name `dir/NAME` (`NAME` without a `/`) whose extension matches.
+    fn list_in(&self, dir: &str, extension: &str) -> Vec<String> {
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", dir.trim_end_matches('/'))
+        };
         let mut out: Vec<String> = self
             .0
             .keys()
-            .filter(|k| !k.contains('/'))
+            .filter(|k| {
+                k.strip_prefix(&prefix)
+                    .is_some_and(|rest| !rest.contains('/'))
+            })
             .filter(|k| {
                 k.rsplit_once('.')
                     .is_some_and(|(_, e)| e.eq_ignore_ascii_case(extension))

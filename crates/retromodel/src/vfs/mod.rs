@@ -606,6 +606,10 @@ impl Resolver for GameFsResolver<'_> {
         self.fs.list_dir(&self.dir, extension)
     }
 
+    fn list_in(&self, dir: &str, extension: &str) -> Vec<String> {
+        self.fs.list_dir(dir, extension)
+    }
+
     fn model_name(&self) -> Option<String> {
         (!self.model.is_empty()).then(|| self.model.clone())
     }

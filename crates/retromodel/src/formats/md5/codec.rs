@@ -316,6 +316,7 @@ md5_parsed_file!(
 fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolver: &dyn Resolver) {
     let mut lookup = crate::skin_lookup::SkinLookup::new(resolver, &Limits::default());
     let cube2 = lookup.cube2_skins();
+    let mut materials: Option<Vec<super::mtr::Material>> = None;
     let mut by_path: std::collections::HashMap<String, usize> = Default::default();
     let model = &mut converted.model;
     for (i, mesh) in model.meshes.iter_mut().enumerate() {
@@ -326,7 +327,11 @@ fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolv
             .flatten()
             .unwrap_or(shader.clone());
         let found = if cube2.is_empty() {
-            lookup.image_path(&shader)
+            lookup.image_path(&shader).or_else(|| {
+                let materials = materials
+                    .get_or_insert_with(|| doom3_materials(resolver, &mut converted.warnings));
+                material_picture(&mut lookup, materials, &shader, i, &mut converted.warnings)
+            })
         } else {
             lookup.cube2(&cube2, &name)
         };
@@ -337,8 +342,8 @@ fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolv
                 ));
             } else if !shader.trim().is_empty() {
                 converted.warnings.push(format!(
-                    "mesh {i}: shader {shader:?} is no picture beside the model or in the game \
-                     data (Doom 3 .mtr materials are not read); untextured"
+                    "mesh {i}: shader {shader:?} is neither a picture nor a material of \
+                     materials/*.mtr with a picture found; untextured"
                 ));
             }
             continue;
@@ -355,6 +360,51 @@ fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolv
         mesh.skin = Some(index);
     }
     converted.warnings.append(&mut lookup.warnings);
+}
+
+/// Every declaration of the game data's `materials/*.mtr` files (a file that does not read
+/// to its end gives a warning; its declarations before the problem count).
+fn doom3_materials(
+    resolver: &dyn Resolver,
+    warnings: &mut Vec<String>,
+) -> Vec<super::mtr::Material> {
+    let mut out = Vec::new();
+    for name in resolver.list_in("materials", "mtr") {
+        let Some(bytes) = resolver.load(&name) else {
+            continue;
+        };
+        let (mut materials, error) = super::mtr::parse(&bytes);
+        if let Some(e) = error {
+            warnings.push(format!("{name}: {e}"));
+        }
+        out.append(&mut materials);
+    }
+    out
+}
+
+/// The base-colour picture of the material named `shader`, if one is declared and found;
+/// image programs it uses are named in a warning.
+fn material_picture(
+    lookup: &mut crate::skin_lookup::SkinLookup<'_>,
+    materials: &[super::mtr::Material],
+    shader: &str,
+    mesh: usize,
+    warnings: &mut Vec<String>,
+) -> Option<crate::skin_lookup::Found> {
+    let wanted = shader.replace('\\', "/");
+    let m = materials
+        .iter()
+        .find(|m| m.name.eq_ignore_ascii_case(&wanted))?;
+    if !m.programs.is_empty() {
+        warnings.push(format!(
+            "mesh {mesh}: material {:?} uses image programs that are not evaluated: {}",
+            m.name,
+            m.programs.join(", ")
+        ));
+    }
+    let mut found = lookup.image_path(m.diffuse.as_deref()?)?;
+    found.rule = crate::skin_lookup::Rule::Material;
+    Some(found)
 }
 
 fn mesh_with_anims(

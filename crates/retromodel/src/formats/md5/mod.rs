@@ -19,6 +19,7 @@ mod codec;
 mod convert;
 pub mod fixtures;
 mod from_model;
+pub mod mtr;
 pub mod quat;
 mod raw;
 mod read;
