@@ -209,28 +209,24 @@ impl MtrParser<'_> {
         }
     }
 
+    /// Skips to the `}` that closes the `{` token `open`.
     fn skip_block(&mut self, open: &Token) -> Result<(), Error> {
-        let mut depth = 1usize;
-        while depth > 0 {
-            let t = self.next()?;
-            match t.kind {
-                Kind::Eof => return Err(self.unbalanced(open)),
-                Kind::Punct(b'{') => depth += 1,
-                Kind::Punct(b'}') => depth -= 1,
-                _ => {}
-            }
-        }
-        Ok(())
+        self.skip_nested(open, b'{', b'}')
     }
 
+    /// Skips to the `)` that closes the `(` token `open`.
     fn skip_parens(&mut self, open: &Token) -> Result<(), Error> {
+        self.skip_nested(open, b'(', b')')
+    }
+
+    fn skip_nested(&mut self, open: &Token, opening: u8, closing: u8) -> Result<(), Error> {
         let mut depth = 1usize;
         while depth > 0 {
             let t = self.next()?;
             match t.kind {
                 Kind::Eof => return Err(self.unbalanced(open)),
-                Kind::Punct(b'(') => depth += 1,
-                Kind::Punct(b')') => depth -= 1,
+                Kind::Punct(b) if b == opening => depth += 1,
+                Kind::Punct(b) if b == closing => depth -= 1,
                 _ => {}
             }
         }
