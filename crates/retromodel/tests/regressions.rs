@@ -230,3 +230,17 @@ fn every_input_gives_the_same_result_within_the_campaign_memory_bound() {
         );
     }
 }
+
+/// A fuzzed JPEG on which zune-jpeg's AVX2 inverse DCT panicked (an `unwrap` on `None`): the
+/// decoder now runs its safe scalar paths, and the file decodes or fails cleanly under every
+/// name, within the campaign's memory bound.
+#[test]
+fn fuzzed_jpeg_does_not_panic_the_decoder() {
+    let bytes = include_bytes!("regressions/jpeg_zune_avx2_idct_panic.jpg");
+    for name in ["x.jpg", "x.tga", "x"] {
+        match retromodel::image::decode(bytes, name, &campaign_limits(bytes.len())) {
+            Ok(img) => assert!(img.width > 0 && img.height > 0),
+            Err(e) => assert_eq!(e.format, "jpeg", "{e}"),
+        }
+    }
+}

@@ -70,7 +70,11 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     // space is set before: RGBA, which it converts YCbCr, grey, CMYK and YCCK to; pictures
     // stored as RGB (or with alpha) it only copies, so they are read again as stored and
     // widened to RGBA here.
+    // zune-jpeg is built without its x86/neon features (Cargo.toml): its AVX2 inverse DCT
+    // panicked on a fuzzed file (tests/regressions/jpeg_zune_avx2_idct_panic.jpg). Platform
+    // intrinsics are not used either.
     let options = DecoderOptions::default()
+        .set_use_unsafe(false)
         .set_strict_mode(false)
         .set_max_width(usize::from(u16::MAX))
         .set_max_height(usize::from(u16::MAX))
