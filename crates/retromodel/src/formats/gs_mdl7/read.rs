@@ -494,7 +494,12 @@ fn read_frame(
         BoneTransform {
             matrix: std::array::from_fn(|k| f32_at(b, 4 * k)),
             bone: u16_at(b, 64),
-            unused: if b.len() >= 68 { u16_at(b, 66) } else { 0 },
+            // A 67-byte record covers the low byte of `unused` only: keep it.
+            unused: match b.len() {
+                n if n >= 68 => u16_at(b, 66),
+                67 => u16::from(b[66]),
+                _ => 0,
+            },
             extra: b[b.len().min(68)..].to_vec(),
         }
     })?;
