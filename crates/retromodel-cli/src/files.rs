@@ -218,11 +218,7 @@ pub fn size(path: &Path) -> u64 {
         return m.len();
     }
     split_archive_path(path)
-        .and_then(|(archive, inner)| {
-            let fs = open_archive(&archive).ok()?;
-            let files = fs.files();
-            files.iter().find(|f| f.path == inner).map(|f| f.size)
-        })
+        .and_then(|(archive, inner)| open_archive(&archive).ok()?.size_of(&inner))
         .unwrap_or(0)
 }
 

@@ -354,6 +354,15 @@ fn game_dir_override_order() {
     let d = files.iter().find(|f| f.path == "d.txt").unwrap();
     assert!(d.source.ends_with("aa.pk3"), "{}", d.source);
     assert_eq!(files.iter().filter(|f| f.path.ends_with(".txt")).count(), 7);
+    // One folder of every layer, each name once; sizes from the winning copy.
+    assert_eq!(
+        fs.list_dir("", "TXT"),
+        ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt", "f.txt"]
+    );
+    assert_eq!(fs.list_dir("sub", "txt"), ["sub/g.txt"]);
+    assert_eq!(fs.size_of("e.txt"), Some(5));
+    assert_eq!(fs.size_of("d.txt"), Some(2));
+    assert_eq!(fs.size_of("nope.txt"), None);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -372,6 +381,16 @@ fn case_insensitive_lookup_when_asked() {
         let want = |s: &str| insensitive.then(|| s.to_string());
         assert_eq!(read_str(&fs, "models/tank/skin.pcx"), want("loose"));
         assert_eq!(read_str(&fs, "textures/wall.tga"), want("zipped"));
+        let listed = |dir: &str, ext: &str| fs.list_dir(dir, ext);
+        let expect = |p: &str| {
+            if insensitive {
+                vec![p.to_string()]
+            } else {
+                vec![]
+            }
+        };
+        assert_eq!(listed("textures", "tga"), expect("Textures/Wall.TGA"));
+        assert_eq!(listed("models/tank", "pcx"), expect("models/tank/Skin.PCX"));
         // Exact spellings are found either way.
         assert_eq!(
             read_str(&fs, "Models/Tank/Skin.PCX").as_deref(),

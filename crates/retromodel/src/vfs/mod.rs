@@ -413,8 +413,14 @@ impl GameFs {
 
     /// A folder layer's file for `path`, found case-insensitively when asked.
     fn dir_file(&self, dir: &Path, path: &str) -> Option<PathBuf> {
+        self.dir_path(dir, path).filter(|p| p.is_file())
+    }
+
+    /// A folder layer's path for `path` (a file or a folder), found case-insensitively when
+    /// asked; `path` empty is the layer's folder itself.
+    fn dir_path(&self, dir: &Path, path: &str) -> Option<PathBuf> {
         let exact = dir.join(path);
-        if exact.is_file() {
+        if exact.exists() {
             return Some(exact);
         }
         if !self.case_insensitive {
@@ -428,7 +434,7 @@ impl GameFs {
                 .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(part))?;
             at = found.path();
         }
-        at.is_file().then_some(at)
+        Some(at)
     }
 
     /// Whether the tree has a file at `path`.
@@ -506,21 +512,55 @@ impl GameFs {
         } else {
             format!("{}/", self.key(&dir))
         };
-        let mut out: Vec<String> = self
-            .files()
-            .into_iter()
-            .filter(|f| {
-                let key = self.key(&f.path);
-                key.strip_prefix(&prefix)
-                    .is_some_and(|rest| !rest.contains('/'))
-                    && f.path
-                        .rsplit_once('.')
-                        .is_some_and(|(_, e)| e.eq_ignore_ascii_case(extension))
-            })
-            .map(|f| f.path)
-            .collect();
+        let wanted = |name: &str| {
+            name.rsplit_once('.')
+                .is_some_and(|(_, e)| e.eq_ignore_ascii_case(extension))
+        };
+        // Only that folder of each layer is read; a later layer's copy wins, spelled its way.
+        let mut found: HashMap<String, String> = HashMap::new();
+        for layer in &self.layers {
+            match layer {
+                Layer::Dir(d) => {
+                    let Some(folder) = self.dir_path(d, &dir) else {
+                        continue;
+                    };
+                    for e in fs::read_dir(folder).into_iter().flatten().flatten() {
+                        let name = e.file_name().to_string_lossy().into_owned();
+                        if wanted(&name) && e.file_type().is_ok_and(|t| t.is_file()) {
+                            let path = if dir.is_empty() {
+                                name
+                            } else {
+                                format!("{dir}/{name}")
+                            };
+                            found.insert(self.key(&path), path);
+                        }
+                    }
+                }
+                Layer::Archive { archive, .. } => {
+                    for e in archive.entries() {
+                        let key = self.key(&e.path);
+                        if key
+                            .strip_prefix(&prefix)
+                            .is_some_and(|rest| !rest.contains('/'))
+                            && wanted(&e.path)
+                        {
+                            found.insert(key, e.path.clone());
+                        }
+                    }
+                }
+            }
+        }
+        let mut out: Vec<String> = found.into_values().collect();
         out.sort();
         out
+    }
+
+    /// The size of the file at `path` in the highest layer that has it.
+    pub fn size_of(&self, path: &str) -> Option<u64> {
+        match self.find(path)? {
+            Found::File(p) => fs::metadata(p).ok().map(|m| m.len()),
+            Found::Entry(archive, i) => Some(archive.entries()[i].size),
+        }
     }
 }
 
