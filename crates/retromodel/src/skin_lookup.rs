@@ -130,41 +130,38 @@ impl<'r> SkinLookup<'r> {
         }
     }
 
-    /// The first candidate the resolver has that decodes, found by `rule`.
+    /// The first candidate the resolver has that decodes, found by `rule`. Each picture is
+    /// decoded once, but every copy handed out is charged to the budget (a model naming one
+    /// big picture a thousand times must not copy it a thousand times).
     fn first(&mut self, candidates: &[String], rule: Rule) -> Option<Found> {
         for name in candidates {
-            if let Some(img) = self.decoded.get(name) {
-                return img.as_ref().ok().map(|image| Found {
-                    path: name.clone(),
-                    rule,
-                    image: image.clone(),
-                });
+            if !self.decoded.contains_key(name) {
+                let Some(bytes) = self.resolver.load(name) else {
+                    continue;
+                };
+                let result =
+                    image::decode(&bytes, name, &self.limits).map_err(|e| format!("{name}: {e}"));
+                if let Err(e) = &result {
+                    self.warnings.push(e.clone());
+                }
+                self.decoded.insert(name.clone(), result);
             }
-            let Some(bytes) = self.resolver.load(name) else {
+            let Some(Ok(image)) = self.decoded.get(name) else {
                 continue;
             };
-            let result = image::decode(&bytes, name, &self.limits)
-                .map_err(|e| format!("{name}: {e}"))
-                .and_then(|img| {
-                    let size = 64 + 4 * u64::from(img.width) * u64::from(img.height);
-                    self.budget.charge(size).map(|()| img).map_err(|limit| {
-                        format!(
-                            "{name}: left out, skin pictures would exceed the allocation limit \
-                             of {limit} bytes"
-                        )
-                    })
-                });
-            if let Err(e) = &result {
-                self.warnings.push(e.clone());
+            let size = 64 + 4 * u64::from(image.width) * u64::from(image.height);
+            if let Err(limit) = self.budget.charge(size) {
+                self.warnings.push(format!(
+                    "{name}: left out, skin pictures would exceed the allocation limit of \
+                     {limit} bytes"
+                ));
+                return None;
             }
-            self.decoded.insert(name.clone(), result.clone());
-            if let Ok(image) = result {
-                return Some(Found {
-                    path: name.clone(),
-                    rule,
-                    image,
-                });
-            }
+            return Some(Found {
+                path: name.clone(),
+                rule,
+                image: image.clone(),
+            });
         }
         None
     }

@@ -108,3 +108,29 @@ fn ufoai_dot_names_find_any_picture_of_that_name() {
         ]
     );
 }
+
+/// Each copy of a picture handed out is charged to the lookup's budget: a model naming one
+/// picture many times stops getting copies at the allocation limit, with a warning.
+#[test]
+fn repeated_pictures_are_charged_per_copy() {
+    let files = MemoryFiles(HashMap::from([(
+        "skin.png".to_string(),
+        png::encode_rgba8(64, 64, &[9u8; 64 * 64 * 4]).unwrap(),
+    )]));
+    let per_copy = 64 + 4 * 64 * 64;
+    let limits = Limits {
+        max_alloc_bytes: 2 * per_copy,
+        ..Limits::default()
+    };
+    let mut lookup = retromodel::skin_lookup::SkinLookup::new(&files, &limits);
+    assert!(lookup.stored("skin.png", false).is_some());
+    assert!(lookup.stored("skin.png", false).is_some());
+    assert!(lookup.stored("skin.png", false).is_none());
+    assert_eq!(
+        lookup.warnings,
+        [format!(
+            "skin.png: left out, skin pictures would exceed the allocation limit of {} bytes",
+            2 * per_copy
+        )]
+    );
+}

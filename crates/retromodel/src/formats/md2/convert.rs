@@ -93,9 +93,9 @@ fn load_skins(file: &File<'_>, resolver: &dyn Resolver, warnings: &mut Vec<Strin
             };
             Skin {
                 name,
-                pictures: found.iter().map(|f| f.image.clone()).collect(),
+                source: found.as_ref().map(|f| f.source()),
+                pictures: found.map(|f| f.image).into_iter().collect(),
                 picture_times: None,
-                source: found.map(|f| f.source()),
             }
         })
         .collect();

@@ -348,15 +348,19 @@ fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolv
             }
             continue;
         };
-        let index = *by_path.entry(found.path.clone()).or_insert_with(|| {
-            model.skins.push(crate::model::Skin {
-                name: found.path.clone(),
-                pictures: vec![found.image.clone()],
-                picture_times: None,
-                source: Some(found.source()),
-            });
-            model.skins.len() - 1
-        });
+        let index = match by_path.get(&found.path) {
+            Some(&index) => index,
+            None => {
+                by_path.insert(found.path.clone(), model.skins.len());
+                model.skins.push(crate::model::Skin {
+                    source: Some(found.source()),
+                    name: found.path,
+                    pictures: vec![found.image],
+                    picture_times: None,
+                });
+                model.skins.len() - 1
+            }
+        };
         mesh.skin = Some(index);
     }
     converted.warnings.append(&mut lookup.warnings);
