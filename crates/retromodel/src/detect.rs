@@ -7,8 +7,8 @@
 
 pub use crate::registry::Format;
 
-/// Quake 3 MD3 (`IDP3`): detected, not read yet.
-pub const MD3: Format = Format::new("md3", "Quake 3 MD3", &["md3"]);
+/// Quake 3 MD3 (`IDP3`), read by [`crate::formats::md3`].
+pub use crate::formats::md3::MD3;
 /// Half-Life MDL (`IDST`, or `IDSQ` for sequence group files): detected, not read.
 pub const HALF_LIFE_MDL: Format = Format::new("half-life-mdl", "Half-Life MDL", &["mdl"]);
 /// 3D GameStudio MDL6 (`MDL6`): detected, not read.
@@ -18,7 +18,6 @@ pub const WMP_BINARY: Format = Format::new("wmp", "3D GameStudio binary WMP leve
 
 /// Magic numbers of formats no registered codec reads, checked after the codecs.
 const KNOWN_MAGIC: &[(&[u8; 4], Format)] = &[
-    (b"IDP3", MD3),
     (b"IDST", HALF_LIFE_MDL),
     (b"IDSQ", HALF_LIFE_MDL),
     (b"MDL6", GS_MDL6),
@@ -103,7 +102,7 @@ mod tests {
         );
         assert_eq!(detect(b"ID"), None);
         assert_eq!(detect(b"// WMP2\r\n// WED"), Some(wmp::WMP));
-        assert!(!MD3.is_supported());
+        assert!(MD3.is_supported());
         assert!(wmp::WMP.is_supported());
     }
 }

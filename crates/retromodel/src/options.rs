@@ -22,6 +22,9 @@ pub struct ConvertOptions {
     pub fps: f32,
     /// How `onseam` is read.
     pub seam_rule: SeamRule,
+    /// Which skin of a model with skin files to use (Quake 3 `.skin`: `default`, `red`,
+    /// `blue`); `None` for the default one.
+    pub skin_name: Option<String>,
 }
 
 impl Default for ConvertOptions {
@@ -30,6 +33,7 @@ impl Default for ConvertOptions {
             palette: None,
             fps: 10.0,
             seam_rule: SeamRule::NonZero,
+            skin_name: None,
         }
     }
 }

@@ -22,7 +22,7 @@ use std::fmt;
 
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::{gs_mdl, gs_mdl7, hmp, md2, md5, quake_mdl, wmp};
+use crate::formats::{gs_mdl, gs_mdl7, hmp, md2, md3, md5, quake_mdl, wmp};
 use crate::limits::Limits;
 use crate::model::{Converted, Model};
 use crate::options::{ConvertOptions, WriteOptions};
@@ -33,6 +33,7 @@ use crate::summary::Summary;
 pub static CODECS: &[&dyn Codec] = &[
     &quake_mdl::CODEC,
     &md2::CODEC,
+    &md3::CODEC,
     &gs_mdl::CODEC,
     &gs_mdl7::CODEC,
     &hmp::CODEC,
@@ -114,9 +115,11 @@ pub struct Writer {
     /// Which writer, when several write the same extension (`quake`, `gs3`, ... for `.mdl`);
     /// empty when the extension alone decides.
     pub variant: &'static str,
-    /// The format stores keyframe poses only: skeletal animations are baked into frames and
-    /// meshes merged before writing.
+    /// The format stores keyframe poses only: skeletal animations are baked into frames
+    /// before writing.
     pub keyframes: bool,
+    /// The format holds one mesh: several are merged before writing (with a warning).
+    pub single_mesh: bool,
 }
 
 /// A file written from a [`Model`]: the main file, the files that go beside it, and what
@@ -440,7 +443,7 @@ pub fn write_model(model: &Model, writer: &Writer, options: &WriteOptions) -> Re
         baked = Some(b.model);
     }
     let model = baked.as_ref().unwrap_or(model);
-    if writer.keyframes && model.meshes.len() > 1 {
+    if writer.single_mesh && model.meshes.len() > 1 {
         pre_warnings.push(format!("{} meshes merged into one", model.meshes.len()));
     }
     let mut out = codec.write_model(model, writer.format, options)?;

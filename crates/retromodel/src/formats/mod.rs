@@ -6,6 +6,7 @@ pub mod gs_mdl;
 pub mod gs_mdl7;
 pub mod hmp;
 pub mod md2;
+pub mod md3;
 pub mod md5;
 pub mod normals;
 pub mod quake_mdl;

@@ -6,9 +6,11 @@
 //! [`crate::ErrorKind::Truncated`] instead of panicking, and every count goes through
 //! [`Reader::count`] before anything is allocated for it.
 
+pub mod layout;
 mod reader;
 pub mod text;
 mod writer;
 
+pub use layout::Gap;
 pub use reader::Reader;
 pub use writer::Writer;

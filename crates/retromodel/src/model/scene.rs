@@ -85,8 +85,20 @@ pub struct SceneNode {
     /// Transform relative to the parent.
     pub transform: NodeTransform,
     /// The triangles the node holds (exported as one primitive per part); empty for a group
-    /// or a marker (a light, an entity).
+    /// or a marker (a light, an entity, an MD3 tag).
     pub parts: Vec<MeshPart>,
+    /// For a node that moves (an MD3 tag, an assembled player's parts): its transform at each
+    /// of [`Model::frames`], relative to the parent; `transform` is then the first frame's.
+    /// Empty for a node that stays where `transform` puts it.
+    pub frames: Vec<NodeTransform>,
+}
+
+impl SceneNode {
+    /// The node's transform at model frame `frame` (`transform` for a still node or a frame
+    /// past its list).
+    pub fn transform_at(&self, frame: usize) -> &NodeTransform {
+        self.frames.get(frame).unwrap_or(&self.transform)
+    }
 }
 
 impl Model {
@@ -94,9 +106,20 @@ impl Model {
     /// transforms from its root down to it. Assumes parents come before their children (as
     /// [`Model::validate`] checks); a parent index that does not is treated as a root.
     pub fn node_world_matrices(&self) -> Vec<Matrix4> {
+        self.node_world_matrices_at(0)
+    }
+
+    /// Whether any node moves from frame to frame ([`SceneNode::frames`]).
+    pub fn has_moving_nodes(&self) -> bool {
+        self.nodes.iter().any(|n| !n.frames.is_empty())
+    }
+
+    /// The world matrix of every node at model frame `frame` (as
+    /// [`Model::node_world_matrices`], with each moving node's transform of that frame).
+    pub fn node_world_matrices_at(&self, frame: usize) -> Vec<Matrix4> {
         let mut out: Vec<Matrix4> = Vec::with_capacity(self.nodes.len());
         for (i, n) in self.nodes.iter().enumerate() {
-            let local = n.transform.matrix();
+            let local = n.transform_at(frame).matrix();
             let world = match n.parent {
                 Some(p) if p < i => mul_matrix(&out[p], &local),
                 _ => local,
@@ -146,6 +169,7 @@ mod tests {
             parent,
             transform: NodeTransform::IDENTITY,
             parts: vec![MeshPart { mesh: 0, triangles }],
+            frames: Vec::new(),
         };
         let mut model = Model {
             meshes: vec![mesh],

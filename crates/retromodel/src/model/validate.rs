@@ -157,13 +157,21 @@ impl Model {
             if matches!(n.parent, Some(p) if p >= ni) {
                 return fail(format!("node {ni}: parent index not lower than its own"));
             }
-            let t = &n.transform;
-            let finite = t.is_finite();
-            let len = t.rotation.iter().map(|c| c * c).sum::<f32>().sqrt();
-            if !finite || (len - 1.0).abs() > 1e-3 || t.scale.contains(&0.0) {
+            if !n.frames.is_empty() && n.frames.len() != self.frames.len() {
                 return fail(format!(
-                    "node {ni}: transform {t:?} is not finite with a unit rotation and a non-zero scale"
+                    "node {ni}: {} frame transforms for {} frames",
+                    n.frames.len(),
+                    self.frames.len()
                 ));
+            }
+            for t in std::iter::once(&n.transform).chain(&n.frames) {
+                let finite = t.is_finite();
+                let len = t.rotation.iter().map(|c| c * c).sum::<f32>().sqrt();
+                if !finite || (len - 1.0).abs() > 1e-3 || t.scale.contains(&0.0) {
+                    return fail(format!(
+                        "node {ni}: transform {t:?} is not finite with a unit rotation and a non-zero scale"
+                    ));
+                }
             }
             for part in &n.parts {
                 let Some(m) = self.meshes.get(part.mesh) else {

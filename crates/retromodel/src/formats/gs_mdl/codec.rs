@@ -45,16 +45,19 @@ codec! {
                 format: GS_MDL[1],
                 variant: "gs3",
                 keyframes: true,
+                single_mesh: true,
             },
             Writer {
                 format: GS_MDL[2],
                 variant: "gs4",
                 keyframes: true,
+                single_mesh: true,
             },
             Writer {
                 format: GS_MDL[3],
                 variant: "gs5",
                 keyframes: true,
+                single_mesh: true,
             },
         ]
     }

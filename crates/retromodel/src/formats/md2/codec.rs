@@ -37,6 +37,7 @@ codec! {
             format: MD2,
             variant: "",
             keyframes: true,
+            single_mesh: true,
         }]
     }
     /// Without [`WriteOptions::skin_paths`], each skin's first picture goes beside the

@@ -162,14 +162,7 @@ impl GlCommands {
     }
 }
 
-/// Bytes of the file that no section claims, kept with their offset.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Gap<'a> {
-    /// Where they start.
-    pub offset: usize,
-    /// The bytes.
-    pub bytes: Cow<'a, [u8]>,
-}
+pub use crate::io::Gap;
 
 /// A whole MD2 file. Unclaimed bytes and frame padding borrow from the input when parsed.
 #[derive(Debug, Clone, PartialEq)]
@@ -273,14 +266,7 @@ impl File<'_> {
                 })
                 .collect(),
             glcmds: self.glcmds,
-            gaps: self
-                .gaps
-                .into_iter()
-                .map(|g| Gap {
-                    offset: g.offset,
-                    bytes: Cow::Owned(g.bytes.into_owned()),
-                })
-                .collect(),
+            gaps: self.gaps.into_iter().map(Gap::into_owned).collect(),
         }
     }
 }

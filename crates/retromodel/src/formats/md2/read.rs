@@ -177,7 +177,15 @@ impl<'a> File<'a> {
         let glcmds = glcmds::decode(words, start(&sections[4]), h.num_xyz, &mut budget)
             .context_with(|| "GL commands")?;
 
-        let gaps = find_gaps(data, &sections);
+        let gaps = crate::io::layout::find_gaps(
+            data,
+            std::iter::once((0, HEADER_SIZE)).chain(
+                sections
+                    .iter()
+                    .filter(|s| s.len > 0)
+                    .map(|s| (s.offset as usize, s.offset as usize + s.len as usize)),
+            ),
+        );
         Ok(File {
             header,
             skins,
@@ -258,34 +266,4 @@ fn read_frame<'a>(r: &mut Reader<'a>, num_xyz: usize, framesize: usize) -> Resul
         verts,
         padding,
     })
-}
-
-/// The byte ranges outside the header and every section, with their bytes.
-fn find_gaps<'a>(data: &'a [u8], sections: &[Section]) -> Vec<Gap<'a>> {
-    let mut covered: Vec<(usize, usize)> = vec![(0, HEADER_SIZE.min(data.len()))];
-    covered.extend(
-        sections
-            .iter()
-            .filter(|s| s.len > 0)
-            .map(|s| (s.offset as usize, s.offset as usize + s.len as usize)),
-    );
-    covered.sort_unstable();
-    let mut gaps = Vec::new();
-    let mut at = 0;
-    for (start, end) in covered {
-        if start > at {
-            gaps.push(Gap {
-                offset: at,
-                bytes: Cow::Borrowed(&data[at..start]),
-            });
-        }
-        at = at.max(end);
-    }
-    if at < data.len() {
-        gaps.push(Gap {
-            offset: at,
-            bytes: Cow::Borrowed(&data[at..]),
-        });
-    }
-    gaps
 }

@@ -75,21 +75,10 @@ impl File<'_> {
             (h.ofs_glcmds, gl.into_bytes()),
         ];
         let at = |ofs: i32, len: usize| if len == 0 { 0 } else { ofs.max(0) as usize };
-        let end = placed
+        let sections: Vec<(usize, &[u8])> = placed
             .iter()
-            .map(|(ofs, b)| at(*ofs, b.len()) + b.len())
-            .chain(self.gaps.iter().map(|g| g.offset + g.bytes.len()))
-            .chain([h.ofs_end.max(0) as usize])
-            .max()
-            .unwrap_or(0);
-        let mut out = vec![0u8; end];
-        for g in &self.gaps {
-            out[g.offset..g.offset + g.bytes.len()].copy_from_slice(&g.bytes);
-        }
-        for (ofs, b) in &placed {
-            let start = at(*ofs, b.len());
-            out[start..start + b.len()].copy_from_slice(b);
-        }
-        out
+            .map(|(ofs, b)| (at(*ofs, b.len()), b.as_slice()))
+            .collect();
+        crate::io::layout::assemble(&sections, &self.gaps, h.ofs_end.max(0) as usize)
     }
 }

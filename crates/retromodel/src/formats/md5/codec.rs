@@ -112,16 +112,19 @@ impl Codec for Md5Codec {
                 format: MD5MESH,
                 variant: "",
                 keyframes: false,
+                single_mesh: false,
             },
             Writer {
                 format: MD5ANIM,
                 variant: "",
                 keyframes: false,
+                single_mesh: false,
             },
             Writer {
                 format: MD5CAMERA,
                 variant: "",
                 keyframes: false,
+                single_mesh: false,
             },
         ]
     }
@@ -328,9 +331,16 @@ fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolv
             .unwrap_or(shader.clone());
         let found = if cube2.is_empty() {
             lookup.image_path(&shader).or_else(|| {
-                let materials = materials
-                    .get_or_insert_with(|| doom3_materials(resolver, &mut converted.warnings));
-                material_picture(&mut lookup, materials, &shader, i, &mut converted.warnings)
+                let materials = materials.get_or_insert_with(|| {
+                    super::mtr::load_all(resolver, "materials", "mtr", &mut converted.warnings)
+                });
+                super::mtr::picture(
+                    &mut lookup,
+                    materials,
+                    &shader,
+                    &format!("mesh {i}"),
+                    &mut converted.warnings,
+                )
             })
         } else {
             lookup.cube2(&cube2, &name)
@@ -364,51 +374,6 @@ fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolv
         mesh.skin = Some(index);
     }
     converted.warnings.append(&mut lookup.warnings);
-}
-
-/// Every declaration of the game data's `materials/*.mtr` files (a file that does not read
-/// to its end gives a warning; its declarations before the problem count).
-fn doom3_materials(
-    resolver: &dyn Resolver,
-    warnings: &mut Vec<String>,
-) -> Vec<super::mtr::Material> {
-    let mut out = Vec::new();
-    for name in resolver.list_in("materials", "mtr") {
-        let Some(bytes) = resolver.load(&name) else {
-            continue;
-        };
-        let (mut materials, error) = super::mtr::parse(&bytes);
-        if let Some(e) = error {
-            warnings.push(format!("{name}: {e}"));
-        }
-        out.append(&mut materials);
-    }
-    out
-}
-
-/// The base-colour picture of the material named `shader`, if one is declared and found;
-/// image programs it uses are named in a warning.
-fn material_picture(
-    lookup: &mut crate::skin_lookup::SkinLookup<'_>,
-    materials: &[super::mtr::Material],
-    shader: &str,
-    mesh: usize,
-    warnings: &mut Vec<String>,
-) -> Option<crate::skin_lookup::Found> {
-    let wanted = shader.replace('\\', "/");
-    let m = materials
-        .iter()
-        .find(|m| m.name.eq_ignore_ascii_case(&wanted))?;
-    if !m.programs.is_empty() {
-        warnings.push(format!(
-            "mesh {mesh}: material {:?} uses image programs that are not evaluated: {}",
-            m.name,
-            m.programs.join(", ")
-        ));
-    }
-    let mut found = lookup.image_path(m.diffuse.as_deref()?)?;
-    found.rule = crate::skin_lookup::Rule::Material;
-    Some(found)
 }
 
 fn mesh_with_anims(

@@ -13,6 +13,11 @@
 //!   `makeintensity(...)`) is not evaluated: the program's name is kept in
 //!   [`Material::programs`] so that the caller can say what was left out.
 //!
+//! Quake 3 shader scripts (`scripts/*.shader`) are the same language with other keywords, and
+//! are read by the same parser: a stage's `map`, `clampMap` or `animMap FREQ PICTURES...` (its
+//! first picture) gives the picture of the first stage, and the engine's own images
+//! (`$lightmap`, `$whiteimage`) are not pictures.
+//!
 //! The syntax is idLexer's: `//` and `/* */` comments, `"strings"`, and the punctuation
 //! `{ } ( ) ,`. A declaration with unbalanced braces ends the file's reading with a
 //! `line:column` error; the declarations before it are kept.
@@ -20,6 +25,8 @@
 use crate::error::{Error, ErrorKind};
 use crate::io::text::{self, Kind, Syntax, Token, Words};
 use crate::limits::Limits;
+use crate::resolve::Resolver;
+use crate::skin_lookup::{Found, Rule, SkinLookup};
 
 /// Short format name used in errors (`mtr: ...`).
 pub const FORMAT: &str = "mtr";
@@ -202,7 +209,13 @@ impl MtrParser<'_> {
                         let b = self.next()?;
                         blend = Some(self.word(&b));
                     }
-                    "map" => map = self.picture(programs)?,
+                    "map" | "clampmap" => {
+                        map = map.or(self.picture(programs)?.filter(|p| !p.starts_with('$')))
+                    }
+                    "animmap" => {
+                        self.next()?;
+                        map = map.or(self.picture(programs)?.filter(|p| !p.starts_with('$')))
+                    }
                     _ => {}
                 },
             }
@@ -232,6 +245,55 @@ impl MtrParser<'_> {
         }
         Ok(())
     }
+}
+
+/// Every declaration of the game data's `DIR/*.EXT` files (`materials`, `mtr` for Doom 3;
+/// `scripts`, `shader` for Quake 3), in the resolver's order. A file that does not read to its
+/// end gives a warning; its declarations before the problem count.
+pub fn load_all(
+    resolver: &dyn Resolver,
+    dir: &str,
+    extension: &str,
+    warnings: &mut Vec<String>,
+) -> Vec<Material> {
+    let mut out = Vec::new();
+    for name in resolver.list_in(dir, extension) {
+        let Some(bytes) = resolver.load(&name) else {
+            continue;
+        };
+        let (mut materials, error) = parse(&bytes);
+        if let Some(e) = error {
+            warnings.push(format!("{name}: {e}"));
+        }
+        out.append(&mut materials);
+    }
+    out
+}
+
+/// The base-colour picture of the declaration named `shader` (case-insensitive, `\` as `/`;
+/// the first declaration wins, as in both engines), if one is declared and its picture found;
+/// image programs it uses are named in a warning that starts with `what`.
+pub fn picture(
+    lookup: &mut SkinLookup<'_>,
+    materials: &[Material],
+    shader: &str,
+    what: &str,
+    warnings: &mut Vec<String>,
+) -> Option<Found> {
+    let wanted = shader.replace('\\', "/");
+    let m = materials
+        .iter()
+        .find(|m| m.name.eq_ignore_ascii_case(&wanted))?;
+    if !m.programs.is_empty() {
+        warnings.push(format!(
+            "{what}: material {:?} uses image programs that are not evaluated: {}",
+            m.name,
+            m.programs.join(", ")
+        ));
+    }
+    let mut found = lookup.image_path(m.diffuse.as_deref()?)?;
+    found.rule = Rule::Material;
+    Some(found)
 }
 
 fn set(m: &mut Material, slot: Slot, path: String) {
@@ -283,6 +345,34 @@ textures/glow /* block */ {
         assert_eq!(mats[1].diffuse.as_deref(), Some("textures/glow/never.tga"));
         let (mats, _) = parse(b"x { { blend add map a.tga } }");
         assert_eq!(mats[0].diffuse.as_deref(), Some("a.tga"));
+    }
+
+    #[test]
+    fn quake3_shader_scripts() {
+        let src = br#"
+models/players/neko/hair
+{
+	cull disable
+	{
+		map $lightmap
+	}
+	{
+		clampMap models/players/neko/hair.tga
+		blendfunc gl_src_alpha gl_one
+	}
+	{
+		map models/players/neko/hair_spec.tga
+	}
+}
+models/flag { { animMap 10 models/flag1.tga models/flag2.tga } }
+"#;
+        let (mats, err) = parse(src);
+        assert!(err.is_none(), "{err:?}");
+        assert_eq!(
+            mats[0].diffuse.as_deref(),
+            Some("models/players/neko/hair.tga")
+        );
+        assert_eq!(mats[1].diffuse.as_deref(), Some("models/flag1.tga"));
     }
 
     #[test]

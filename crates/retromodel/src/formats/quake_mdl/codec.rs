@@ -39,6 +39,7 @@ codec! {
             format: QUAKE_MDL,
             variant: "quake",
             keyframes: true,
+            single_mesh: true,
         }]
     }
     fn write_model(&self, model: &Model, _: Format, options: &WriteOptions) -> Result<Output> {

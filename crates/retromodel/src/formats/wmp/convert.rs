@@ -557,6 +557,7 @@ impl Builder<'_> {
             parent,
             transform,
             parts: Vec::new(),
+            frames: Vec::new(),
         });
         self.nodes.len() - 1
     }

@@ -1,0 +1,49 @@
+//! Quake 3 MD3 in the [format registry](crate::registry).
+
+use super::{from_model, validate, File, FORMAT};
+use crate::registry::{
+    self, binary_parsed_file, codec, detect_magic, parse_file, Format, Output, Writer,
+};
+use crate::{Model, Result, WriteOptions};
+
+/// Quake 3 MD3 (`IDP3`, version 15).
+pub const MD3: Format = Format::new(FORMAT, "Quake 3 MD3", &["md3"]);
+
+const ENGINES: &[registry::Engine] = &[registry::Engine {
+    name: "ioq3",
+    description: "ioquake3 and the Quake 3 engines built on it (OpenArena; the default for MD3)",
+}];
+
+codec! {
+    /// The MD3 codec.
+    Md3Codec {
+        name: FORMAT,
+        family: "MD3",
+        formats: &[MD3],
+        engines: ENGINES,
+    }
+    parse_file!();
+    detect_magic!(b"IDP3" => MD3);
+    fn writers(&self) -> &'static [Writer] {
+        &[Writer {
+            format: MD3,
+            variant: "",
+            keyframes: true,
+            single_mesh: false,
+        }]
+    }
+    fn write_model(&self, model: &Model, _: Format, options: &WriteOptions) -> Result<Output> {
+        let w = from_model(model, options)?;
+        Ok(Output {
+            bytes: w.file.write(),
+            warnings: w.warnings,
+            frame_errors: w.frame_errors,
+            ..Output::default()
+        })
+    }
+    fn sample(&self) -> Option<Vec<u8>> {
+        Some(super::fixtures::build(&super::fixtures::Spec::everything()).write())
+    }
+}
+
+binary_parsed_file!(File, |_| MD3, |file, _engine| validate(file));
