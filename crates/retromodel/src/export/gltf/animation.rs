@@ -222,31 +222,62 @@ impl Builder<'_> {
         out
     }
 
-    /// One animation of the morph weights per clip.
+    /// One animation per clip of the morph weights, and of the moving scene nodes' transforms
+    /// (MD3 tags, an assembled player's parts) at the same keys.
     pub(super) fn morph_animations(&mut self) -> Result<()> {
-        if self.morph_nodes.is_empty() {
+        if self.morph_nodes.is_empty() && self.moving_nodes.is_empty() {
             return Ok(());
         }
-        let targets = self.model.frames.len() - 1;
+        let targets = self.model.frames.len().saturating_sub(1);
         let nodes = self.morph_nodes.clone();
+        let moving = self.moving_nodes.clone();
         for t in self.timelines() {
             let input = self.times(&t.times);
-            let mut weights = vec![[0.0f32]; t.frames.len() * targets];
-            for (k, &f) in t.frames.iter().enumerate() {
-                if f > 0 {
-                    weights[k * targets + f - 1] = [1.0];
-                }
-            }
-            let output = self.floats(&weights, None, false);
             let (mut samplers, mut channels) = (Vec::new(), Vec::new());
-            channel(
-                &mut samplers,
-                &mut channels,
-                input,
-                output,
-                &nodes,
-                Property::MorphTargetWeights,
-            );
+            if !nodes.is_empty() {
+                let mut weights = vec![[0.0f32]; t.frames.len() * targets];
+                for (k, &f) in t.frames.iter().enumerate() {
+                    if f > 0 {
+                        weights[k * targets + f - 1] = [1.0];
+                    }
+                }
+                let output = self.floats(&weights, None, false);
+                channel(
+                    &mut samplers,
+                    &mut channels,
+                    input,
+                    output,
+                    &nodes,
+                    Property::MorphTargetWeights,
+                );
+            }
+            for &(ni, node) in &moving {
+                let n = &self.model.nodes[ni];
+                let translations: Vec<[f32; 3]> = t
+                    .frames
+                    .iter()
+                    .map(|&f| model::to_y_up(n.transform_at(f).translation))
+                    .collect();
+                let mut rotations: Vec<[f32; 4]> = t
+                    .frames
+                    .iter()
+                    .map(|&f| {
+                        model::quat_to_y_up(crate::math::normalize4(n.transform_at(f).rotation))
+                    })
+                    .collect();
+                super::skeleton::continuous(&mut rotations);
+                self.trs_channels(
+                    Track {
+                        input,
+                        node,
+                        translations: &translations,
+                        rotations: &rotations,
+                        scales: None,
+                    },
+                    &mut samplers,
+                    &mut channels,
+                );
+            }
             // How many frames the keys show and whether their times are a frame group's:
             // what an import needs to rebuild the clip exactly.
             let extras = serde_json::value::to_raw_value(&serde_json::json!({

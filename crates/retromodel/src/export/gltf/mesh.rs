@@ -178,7 +178,7 @@ impl Builder<'_> {
                 continue;
             }
             let m = &model.meshes[mi];
-            let primitive = self.primitive(mi, 0..m.triangles.len(), None, targets, materials)?;
+            let primitive = self.primitive(mi, 0..m.triangles.len(), &[], targets, materials)?;
             let name = if m.name.is_empty() {
                 format!("mesh{mi}")
             } else {
@@ -249,7 +249,15 @@ impl Builder<'_> {
             drawable[mi] = true;
         }
         let mut covered = vec![0usize; model.meshes.len()];
-        let worlds = model.node_world_matrices();
+        // Per frame when nodes move (the parts' vertices then come back to the node's space
+        // by each frame's inverse), else once.
+        let worlds: Vec<Vec<Matrix4>> = if model.has_moving_nodes() && targets > 0 {
+            (0..=targets)
+                .map(|f| model.node_world_matrices_at(f))
+                .collect()
+        } else {
+            vec![model.node_world_matrices()]
+        };
         let mut nodes: Vec<json::Index<json::Node>> = Vec::with_capacity(model.nodes.len());
         for (ni, n) in model.nodes.iter().enumerate() {
             let name = if n.name.is_empty() {
@@ -262,11 +270,16 @@ impl Builder<'_> {
                 .iter()
                 .any(|p| drawable[p.mesh] && !p.triangles.is_empty())
             {
-                let local = Local::of_world(&worlds[ni]).ok_or_else(|| {
-                    invalid(format!(
-                        "node {ni} \"{name}\": its world transform cannot be inverted"
-                    ))
-                })?;
+                let locals = worlds
+                    .iter()
+                    .map(|w| {
+                        Local::of_world(&w[ni]).ok_or_else(|| {
+                            invalid(format!(
+                                "node {ni} \"{name}\": its world transform cannot be inverted"
+                            ))
+                        })
+                    })
+                    .collect::<Result<Vec<Local>>>()?;
                 for part in &n.parts {
                     covered[part.mesh] += part.triangles.len();
                     if !drawable[part.mesh] || part.triangles.is_empty() {
@@ -275,7 +288,7 @@ impl Builder<'_> {
                     primitives.push(self.primitive(
                         part.mesh,
                         part.triangles.clone(),
-                        Some(&local),
+                        &locals,
                         targets,
                         materials,
                     )?);
@@ -316,6 +329,9 @@ impl Builder<'_> {
             if mesh.is_some() && targets > 0 {
                 self.morph_nodes.push(node);
             }
+            if !n.frames.is_empty() && self.animated() {
+                self.moving_nodes.push((ni, node));
+            }
             nodes.push(node);
         }
         for (mi, m) in model.meshes.iter().enumerate() {
@@ -330,33 +346,33 @@ impl Builder<'_> {
     }
 
     /// One primitive of mesh `mi`: triangles `tris` and the vertices from the lowest to the
-    /// highest they use, in the node space `local` gives (model space without), with their
-    /// morph targets and the mesh's material.
+    /// highest they use, in the node space `locals` gives (model space when empty; one per
+    /// frame when the node moves, else one), with their morph targets and the mesh's
+    /// material.
     fn primitive(
         &mut self,
         mi: usize,
         tris: std::ops::Range<usize>,
-        local: Option<&Local>,
+        locals: &[Local],
         targets: usize,
         materials: &Materials,
     ) -> Result<json::mesh::Primitive> {
         let m = &self.model.meshes[mi];
         let triangles = &m.triangles[tris];
-        let (lo, hi) = if local.is_some() {
+        let local_at = |f: usize| locals.get(f).or(locals.first());
+        let (lo, hi) = if !locals.is_empty() {
             let lo = triangles.iter().flatten().min().copied().unwrap_or(0) as usize;
             let hi = triangles.iter().flatten().max().copied().unwrap_or(0) as usize;
             (lo, hi + 1)
         } else {
             (0, m.positions.len())
         };
-        let place = |p: &[[f32; 3]], what: &dyn Fn() -> String| -> Result<Vec<[f32; 3]>> {
-            match local {
-                Some(l) => points(&l.points(&p[lo..hi]), what),
-                None => points(p, what),
-            }
+        let place = |f: usize, p: &[[f32; 3]], what: &dyn Fn() -> String| match local_at(f) {
+            Some(l) => points(&l.points(&p[lo..hi]), what),
+            None => points(p, what),
         };
-        let turn = |n: &[[f32; 3]]| -> Vec<[f32; 3]> {
-            match local {
+        let turn = |f: usize, n: &[[f32; 3]]| -> Vec<[f32; 3]> {
+            match local_at(f) {
                 Some(l) => normals(&l.normals(&n[lo..hi])),
                 None => normals(n),
             }
@@ -370,8 +386,8 @@ impl Builder<'_> {
             Some(t) => (&t.positions, &t.normals),
             None => (&m.positions, &m.normals),
         };
-        let base = place(p0, &|| format!("mesh {mi}"))?;
-        let base_n = turn(n0);
+        let base = place(0, p0, &|| format!("mesh {mi}"))?;
+        let base_n = turn(0, n0);
         let mut attributes = BTreeMap::new();
         let a = self.floats(&base, Some(Target::ArrayBuffer), true);
         attributes.insert(Valid(Semantic::Positions), a);
@@ -398,13 +414,13 @@ impl Builder<'_> {
         let mut morphs = Vec::with_capacity(targets);
         for f in 1..=targets {
             let t = &m.morph_targets[f];
-            let p = place(&t.positions, &|| format!("mesh {mi}: frame {f}"))?;
+            let p = place(f, &t.positions, &|| format!("mesh {mi}: frame {f}"))?;
             let dp: Vec<[f32; 3]> = p
                 .iter()
                 .zip(&base)
                 .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
                 .collect();
-            let dn: Vec<[f32; 3]> = turn(&t.normals)
+            let dn: Vec<[f32; 3]> = turn(f, &t.normals)
                 .iter()
                 .zip(&base_n)
                 .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])

@@ -258,6 +258,9 @@ struct Builder<'m> {
     skin: Option<json::Index<json::Skin>>,
     /// The nodes of the exported meshes that carry morph targets.
     morph_nodes: Vec<json::Index<json::Node>>,
+    /// Scene nodes that move per frame ([`crate::model::SceneNode::frames`]): the model's
+    /// node index and its glTF node.
+    moving_nodes: Vec<(usize, json::Index<json::Node>)>,
     /// The camera's node.
     camera_node: Option<json::Index<json::Node>>,
     /// The texture sampler, made on first use.
@@ -286,6 +289,7 @@ fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<B
         joint_nodes: Vec::new(),
         skin: None,
         morph_nodes: Vec::new(),
+        moving_nodes: Vec::new(),
         camera_node: None,
         sampler: None,
     };

@@ -50,8 +50,8 @@ impl<'a> File<'a> {
         let mut covered = vec![(0, HEADER_SIZE)];
         let frames_len = FRAME_SIZE as u64 * num_frames as u64;
         let tags_len = TAG_SIZE as u64 * num_frames as u64 * num_tags as u64;
-        let frames_at = section(&r, "frames", 88, h.ofs_frames, frames_len, 0, data.len())?;
-        let tags_at = section(&r, "tags", 92, h.ofs_tags, tags_len, 0, data.len())?;
+        let frames_at = section(&r, "frames", 92, h.ofs_frames, frames_len, 0, data.len())?;
+        let tags_at = section(&r, "tags", 96, h.ofs_tags, tags_len, 0, data.len())?;
         covered.push((frames_at, frames_at + frames_len as usize));
         covered.push((tags_at, tags_at + tags_len as usize));
 

@@ -130,10 +130,9 @@ pub fn find_picture(
     what: &str,
     warnings: &mut Vec<String>,
 ) -> Option<Found> {
-    let bare =
-        shader
-            .rsplit_once('.')
-            .map_or(shader, |(s, e)| if e.contains('/') { shader } else { s });
+    let bare = shader
+        .rsplit_once('.')
+        .map_or(shader, |(s, e)| if e.contains('/') { shader } else { s });
     mtr::picture(lookup, shaders, bare, what, warnings).or_else(|| lookup.image_path(shader))
 }
 

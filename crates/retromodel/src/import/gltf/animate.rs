@@ -221,16 +221,23 @@ impl Animation {
         (locals, weights, trs, moved)
     }
 
-    /// When the animation only drives morph weights and every key shows one whole pose:
+    /// When the animation drives morph weights and every key shows one whole pose (other
+    /// channels only moving nodes that draw nothing, such as MD3 tags, at the same keys):
     /// the pose of each key (0 = rest, `k + 1` = target `k`) and the key times.
-    fn whole_poses(&self) -> Option<(Vec<usize>, Vec<f32>)> {
-        let first = self.channels.first()?;
+    fn whole_poses(&self, markers: &[bool]) -> Option<(Vec<usize>, Vec<f32>)> {
+        let first = self
+            .channels
+            .iter()
+            .find(|c| c.property == Property::MorphTargetWeights)?;
         let mut poses: Option<Vec<usize>> = None;
         for c in &self.channels {
-            if c.property != Property::MorphTargetWeights
-                || c.interpolation == Interpolation::CubicSpline
-                || c.times != first.times
-            {
+            if c.interpolation == Interpolation::CubicSpline || c.times != first.times {
+                return None;
+            }
+            if c.property != Property::MorphTargetWeights {
+                if markers.get(c.node) == Some(&true) {
+                    continue;
+                }
                 return None;
             }
             let p: Option<Vec<usize>> = c
@@ -460,6 +467,18 @@ impl Animations {
                 });
                 Ok(())
             };
+        // Nodes named `tag_*` that draw nothing (MD3 tags): their world transform in every
+        // frame becomes a moving scene node of the model.
+        let markers = scene.markers();
+        let tags: Vec<usize> = scene
+            .order
+            .iter()
+            .copied()
+            .filter(|&i| markers[i] && scene.nodes[i].name.to_ascii_lowercase().starts_with("tag_"))
+            .collect();
+        let mut tag_worlds: Vec<Vec<Mat4>> = Vec::new();
+        let mut note_tags =
+            |world: &[Mat4]| tag_worlds.push(tags.iter().map(|&i| world[i]).collect());
         if self.0.is_empty() {
             let world = scene.world(&scene.rest_locals());
             let weights: Vec<Vec<f32>> = scene.nodes.iter().map(|n| n.weights.clone()).collect();
@@ -470,16 +489,18 @@ impl Animations {
                 .unwrap_or_else(|| "frame1".into());
             reserve(model, "the rest pose", 1, name.len())?;
             push(model, name, &world, &weights)?;
+            note_tags(&world);
             model.clips = crate::model::clips_from_frame_names(
                 model.frames.iter().map(|f| f.name.as_str()).enumerate(),
                 DEFAULT_FPS,
             );
+            model.nodes = tag_nodes(scene, &tags, &tag_worlds);
             return Ok(());
         }
         for a in &self.0 {
             let first = model.frames.len();
             let whole = if options.fps.is_none() {
-                a.whole_poses()
+                a.whole_poses(&markers)
             } else {
                 None
             };
@@ -508,8 +529,10 @@ impl Animations {
                     .fold(a.name.len() + 20, usize::max);
                 let what = format!("animation \"{}\"", a.name);
                 reserve(model, &what, poses.len(), name_len)?;
-                let rest = scene.world(&scene.rest_locals());
                 for (k, &pose) in poses.iter().enumerate() {
+                    // Only nodes that draw nothing move in such an animation.
+                    let (locals, _) = a.evaluate(scene, times[k]);
+                    let world = scene.world(&locals);
                     let mut weights: Vec<Vec<f32>> = scene
                         .nodes
                         .iter()
@@ -524,7 +547,8 @@ impl Animations {
                     }
                     let name =
                         pose_name(scene, pose).unwrap_or_else(|| format!("{}{}", a.name, k + 1));
-                    push(model, name, &rest, &weights)?;
+                    push(model, name, &world, &weights)?;
+                    note_tags(&world);
                 }
                 let count = poses.len();
                 model
@@ -542,6 +566,7 @@ impl Animations {
                 let (locals, weights) = a.evaluate(scene, t);
                 let world = scene.world(&locals);
                 push(model, format!("{}{}", a.name, k + 1), &world, &weights)?;
+                note_tags(&world);
             }
             model.clips.push(Clip {
                 name: a.name.clone(),
@@ -551,8 +576,38 @@ impl Animations {
                 frame_times: None,
             });
         }
+        model.nodes = tag_nodes(scene, &tags, &tag_worlds);
         Ok(())
     }
+}
+
+/// The model's scene nodes for the glTF nodes `tags`, from their world matrix in each frame
+/// (glTF's Y-up turned to the model's Z-up; scale dropped): moving nodes when they move.
+fn tag_nodes(scene: &Scene, tags: &[usize], worlds: &[Vec<Mat4>]) -> Vec<crate::model::SceneNode> {
+    tags.iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let frames: Vec<crate::model::NodeTransform> = worlds
+                .iter()
+                .map(|w| {
+                    let (t, q, _) = math::decompose(&w[k]);
+                    crate::model::NodeTransform {
+                        translation: math::from_y_up(t),
+                        rotation: math::quat_from_y_up(math::normalize4(q)),
+                        scale: [1.0; 3],
+                    }
+                })
+                .collect();
+            let moves = frames.windows(2).any(|w| w[0] != w[1]);
+            crate::model::SceneNode {
+                name: scene.nodes[i].name.clone(),
+                parent: None,
+                transform: frames.first().copied().unwrap_or_default(),
+                parts: Vec::new(),
+                frames: if moves { frames } else { Vec::new() },
+            }
+        })
+        .collect()
 }
 
 /// `x` for a message: as it is up to a billion, else in scientific notation (`1.000e30`),

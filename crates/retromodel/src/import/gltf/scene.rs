@@ -82,6 +82,15 @@ fn names_in(extras: &gltf::json::Extras, key: &str) -> Option<Vec<String>> {
 }
 
 impl Scene {
+    /// Per node, whether it draws nothing (no primitive of the scene).
+    pub fn markers(&self) -> Vec<bool> {
+        let mut out = vec![true; self.nodes.len()];
+        for inst in &self.instances {
+            out[inst.node] = false;
+        }
+        out
+    }
+
     /// Reads the node tree and every primitive of the scene.
     pub fn new(
         doc: &gltf::Document,
