@@ -515,6 +515,14 @@ impl<R: Resolver> Resolver for Listed<R> {
         self.listed.set(true);
         self.inner.list(extension)
     }
+
+    fn list_in(&self, dir: &str, extension: &str) -> Vec<String> {
+        self.inner.list_in(dir, extension)
+    }
+
+    fn model_name(&self) -> Option<String> {
+        self.inner.model_name()
+    }
 }
 
 /// Loads and checks a `--palette` file.

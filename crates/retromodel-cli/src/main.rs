@@ -75,12 +75,27 @@ pub struct SideFileArgs {
     /// Windows: Models/Tank/Skin.PCX for models/tank/skin.pcx).
     #[arg(long)]
     ignore_case: bool,
+    /// Quake 3 models: the skin to use, by the name of its .skin files (default, red, blue:
+    /// lower_red.skin for lower.md3); default: the default skin.
+    #[arg(long, value_name = "NAME")]
+    skin_name: Option<String>,
 }
 
 /// [`SideFileArgs`] with the palette file read and checked and the game folders mounted.
 pub struct SideFiles {
     palette: Option<Vec<u8>>,
+    skin_name: Option<String>,
     game: Option<std::sync::Arc<retromodel::vfs::GameFs>>,
+}
+
+impl SideFiles {
+    /// The conversion options these side-file arguments ask for (the skin name).
+    pub fn convert_options(&self) -> retromodel::ConvertOptions {
+        retromodel::ConvertOptions {
+            skin_name: self.skin_name.clone(),
+            ..Default::default()
+        }
+    }
 }
 
 impl SideFileArgs {
@@ -101,6 +116,7 @@ impl SideFileArgs {
         };
         Ok(SideFiles {
             palette: files::load_palette(self.palette.as_deref())?,
+            skin_name: self.skin_name.clone(),
             game,
         })
     }

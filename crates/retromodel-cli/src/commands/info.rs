@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use retromodel::summary::Value;
-use retromodel::{ConvertOptions, Document, Limits, Summary};
+use retromodel::{Document, Limits, Summary};
 use serde_json::{json, Map};
 
 use super::resolver;
@@ -38,7 +38,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let bytes = files::read(path)?;
             let doc = Document::parse(&bytes, &Limits::default())?;
             let listed = Listed::new(resolver(path, &side));
-            let c = doc.to_model(&ConvertOptions::default(), &listed);
+            let c = doc.to_model(&side.convert_options(), &listed);
             // Formats that take side files (an md5mesh) list the animations they took.
             let anims = listed.was_listed().then(|| {
                 c.model

@@ -193,7 +193,11 @@ fn is_gif(p: &Path) -> bool {
 pub fn run(args: Args) -> Result<ExitCode> {
     let side = args.side.load()?;
     let path = &args.input;
-    let model = load(path, &side, &args.anim, |_, c| c.model)?;
+    let model = if super::is_player_dir(path) {
+        super::load_player(path, &side, None)?.model
+    } else {
+        load(path, &side, &args.anim, |_, c| c.model)?
+    };
     if args.turntable && !is_gif(&args.output) && args.out_gif.is_none() {
         bail!("--turntable needs a .gif OUTPUT or --out-gif FILE");
     }

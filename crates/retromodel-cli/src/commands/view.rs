@@ -74,10 +74,16 @@ fn info_text(path: &Path, s: &Summary, anims: &[String]) -> String {
 }
 
 fn load_for_viewer(path: &Path, side: &SideFiles) -> Result<Loaded> {
-    let (model, summary) = load(path, side, &[], |doc, c| {
-        let summary = doc.summary(&c);
+    let (model, summary) = if super::is_player_dir(path) {
+        let c = super::load_player(path, side, None)?;
+        let summary = retromodel::Summary::of_converted("md3 player", 15, &c);
         (c.model, summary)
-    })?;
+    } else {
+        load(path, side, &[], |doc, c| {
+            let summary = doc.summary(&c);
+            (c.model, summary)
+        })?
+    };
     let anims: Vec<String> = model.animations.iter().map(|a| a.name.clone()).collect();
     Ok(Loaded {
         info: info_text(path, &summary, &anims),

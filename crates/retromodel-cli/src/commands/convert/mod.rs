@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use retromodel::registry::{self, Format};
-use retromodel::{ConvertOptions, Converted, Document, Limits};
+use retromodel::{Converted, Document, Limits};
 
 use super::resolver;
 use crate::files;
@@ -47,6 +47,12 @@ use crate::SideFileArgs;
 /// Outputs go to a temporary file renamed into place; an existing file (the input included)
 /// is only replaced with --force, and nothing is written if any output is in the way.
 ///
+/// A Quake 3 player folder as INPUT (lower.md3, upper.md3 and head.md3, with
+/// animation.cfg) is assembled into one model: upper on lower's tag_torso, head on upper's
+/// tag_head (--weapon FILE on tag_weapon), one clip per animation.cfg entry (the part an
+/// entry does not drive holds LEGS_IDLE's or TORSO_STAND's first frame), the skin
+/// --skin-name picks (default, red, blue).
+///
 /// A folder as INPUT converts every model under it into OUTPUT (a folder) in parallel,
 /// keeping the tree: --to picks the format (with --to mdl or md2 the tree's .glb, .gltf and
 /// .obj files are imported too). Files that fail are reported and the others go
@@ -63,6 +69,7 @@ use crate::SideFileArgs;
 ///   retromodel convert rig.glb rig.md5mesh
 ///   retromodel convert imp.md5mesh imp.md2
 ///   retromodel convert id1/progs/ out/ --to glb
+///   retromodel convert models/players/sarge/ sarge.glb --skin-name red
 #[derive(clap::Args, Clone)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -133,6 +140,9 @@ pub struct Args {
     /// Print the position error of every frame.
     #[arg(short, long)]
     verbose: bool,
+    /// Quake 3 player folder as INPUT: a weapon model (.md3) to attach on tag_weapon.
+    #[arg(long, value_name = "FILE")]
+    weapon: Option<PathBuf>,
     #[command(flatten)]
     side: SideFileArgs,
 }
@@ -229,6 +239,9 @@ struct Input<'a> {
 impl Input<'_> {
     /// What the input is, for messages.
     fn format_name(&self) -> &'static str {
+        if self.path.is_dir() {
+            return "Quake 3 player";
+        }
         match (&self.doc, self.path.extension().and_then(|e| e.to_str())) {
             (Some(d), _) => d.format().name(),
             (None, Some(e)) if e.eq_ignore_ascii_case("obj") => "OBJ",
@@ -245,7 +258,7 @@ impl Input<'_> {
             (None, Some(doc)) => {
                 let side = args.side.load()?;
                 let resolver = resolver(self.path, &side).with_listed(&args.anim);
-                let converted = doc.to_model(&ConvertOptions::default(), &resolver);
+                let converted = doc.to_model(&side.convert_options(), &resolver);
                 check_listed(&args.anim, &converted)?;
                 converted
             }
@@ -348,9 +361,34 @@ fn output_dir(output: &Path) -> &Path {
     output.parent().unwrap_or(Path::new(""))
 }
 
+/// Plans the conversion of a Quake 3 player folder, assembled, to `output`.
+fn plan_player(args: &Args, output: &Path, ext: &str) -> Result<Plan> {
+    let side = args.side.load()?;
+    let converted = super::load_player(&args.input, &side, args.weapon.as_deref())?;
+    let input = Input {
+        path: &args.input,
+        bytes: &[],
+        doc: None,
+        imported: Some(converted),
+    };
+    match target_for(ext, None, args.mdl.as_deref()) {
+        Some(Target::Native(f)) => native::plan(args, &input, output, f),
+        Some(t @ (Target::Glb | Target::Gltf)) => {
+            gltf::plan(args, &input, output, t == Target::Glb)
+        }
+        Some(Target::Obj) => obj::plan(args, &input, output),
+        None => bail!(
+            "{}: cannot tell the output format from the extension {ext:?} (use .{})",
+            output.display(),
+            output_extensions().join(", .")
+        ),
+    }
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> Result<ExitCode> {
-    if files::is_tree(&args.input) {
+    let player = super::is_player_dir(&args.input) && args.to.is_none();
+    if files::is_tree(&args.input) && !player {
         return batch::run(&args);
     }
     if let Some(to) = &args.to {
@@ -365,7 +403,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .and_then(|e| e.to_str())
         .unwrap_or_default()
         .to_string();
-    let plan = plan(&args, &args.input, &args.output, &ext)?;
+    let plan = if player {
+        plan_player(&args, &args.output, &ext)?
+    } else {
+        plan(&args, &args.input, &args.output, &ext)?
+    };
     for n in &plan.notes {
         eprintln!("{n}");
     }

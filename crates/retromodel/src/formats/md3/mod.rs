@@ -38,6 +38,7 @@ mod codec;
 mod convert;
 pub mod fixtures;
 mod from_model;
+pub mod player;
 mod raw;
 mod read;
 pub mod skin;
