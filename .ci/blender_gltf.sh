@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Blender imports converted corpus models headless: an MDL and an MD2 come in with one shape
 # key per pose after the first and one action per clip, an MD5 mesh with its armature and
-# one action per animation. Expectations come from `retromodel info --json`.
+# one action per animation, a Quake 3 player with its node tree and a clip per animation.cfg
+# entry. Expectations come from `retromodel info --json`.
 # Usage: .ci/blender_gltf.sh RETROMODEL_BINARY CORPUS_DIR
 set -euo pipefail
 bin=$1 corpus=$2
@@ -19,4 +20,12 @@ mesh="$corpus/assimp/test/models-nonbsd/MD5/Bob.md5mesh"
 "$bin" convert "$mesh" "$out/bob.glb" >/dev/null 2>&1
 read -r joints anims < <("$bin" info --json "$mesh" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["joints"], len(d["animations"]))')
 specs+=("$out/bob.glb:armature_bones=$joints:actions=$anims")
+# Quake 3 players assembled from their folders: the node tree and one clip per
+# animation.cfg entry (25 for these players).
+for player in "$corpus"/md3/*/openarena/baseoa/*/models/players/*/; do
+  [ -f "$player/animation.cfg" ] || continue
+  name=$(basename "$player")
+  "$bin" convert "$player" "$out/player-$name.glb" >/dev/null 2>&1
+  specs+=("$out/player-$name.glb:clips=25:chain=head>tag_head>upper>tag_torso>lower")
+done
 blender -b --factory-startup --python-exit-code 1 --python "$(dirname "$0")/blender_check.py" -- "${specs[@]}" 2>&1 | grep "^blender:"

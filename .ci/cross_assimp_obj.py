@@ -6,10 +6,17 @@ model's size (both write Y-up: Assimp's importers turn Z-up the way
 `retromodel::model::to_y_up` does). Triangles are compared as sets of corners, so a winding
 difference would not hide a position difference.
 
+Quake 3 player parts (lower.md3, upper.md3, head.md3 in one folder): Assimp loads the whole
+player from any of them, assembled on its tags at frame 0, so they are compared with
+`retromodel convert FOLDER out.obj` (the assembled player, frame 0). Assimp assembles the
+lower-detail parts (lower_1.md3 ...) the same way; retromodel assembles only the full-detail
+ones, so those are listed as not compared.
+
 Usage: cross_assimp_obj.py RETROMODEL_BINARY CORPUS_DIR [--absolute] [--subset] KIND...
 KIND: a file extension (md5mesh) or a 4-byte magic (MDL5).
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -83,7 +90,22 @@ with tempfile.TemporaryDirectory() as tmp:
     for i, p in enumerate(files):
         ours_path = os.path.join(tmp, f"{i}.ours.obj")
         theirs_path = os.path.join(tmp, f"{i}.theirs.obj")
-        r = subprocess.run([binary, "convert", p, ours_path, "--force"], capture_output=True, text=True)
+        source = p
+        folder, base = os.path.split(p)
+        parts = ("lower.md3", "upper.md3", "head.md3")
+        if all(os.path.exists(os.path.join(folder, q)) for q in parts):
+            if base in parts:
+                source = folder  # the assembled player, as Assimp loads it
+                failed = [q for q in parts if subprocess.run(
+                    ["assimp", "info", os.path.join(folder, q), "--raw"],
+                    capture_output=True, timeout=300).returncode != 0]
+                if failed:
+                    skipped.append(p + f" (Assimp cannot load {', '.join(failed)} of this player)")
+                    continue
+            elif re.fullmatch(r"(lower|upper|head)_\d+\.md3", base):
+                skipped.append(p + " (a lower-detail player part: Assimp assembles that level of detail)")
+                continue
+        r = subprocess.run([binary, "convert", source, ours_path, "--force"], capture_output=True, text=True)
         if r.returncode != 0:
             failures.append(f"{p}: retromodel failed: {r.stderr.strip()}")
             continue

@@ -10,7 +10,7 @@
 //! | [`Rule::OtherExtension`] | the same, when the stored picture is missing; Doom 3 shader names | the name with each picture extension of [`IMAGE_EXTENSIONS`] in place of its own |
 //! | [`Rule::UfoAi`] | UFO:AI MD2 (`.garbagecan`, `.container.005`) | `name.*` in the model's folder, the name's own extension dropped |
 //! | [`Rule::ImagePath`] | MD5 shaders that are picture paths (`guard1_body.png`, `C:\art\skin.tga`) | the path, then its file name beside the model (the resolver's last candidate) |
-//! | [`Rule::Material`] | Doom 3 MD5 shaders that name materials (`models/monsters/imp/imp`) | the `diffusemap` (or `blend diffusemap` stage, or first stage) of the declaration of that name in `materials/*.mtr` ([`crate::formats::md5::mtr`]), as a picture path |
+//! | [`Rule::Material`] | Doom 3 MD5 shaders that name materials (`models/monsters/imp/imp`), Quake 3 MD3 shaders declared in `scripts/*.shader` (their first stage's picture) | the `diffusemap` (or `blend diffusemap` stage, or first stage) of the declaration of that name in `materials/*.mtr` ([`crate::formats::md5::mtr`]), as a picture path |
 //! | [`Rule::Cube2`] | Sauerbraten / Red Eclipse MD5 | the model folder's `.cfg`: `md5skin MESH DIFFUSE [MASKS]` (`*` for every mesh), `<dds>` prefixes dropped |
 //! | [`Rule::ModelStem`] | a model with no skin entry | a picture with the model's file stem beside it (`sydney.md2` -> `sydney.*`), else the one picture whose name starts with it (`faerie2.bmp`), with a warning |
 //! | [`Rule::OnlyPicture`] | a model with no skin entry | the only picture in the model's folder, with a warning |
@@ -38,7 +38,8 @@ pub enum Rule {
     ImagePath,
     /// A Cube 2 (Sauerbraten, Red Eclipse) model configuration.
     Cube2,
-    /// A Doom 3 material (`materials/*.mtr`) of the shader's name.
+    /// A Doom 3 material (`materials/*.mtr`) or Quake 3 shader script (`scripts/*.shader`)
+    /// of the shader's name.
     Material,
     /// No skin entry: the picture with the model's stem beside it.
     ModelStem,
@@ -55,7 +56,7 @@ impl Rule {
             Rule::UfoAi => "UFO:AI .name in the model's folder",
             Rule::ImagePath => "shader as a picture path",
             Rule::Cube2 => "Cube 2 md5skin in the folder's .cfg",
-            Rule::Material => "Doom 3 material's diffuse map",
+            Rule::Material => "material or shader script's picture",
             Rule::ModelStem => "named like the model, beside it",
             Rule::OnlyPicture => "the only picture in the model's folder",
         }

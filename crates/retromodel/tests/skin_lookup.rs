@@ -53,11 +53,11 @@ models/characters/fixture/head { { blend add map models/fixture/glow.png } }
         [
             (
                 "models/fixture/body_d.png",
-                Some("models/fixture/body_d.png (Doom 3 material's diffuse map)")
+                Some("models/fixture/body_d.png (material or shader script's picture)")
             ),
             (
                 "models/fixture/glow.png",
-                Some("models/fixture/glow.png (Doom 3 material's diffuse map)")
+                Some("models/fixture/glow.png (material or shader script's picture)")
             ),
         ]
     );

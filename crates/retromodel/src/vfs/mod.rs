@@ -348,8 +348,10 @@ impl GameFs {
     }
 
     /// Mounts a game folder: its archives in the engines' order, then the folder itself (see
-    /// the [module](self) documentation). An archive that cannot be opened is left out; its
-    /// error is kept in [`GameFs::warnings`]. Fails only when `root` is not a folder.
+    /// the [module](self) documentation). Unpacked archives, folders named `NAME.pk3dir` (as
+    /// ioquake3 reads them), `NAME.pk3` or `NAME.pk4`, take an archive's place in the name
+    /// order. An archive that cannot be opened is left out; its error is kept in
+    /// [`GameFs::warnings`]. Fails only when `root` is not a folder.
     pub fn mount_game_dir(&mut self, root: &Path) -> Result<()> {
         let rd = fs::read_dir(root).map_err(|e| {
             Error::new(
@@ -363,11 +365,21 @@ impl GameFs {
         let mut zips: Vec<(String, PathBuf)> = Vec::new();
         for entry in rd.flatten() {
             let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let lower = name.to_ascii_lowercase();
+            // An unpacked archive (ioquake3's `NAME.pk3dir`, or a folder keeping the
+            // archive's name) takes the archive's place in the order.
+            let unpacked = path.is_dir()
+                && [".pk3dir", ".pk3", ".pk4"]
+                    .iter()
+                    .any(|e| lower.ends_with(e));
+            if unpacked {
+                zips.push((name, path));
+                continue;
+            }
             if !path.is_file() || !is_archive_name(&path) {
                 continue;
             }
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let lower = name.to_ascii_lowercase();
             if let Some(stem) = lower.strip_suffix(".pak") {
                 // pakN.pak in numeric order first, then the other PAK files by name.
                 let number = stem
@@ -383,6 +395,10 @@ impl GameFs {
         zips.sort();
         let ordered = paks.into_iter().map(|(_, n, p)| (n, p)).chain(zips);
         for (name, path) in ordered {
+            if path.is_dir() {
+                self.add_dir(&path);
+                continue;
+            }
             match open_file(&path, &self.limits) {
                 Ok(a) => self.add_archive(&path.display().to_string(), a),
                 Err(e) => self

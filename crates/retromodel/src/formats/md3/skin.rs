@@ -86,10 +86,17 @@ pub fn engine_surface_name(name: &str) -> String {
 }
 
 /// The `.skin` file names tried for a model named `model` (a game path or file name) and the
-/// skin name `skin`: `STEM_SKIN.skin`, then, for the default skin, `MODEL_0.skin`.
+/// skin name `skin`: `STEM_SKIN.skin`; for a lower-detail part (`lower_1.md3`) the
+/// full-detail part's (`lower_SKIN.skin`, which the game uses for every level of detail);
+/// then, for the default skin, `MODEL_0.skin`.
 pub fn skin_file_candidates(model: &str, skin: &str) -> Vec<String> {
     let stem = model.rsplit_once('.').map_or(model, |(s, _)| s);
     let mut out = vec![format!("{stem}_{skin}.skin")];
+    if let Some((base, lod)) = stem.rsplit_once('_') {
+        if !lod.is_empty() && lod.bytes().all(|b| b.is_ascii_digit()) {
+            out.push(format!("{base}_{skin}.skin"));
+        }
+    }
     if skin == "default" {
         out.push(format!("{model}_0.skin"));
     } else if let Ok(n) = skin.parse::<u32>() {
@@ -231,6 +238,10 @@ mod tests {
         assert_eq!(
             skin_file_candidates("marker.md3", "default"),
             ["marker_default.skin", "marker.md3_0.skin"]
+        );
+        assert_eq!(
+            skin_file_candidates("lower_1.md3", "red"),
+            ["lower_1_red.skin", "lower_red.skin"]
         );
     }
 }

@@ -212,6 +212,10 @@ impl MtrParser<'_> {
                     "map" | "clampmap" => {
                         map = map.or(self.picture(programs)?.filter(|p| !p.starts_with('$')))
                     }
+                    // Quake 3's `blendFunc blend` (a shorthand) is not Doom 3's `blend`.
+                    "blendfunc" => {
+                        self.next()?;
+                    }
                     "animmap" => {
                         self.next()?;
                         map = map.or(self.picture(programs)?.filter(|p| !p.starts_with('$')))
@@ -365,6 +369,8 @@ models/players/neko/hair
 	}
 }
 models/flag { { animMap 10 models/flag1.tga models/flag2.tga } }
+menu/frame { { map menu/red.tga
+    blendfunc blend } }
 "#;
         let (mats, err) = parse(src);
         assert!(err.is_none(), "{err:?}");
@@ -373,6 +379,7 @@ models/flag { { animMap 10 models/flag1.tga models/flag2.tga } }
             Some("models/players/neko/hair.tga")
         );
         assert_eq!(mats[1].diffuse.as_deref(), Some("models/flag1.tga"));
+        assert_eq!(mats[2].diffuse.as_deref(), Some("menu/red.tga"));
     }
 
     #[test]
