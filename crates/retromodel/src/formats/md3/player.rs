@@ -380,11 +380,21 @@ pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converte
         list.push((w, 3, n));
     }
     for (part, slot, node) in list {
-        let skin_base = model.skins.len();
-        model.skins.extend(part.skins.iter().cloned());
+        // Parts showing the same picture (one skin for the whole player) share one skin.
+        let skin_map: Vec<usize> = part
+            .skins
+            .iter()
+            .map(|sk| match model.skins.iter().position(|x| x == sk) {
+                Some(k) => k,
+                None => {
+                    model.skins.push(sk.clone());
+                    model.skins.len() - 1
+                }
+            })
+            .collect();
         for mesh in &part.meshes {
             let mut m = mesh.clone();
-            m.skin = mesh.skin.map(|k| k + skin_base);
+            m.skin = mesh.skin.map(|k| skin_map[k]);
             let last = mesh.morph_targets.len().saturating_sub(1);
             m.morph_targets = steps
                 .iter()

@@ -107,8 +107,13 @@ pub fn skin_file_candidates(model: &str, skin: &str) -> Vec<String> {
 
 /// The `.skin` file the resolver has for the model (the skin [`ConvertOptions::skin_name`]
 /// names, `default` without one), with its name; a warning when a named skin is missing.
+///
+/// When no file is named after the model, a `PART_SKIN.skin` beside it that names every one
+/// of `surfaces` is taken (Team Arena heads: `kyonshi.md3` with `head_default.skin`, as the
+/// game loads a head's skin by the part's name).
 pub fn find_skin_file(
     resolver: &dyn Resolver,
+    surfaces: &[String],
     options: &ConvertOptions,
     warnings: &mut Vec<String>,
 ) -> Option<(String, SkinFile)> {
@@ -117,6 +122,21 @@ pub fn find_skin_file(
     for name in skin_file_candidates(&model, wanted) {
         if let Some(bytes) = resolver.load(&name) {
             return Some((name, SkinFile::parse(&bytes)));
+        }
+    }
+    let suffix = format!("_{wanted}.skin").to_ascii_lowercase();
+    if !surfaces.is_empty() {
+        for name in resolver.list("skin") {
+            if !name.to_ascii_lowercase().ends_with(&suffix) {
+                continue;
+            }
+            let Some(bytes) = resolver.load(&name) else {
+                continue;
+            };
+            let f = SkinFile::parse(&bytes);
+            if surfaces.iter().all(|s| f.shader_for(s).is_some()) {
+                return Some((name, f));
+            }
         }
     }
     if options.skin_name.is_some() {
@@ -153,7 +173,8 @@ pub fn load_skins(
     resolver: &dyn Resolver,
     warnings: &mut Vec<String>,
 ) -> Vec<Skin> {
-    let skin_file = find_skin_file(resolver, options, warnings);
+    let names: Vec<String> = file.surfaces.iter().map(|s| s.name()).collect();
+    let skin_file = find_skin_file(resolver, &names, options, warnings);
     let mut lookup = SkinLookup::new(resolver, &Limits::default());
     let mut scripts: Option<Vec<mtr::Material>> = None;
     let mut skins: Vec<Skin> = Vec::new();

@@ -538,7 +538,11 @@ impl Animations {
                         .iter()
                         .map(|n| vec![0.0; n.weights.len()])
                         .collect();
-                    for c in &a.channels {
+                    for c in a
+                        .channels
+                        .iter()
+                        .filter(|c| c.property == Property::MorphTargetWeights)
+                    {
                         let mut w = vec![0.0; c.width];
                         if pose > 0 {
                             w[pose - 1] = 1.0;
