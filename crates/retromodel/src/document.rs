@@ -111,9 +111,12 @@ impl<'a> Document<'a> {
         self.file.parse_warnings()
     }
 
-    /// The engine `validate` uses for this file when none is named: its codec's first.
+    /// The engine `validate` uses for this file when none is named: the file's own default
+    /// where its format has one (`hexen2` for a Hexen II `RAPO` file), else its codec's first.
     pub fn default_engine(&self) -> &'static str {
-        self.codec.engines().first().map_or("", |e| e.name)
+        self.file
+            .default_engine()
+            .unwrap_or_else(|| self.codec.engines().first().map_or("", |e| e.name))
     }
 
     /// Checks the file against an engine's limits. `engine` is one of the codec's engines

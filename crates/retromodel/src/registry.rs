@@ -278,6 +278,12 @@ pub trait ParsedFile: fmt::Debug + Send + Sync {
     /// Checks the file against `engine`, one of its codec's [`Codec::engines`].
     fn validate(&self, engine: &str) -> Vec<Diagnostic>;
 
+    /// The engine `validate` uses for this file when none is named, when it is not its
+    /// codec's first (a Hexen II `RAPO` file is checked against `hexen2`, not QuakeSpasm).
+    fn default_engine(&self) -> Option<&'static str> {
+        None
+    }
+
     /// What was read leniently, for formats that read some oddities with a warning at parse
     /// time (the others report in [`ParsedFile::to_model`]).
     fn parse_warnings(&self) -> &[String] {
@@ -512,9 +518,21 @@ pub(crate) use codec;
 
 /// Implements [`ParsedFile`] for a binary format's `File<'_>` through its folder's free
 /// functions `to_model(file, options, resolver)` and `summary(file, converted)`, with the
-/// format (`|file| expr`) and the engine check (`|file, engine| expr`) given.
+/// format (`|file| expr`), the engine check (`|file, engine| expr`) and optionally the
+/// file's default engine (`|file| expr`, a name) given.
 macro_rules! binary_parsed_file {
+    ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, |$dthis:pat_param| $default:expr) => {
+        $crate::registry::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,
+            fn default_engine(&self) -> Option<&'static str> {
+                let $dthis = self;
+                Some($default)
+            }
+        );
+    };
     ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr) => {
+        $crate::registry::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,);
+    };
+    (@impl $file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, $($extra:item)*) => {
         impl $crate::registry::ParsedFile for $file<'_> {
             fn format(&self) -> $crate::registry::Format {
                 let $this = self;
@@ -537,6 +555,7 @@ macro_rules! binary_parsed_file {
                 let ($vthis, $engine) = (self, engine);
                 $validate
             }
+            $($extra)*
         }
     };
 }

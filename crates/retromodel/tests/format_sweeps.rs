@@ -152,6 +152,28 @@ fn knobs(name: &str) -> Knobs {
             },
             ..Knobs::default()
         },
+        // The variants: Quake's layout with another header or pose size.
+        "qtest-mdl" => Knobs {
+            complete_from: |b| {
+                quake_mdl::QTestFile::parse(b, &Limits::default()).ok().map(|f| b.len() - f.trailing.len())
+            },
+            header_words: &[(0, 76, 4)],
+            ..Knobs::default()
+        },
+        "quakeforge-md16" => Knobs {
+            complete_from: |b| {
+                quake_mdl::Md16File::parse(b, &Limits::default()).ok().map(|f| b.len() - f.trailing.len())
+            },
+            header_words: &[(0, 84, 4)],
+            ..Knobs::default()
+        },
+        "hexen2-mdl" => Knobs {
+            complete_from: |b| {
+                quake_mdl::Hexen2File::parse(b, &Limits::default()).ok().map(|f| b.len() - f.trailing.len())
+            },
+            header_words: &[(0, 88, 4)],
+            ..Knobs::default()
+        },
         // Sections sit at their header offsets; what follows `ofs_end` is kept.
         "md2" => Knobs {
             complete_from: |b| {

@@ -20,8 +20,9 @@ pub struct Args {
     /// Model files or directories.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Engine whose limits apply; by default each file's format's first engine. Per format
-    /// family (the default first):
+    /// Engine whose limits apply; by default each file's format's default engine (its
+    /// family's first, unless an engine below is named the default for that format). Per
+    /// format family (the family's default first):
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(registry::engine_names()),
           long_help = engine_help())]
     engine: Option<String>,
@@ -61,8 +62,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// `--engine`'s long help: each format family's engines from the registry, the default first.
 fn engine_help() -> String {
     let mut out = String::from(
-        "Engine whose limits apply; by default each file's format's first engine. Per format \
-         family (the default first):",
+        "Engine whose limits apply; by default each file's format's default engine (its \
+         family's first, unless an engine below is named the default for that format). Per \
+         format family (the family's default first):",
     );
     let mut seen: Vec<&str> = Vec::new();
     for codec in registry::codecs() {

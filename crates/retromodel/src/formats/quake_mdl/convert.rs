@@ -1,16 +1,30 @@
-//! `raw::File` to the format-neutral [`Model`](crate::model::Model).
+//! `raw::File` and its variants to the format-neutral [`Model`](crate::model::Model).
 //!
-//! Positions are `scale * v + translate`; normals come from the 162-entry table; UVs are
-//! sampled at texel centres, `((s + 0.5) / skinwidth, (t + 0.5) / skinheight)`, after the
-//! on-seam fix-up (`s += skinwidth / 2` for an on-seam vertex of a back-facing triangle).
-//! That fix-up splits such vertices: the mesh gets one extra vertex per on-seam vertex used
-//! by a back-facing triangle, appended after the file's vertices, and
-//! [`Mesh::source_vertices`] maps every mesh vertex back to the file's.
+//! Positions are `scale * v + translate` (`MD16`: `scale * (v + low / 256) + translate`, the
+//! 8.8 fixed point of QuakeForge's loader); normals come from the 162-entry table (`MD16`: the
+//! high block's index); UVs are sampled at texel centres, `((s + 0.5) / skinwidth,
+//! (t + 0.5) / skinheight)`, after the on-seam fix-up (`s += skinwidth / 2` for an on-seam
+//! texture coordinate used by a back-facing triangle).
+//!
+//! - Quake, QTest and `MD16` have one texture coordinate per vertex. The fix-up splits such
+//!   vertices: the mesh gets one extra vertex per on-seam vertex used by a back-facing
+//!   triangle, appended after the file's vertices.
+//! - Hexen II's triangles index vertices and texture coordinates separately: the mesh has one
+//!   vertex per distinct (vertex, texture coordinate, back-side seam) corner, in the order of
+//!   first use; vertices no triangle uses are left out.
+//!
+//! [`Mesh::source_vertices`] maps every mesh vertex back to the file's. QTest poses have no
+//! names (frames are named `""`, and the clip of simple frames `frame`).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::raw::{self, File, Frame, PixelFormat, Skin as RawSkin, MF_HOLEY};
+use super::raw::{
+    self, bad_normal_count, poses, File, Frame, Hexen2File, Md16File, Md16Pose, PixelFormat, Pose,
+    QTestFile, Skin as RawSkin, TexCoord, Triangle, MF_HOLEY,
+};
 use super::validate::interval_problem;
+use super::MdlFile;
 use crate::formats::normals;
 use crate::image::{self, Image, Palette, Pixels, QUAKE_FULLBRIGHT_START};
 use crate::model::{
@@ -22,32 +36,15 @@ use crate::resolve::Resolver;
 /// Game path of the palette the engine loads.
 pub const PALETTE_PATH: &str = "gfx/palette.lmp";
 
-/// Converts a parsed file into a [`Model`](crate::model::Model): every pose and every skin picture decoded.
-pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
-    let mut warnings = Vec::new();
-    let palette = options
-        .palette
-        .unwrap_or_else(|| Palette::load_or_quake(resolver, PALETTE_PATH, &mut warnings));
-    let palette = Arc::new(palette);
-    let h = &file.header;
-    let mesh = build_mesh(file, options.seam_rule, &mut warnings);
-    let frames = file
-        .poses()
-        .map(|p| ModelFrame {
-            name: raw::name_str(&p.name),
-            bounds_min: decode_position(h, p.bboxmin.v),
-            bounds_max: decode_position(h, p.bboxmax.v),
-        })
-        .collect();
-    let clips = build_clips(file, options.fps, &mut warnings);
-    let transparent = (h.flags & MF_HOLEY != 0).then_some(255u8);
-    let skins = file
-        .skins
-        .iter()
-        .enumerate()
-        .map(|(i, s)| build_skin(i, s, h, &palette, transparent, &mut warnings))
-        .collect::<Vec<_>>();
-    Converted::keyframed(mesh, frames, clips, skins, warnings)
+/// Converts a parsed file of any layout ([`File`], [`QTestFile`], [`Md16File`],
+/// [`Hexen2File`]) into a [`Model`](crate::model::Model): every pose and every skin picture
+/// decoded.
+pub fn to_model<F: MdlFile + ?Sized>(
+    file: &F,
+    options: &ConvertOptions,
+    resolver: &dyn Resolver,
+) -> Converted {
+    file.convert(options, resolver)
 }
 
 /// `scale * v + translate` for one packed position.
@@ -55,77 +52,240 @@ pub fn decode_position(h: &raw::Header, v: [u8; 3]) -> [f32; 3] {
     [0, 1, 2].map(|k| h.scale[k] * v[k] as f32 + h.translate[k])
 }
 
-fn build_mesh(file: &File<'_>, seam_rule: SeamRule, warnings: &mut Vec<String>) -> Mesh {
+/// `scale * (v + low / 256) + translate` for one `MD16` position: the high bytes in Quake's
+/// scale, the low bytes its 8 fractional bits (`v + low / 256` is exact in `f32`).
+pub fn decode_position16(h: &raw::Header, v: [u8; 3], low: [u8; 3]) -> [f32; 3] {
+    [0, 1, 2].map(|k| h.scale[k] * (v[k] as f32 + low[k] as f32 / 256.0) + h.translate[k])
+}
+
+pub(super) fn convert_quake(
+    file: &File<'_>,
+    options: &ConvertOptions,
+    resolver: &dyn Resolver,
+) -> Converted {
     let h = &file.header;
-    let n = file.texcoords.len();
-    let (w, ht) = (h.skinwidth.max(1) as f32, h.skinheight.max(1) as f32);
-    // Integer half width as the engines compute it; added in f32 so no `s` can overflow.
-    let half = (h.skinwidth / 2) as f32;
-    let on_seam = |onseam: i32| match seam_rule {
-        SeamRule::NonZero => onseam != 0,
-        SeamRule::Bit0x20 => onseam & raw::ALIAS_ONSEAM != 0,
-    };
-    let uv = |s: f32, t: i32| [(s + 0.5) / w, (t as f32 + 0.5) / ht];
+    convert(h, &file.skins, &file.frames, options, resolver, || {
+        quake_mesh(
+            h,
+            &file.texcoords,
+            &file.triangles,
+            &file.frames,
+            options.seam_rule,
+            |p, i| decode_position(h, p.verts[i].v),
+        )
+    })
+}
 
-    let mut source_vertices: Vec<u32> = (0..n as u32).collect();
-    let mut uvs: Vec<[f32; 2]> = file
-        .texcoords
-        .iter()
-        .map(|tc| uv(tc.s as f32, tc.t))
-        .collect();
-    // Mesh index of the back-side copy of each file vertex, created on first use.
-    let mut back_copy: Vec<Option<u32>> = vec![None; n];
-    let mut triangles = Vec::with_capacity(file.triangles.len());
-    for t in &file.triangles {
-        let corners = t.vertex.map(|v| {
-            let v = v as usize;
-            let tc = file.texcoords[v];
-            if t.facesfront != 0 || !on_seam(tc.onseam) {
-                return v as u32;
-            }
-            *back_copy[v].get_or_insert_with(|| {
-                source_vertices.push(v as u32);
-                uvs.push(uv(tc.s as f32 + half, tc.t));
-                (source_vertices.len() - 1) as u32
-            })
-        });
-        triangles.push(corners);
-    }
+pub(super) fn convert_qtest(
+    file: &QTestFile<'_>,
+    options: &ConvertOptions,
+    resolver: &dyn Resolver,
+) -> Converted {
+    let h = &file.header.to_quake();
+    convert(h, &file.skins, &file.frames, options, resolver, || {
+        quake_mesh(
+            h,
+            &file.texcoords,
+            &file.triangles,
+            &file.frames,
+            options.seam_rule,
+            |p, i| decode_position(h, p.verts[i].v),
+        )
+    })
+}
 
-    // Collected from exact-size iterators (no per-push capacity checks): this loop is most
-    // of the conversion time.
-    const UP: [f32; 3] = [0.0, 0.0, 1.0];
-    let morph_targets: Vec<MorphTarget> = file
-        .poses()
-        .map(|p| MorphTarget {
-            positions: source_vertices
-                .iter()
-                .map(|&sv| decode_position(h, p.verts[sv as usize].v))
-                .collect(),
-            normals: source_vertices
-                .iter()
-                .map(|&sv| normals::normal(p.verts[sv as usize].normal_index).unwrap_or(UP))
-                .collect(),
-        })
-        .collect();
-    let bad_normals = file.bad_normal_count();
+pub(super) fn convert_md16(
+    file: &Md16File<'_>,
+    options: &ConvertOptions,
+    resolver: &dyn Resolver,
+) -> Converted {
+    let h = &file.header;
+    convert(h, &file.skins, &file.frames, options, resolver, || {
+        quake_mesh(
+            h,
+            &file.texcoords,
+            &file.triangles,
+            &file.frames,
+            options.seam_rule,
+            |p: &Md16Pose, i| decode_position16(h, p.verts[i].v, p.low[i].v),
+        )
+    })
+}
+
+pub(super) fn convert_hexen2(
+    file: &Hexen2File<'_>,
+    options: &ConvertOptions,
+    resolver: &dyn Resolver,
+) -> Converted {
+    let h = &file.header.mdl;
+    convert(h, &file.skins, &file.frames, options, resolver, || {
+        hexen2_mesh(file, options.seam_rule)
+    })
+}
+
+/// What every layout shares once its mesh is built: palette, frames, clips, skins, and the
+/// warning for normals past the table.
+fn convert<P: Pose>(
+    h: &raw::Header,
+    raw_skins: &[RawSkin<'_>],
+    raw_frames: &[Frame<P>],
+    options: &ConvertOptions,
+    resolver: &dyn Resolver,
+    mesh: impl FnOnce() -> Mesh,
+) -> Converted {
+    let mut warnings = Vec::new();
+    let palette = options
+        .palette
+        .unwrap_or_else(|| Palette::load_or_quake(resolver, PALETTE_PATH, &mut warnings));
+    let palette = Arc::new(palette);
+    let mesh = mesh();
+    let bad_normals = bad_normal_count(raw_frames);
     if bad_normals > 0 {
         warnings.push(format!(
             "{bad_normals} vertex normals index past the 162-entry table; (0, 0, 1) used"
         ));
     }
+    let frames = poses(raw_frames)
+        .map(|p| {
+            let [min, max] = p.bounds();
+            ModelFrame {
+                name: raw::name_str(p.name()),
+                bounds_min: decode_position(h, min.v),
+                bounds_max: decode_position(h, max.v),
+            }
+        })
+        .collect();
+    let clips = build_clips(raw_frames, options.fps, &mut warnings);
+    let transparent = (h.flags & MF_HOLEY != 0).then_some(255u8);
+    let skins = raw_skins
+        .iter()
+        .enumerate()
+        .map(|(i, s)| build_skin(i, s, h, &palette, transparent, &mut warnings))
+        .collect::<Vec<_>>();
+    Converted::keyframed(mesh, frames, clips, skins, warnings)
+}
+
+/// Whether a texture coordinate's on-seam word puts it on the seam under `rule`.
+fn on_seam(rule: SeamRule, onseam: i32) -> bool {
+    match rule {
+        SeamRule::NonZero => onseam != 0,
+        SeamRule::Bit0x20 => onseam & raw::ALIAS_ONSEAM != 0,
+    }
+}
+
+/// The UV of texel `(s, t)` at its centre.
+fn texel_uv(h: &raw::Header, s: f32, t: i32) -> [f32; 2] {
+    let (w, ht) = (h.skinwidth.max(1) as f32, h.skinheight.max(1) as f32);
+    [(s + 0.5) / w, (t as f32 + 0.5) / ht]
+}
+
+/// Quake's layout (also QTest's and `MD16`'s): one texture coordinate per vertex, back-side
+/// copies of on-seam vertices appended. `position(pose, vertex)` decodes one position.
+fn quake_mesh<P: Pose>(
+    h: &raw::Header,
+    texcoords: &[TexCoord],
+    file_triangles: &[Triangle],
+    frames: &[Frame<P>],
+    seam_rule: SeamRule,
+    position: impl Fn(&P, usize) -> [f32; 3],
+) -> Mesh {
+    let n = texcoords.len();
+    // Integer half width as the engines compute it; added in f32 so no `s` can overflow.
+    let half = (h.skinwidth / 2) as f32;
+
+    let mut source_vertices: Vec<u32> = (0..n as u32).collect();
+    let mut uvs: Vec<[f32; 2]> = texcoords
+        .iter()
+        .map(|tc| texel_uv(h, tc.s as f32, tc.t))
+        .collect();
+    // Mesh index of the back-side copy of each file vertex, created on first use.
+    let mut back_copy: Vec<Option<u32>> = vec![None; n];
+    let mut triangles = Vec::with_capacity(file_triangles.len());
+    for t in file_triangles {
+        let corners = t.vertex.map(|v| {
+            let v = v as usize;
+            let tc = texcoords[v];
+            if t.facesfront != 0 || !on_seam(seam_rule, tc.onseam) {
+                return v as u32;
+            }
+            *back_copy[v].get_or_insert_with(|| {
+                source_vertices.push(v as u32);
+                uvs.push(texel_uv(h, tc.s as f32 + half, tc.t));
+                (source_vertices.len() - 1) as u32
+            })
+        });
+        triangles.push(corners);
+    }
+    finish_mesh(h, uvs, triangles, frames, source_vertices, position)
+}
+
+/// Hexen II's layout: one mesh vertex per distinct (vertex, texture coordinate, back-side
+/// seam) corner, in the order of first use.
+fn hexen2_mesh(file: &Hexen2File<'_>, seam_rule: SeamRule) -> Mesh {
+    let h = &file.header.mdl;
+    let half = (h.skinwidth / 2) as f32;
+    let guess = file.triangles.len();
+    let mut index: HashMap<(u16, u16, bool), u32> = HashMap::with_capacity(guess);
+    let mut source_vertices: Vec<u32> = Vec::with_capacity(guess);
+    let mut uvs: Vec<[f32; 2]> = Vec::with_capacity(guess);
+    let triangles = file
+        .triangles
+        .iter()
+        .map(|t| {
+            std::array::from_fn(|k| {
+                let (v, st) = (t.vertex[k], t.st[k]);
+                let tc = file.texcoords[st as usize];
+                let back = t.facesfront == 0 && on_seam(seam_rule, tc.onseam);
+                *index.entry((v, st, back)).or_insert_with(|| {
+                    let s = tc.s as f32 + if back { half } else { 0.0 };
+                    source_vertices.push(u32::from(v));
+                    uvs.push(texel_uv(h, s, tc.t));
+                    (source_vertices.len() - 1) as u32
+                })
+            })
+        })
+        .collect();
+    finish_mesh(h, uvs, triangles, &file.frames, source_vertices, |p, i| {
+        decode_position(h, p.verts[i].v)
+    })
+}
+
+/// The morph targets of every pose over the mesh's vertices, and the mesh.
+fn finish_mesh<P: Pose>(
+    h: &raw::Header,
+    uvs: Vec<[f32; 2]>,
+    triangles: Vec<[u32; 3]>,
+    frames: &[Frame<P>],
+    source_vertices: Vec<u32>,
+    position: impl Fn(&P, usize) -> [f32; 3],
+) -> Mesh {
+    // Collected from exact-size iterators (no per-push capacity checks): this loop is most
+    // of the conversion time.
+    const UP: [f32; 3] = [0.0, 0.0, 1.0];
+    let morph_targets: Vec<MorphTarget> = poses(frames)
+        .map(|p| MorphTarget {
+            positions: source_vertices
+                .iter()
+                .map(|&sv| position(p, sv as usize))
+                .collect(),
+            normals: source_vertices
+                .iter()
+                .map(|&sv| normals::normal(p.verts()[sv as usize].normal_index).unwrap_or(UP))
+                .collect(),
+        })
+        .collect();
     let skin_size = Some([h.skinwidth.max(0) as u32, h.skinheight.max(0) as u32]);
     Mesh::keyframed(uvs, triangles, morph_targets, source_vertices, skin_size)
 }
 
-fn build_clips(file: &File<'_>, fps: f32, warnings: &mut Vec<String>) -> Vec<Clip> {
+fn build_clips<P: Pose>(frames: &[Frame<P>], fps: f32, warnings: &mut Vec<String>) -> Vec<Clip> {
     let mut simple = Vec::new();
     let mut clips = Vec::new();
     let mut index = 0usize;
-    for (fi, f) in file.frames.iter().enumerate() {
+    for (fi, f) in frames.iter().enumerate() {
         match f {
             Frame::Simple(p) => {
-                simple.push((index, raw::name_str(&p.name)));
+                simple.push((index, raw::name_str(p.name())));
                 index += 1;
             }
             Frame::Group {
@@ -133,7 +293,7 @@ fn build_clips(file: &File<'_>, fps: f32, warnings: &mut Vec<String>) -> Vec<Cli
             } => {
                 let name = frames
                     .first()
-                    .map(|p| raw::name_str(&p.name))
+                    .map(|p| raw::name_str(p.name()))
                     .unwrap_or_default();
                 let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
                 let group_fps = match interval_problem(intervals) {

@@ -3,6 +3,10 @@
 //! [`Spec`] switches on each branch of the format (skin group, frame group, on-seam vertices
 //! on back-facing triangles, trailing data, `MF_HOLEY`, a 16-bit skin) on a small diamond
 //! shape: 6 vertices, 8 triangles, the lower half back-facing.
+//!
+//! The variants are built from the same spec: [`qtest`] drops the header's flags and size
+//! and the poses' names, [`md16`] adds a low byte to every coordinate, and [`hexen2`] gives
+//! the triangles texture-coordinate indices of their own ([`Hexen2Spec`]).
 
 use std::borrow::Cow;
 
@@ -210,12 +214,198 @@ pub fn build(spec: &Spec) -> File<'static> {
     }
 }
 
+/// A QTest (`IDPO` version 3) file from a spec: the same skins, geometry and poses, without
+/// the header's flags and size (the spec's flags are dropped) and the poses' names.
+pub fn qtest(spec: &Spec) -> QTestFile<'static> {
+    let f = build(spec);
+    let h = f.header;
+    let pose = |p: SimpleFrame| QTestPose {
+        bboxmin: p.bboxmin,
+        bboxmax: p.bboxmax,
+        verts: p.verts,
+    };
+    QTestFile {
+        header: QTestHeader {
+            version: QTEST_VERSION,
+            scale: h.scale,
+            translate: h.translate,
+            boundingradius: h.boundingradius,
+            eyeposition: h.eyeposition,
+            num_skins: h.num_skins,
+            skinwidth: h.skinwidth,
+            skinheight: h.skinheight,
+            num_verts: h.num_verts,
+            num_tris: h.num_tris,
+            num_frames: h.num_frames,
+            synctype: h.synctype,
+        },
+        skins: f.skins,
+        texcoords: f.texcoords,
+        triangles: f.triangles,
+        frames: f.frames.into_iter().map(|fr| map_frame(fr, pose)).collect(),
+        trailing: f.trailing,
+    }
+}
+
+/// The low byte of coordinate `axis` of vertex `vertex` in pose `pose` of an [`md16`]
+/// fixture: spread over 0..=255 so that every pose has fractions of its own.
+pub fn md16_low_byte(pose: usize, vertex: usize, axis: usize) -> u8 {
+    ((vertex * 53 + pose * 29 + axis * 97 + 11) % 256) as u8
+}
+
+/// A QuakeForge `MD16` file from a spec: the same file with, after each pose's vertices, a
+/// block of low bytes from [`md16_low_byte`] (pose index counted over the whole file, group
+/// members included); the low block repeats the high block's normal indices, as QuakeForge's
+/// exporter does.
+pub fn md16(spec: &Spec) -> Md16File<'static> {
+    let f = build(spec);
+    let mut index = 0usize;
+    let frames = f
+        .frames
+        .into_iter()
+        .map(|fr| {
+            map_frame(fr, |p: SimpleFrame| {
+                let k = index;
+                index += 1;
+                let low = p
+                    .verts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| Vertex {
+                        v: std::array::from_fn(|a| md16_low_byte(k, i, a)),
+                        normal_index: v.normal_index,
+                    })
+                    .collect();
+                Md16Pose {
+                    bboxmin: p.bboxmin,
+                    bboxmax: p.bboxmax,
+                    name: p.name,
+                    verts: p.verts,
+                    low,
+                }
+            })
+        })
+        .collect();
+    Md16File {
+        header: f.header,
+        skins: f.skins,
+        texcoords: f.texcoords,
+        triangles: f.triangles,
+        frames,
+        trailing: f.trailing,
+    }
+}
+
+/// Which branches a generated Hexen II `RAPO` file exercises beyond [`Spec`]'s.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Hexen2Spec {
+    /// Skins, seam flags, frames, flags and trailing bytes as for Quake.
+    pub base: Spec,
+    /// The back-facing lower half uses texture coordinates of its own (a row lower, not on
+    /// the seam) for the equator vertices, which then split into two mesh vertices each.
+    pub separate_back_st: bool,
+    /// Add a vertex (in every pose) and a texture coordinate that no triangle uses.
+    pub unused: bool,
+}
+
+/// A Hexen II `RAPO` file from a spec. The texture coordinates are stored in reverse order of
+/// the vertices (texture coordinate `5 - v` belongs to vertex `v`), so that no triangle's
+/// texture-coordinate index equals its vertex index by accident.
+pub fn hexen2(spec: &Hexen2Spec) -> Hexen2File<'static> {
+    let f = build(&spec.base);
+    let n = f.texcoords.len();
+    let mut texcoords: Vec<TexCoord> = f.texcoords.iter().rev().copied().collect();
+    let st_of = |v: i32| (n - 1 - v as usize) as u16;
+    // Texture coordinates of the back side's equator, one row lower.
+    let back_st = n;
+    if spec.separate_back_st {
+        texcoords.extend(ST[..4].iter().map(|st| TexCoord {
+            onseam: 0,
+            s: st[0],
+            t: st[1] + 2,
+        }));
+    }
+    if spec.unused {
+        texcoords.push(TexCoord {
+            onseam: 0,
+            s: 1,
+            t: 1,
+        });
+    }
+    let triangles = f
+        .triangles
+        .iter()
+        .map(|t| Hexen2Triangle {
+            facesfront: t.facesfront,
+            vertex: t.vertex.map(|v| v as u16),
+            st: t.vertex.map(|v| {
+                if spec.separate_back_st && t.facesfront == 0 && v < 4 {
+                    (back_st + v as usize) as u16
+                } else {
+                    st_of(v)
+                }
+            }),
+        })
+        .collect();
+    let extra = |mut p: SimpleFrame| {
+        if spec.unused {
+            p.verts.push(Vertex {
+                v: [64, 64, 64],
+                normal_index: 0,
+            });
+        }
+        p
+    };
+    let frames: Vec<Frame> = f
+        .frames
+        .into_iter()
+        .map(|fr| map_frame(fr, extra))
+        .collect();
+    let num_verts = n as i32 + i32::from(spec.unused);
+    Hexen2File {
+        header: Hexen2Header {
+            mdl: Header {
+                version: HEXEN2_VERSION,
+                num_verts,
+                ..f.header
+            },
+            num_st_verts: texcoords.len() as i32,
+        },
+        skins: f.skins,
+        texcoords,
+        triangles,
+        frames,
+        trailing: f.trailing,
+    }
+}
+
+/// A frame entry with each pose mapped.
+fn map_frame<P, Q>(frame: Frame<P>, mut pose: impl FnMut(P) -> Q) -> Frame<Q> {
+    match frame {
+        Frame::Simple(p) => Frame::Simple(pose(p)),
+        Frame::Group {
+            frame_type,
+            bboxmin,
+            bboxmax,
+            intervals,
+            frames,
+        } => Frame::Group {
+            frame_type,
+            bboxmin,
+            bboxmax,
+            intervals,
+            frames: frames.into_iter().map(pose).collect(),
+        },
+    }
+}
+
 /// The smallest useful file: one 8-bit skin, two simple frames.
 pub fn minimal() -> Vec<u8> {
     build(&Spec::default()).write()
 }
 
-/// One generated file per branch of the format, by name.
+/// One generated file per branch of the format and of each variant, by name: Quake's first,
+/// then `qtest_*`, `md16_*` and `hexen2_*`.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     let s = Spec::default;
     let specs = [
@@ -258,8 +448,35 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ),
         ("everything", Spec::everything()),
     ];
-    specs
+    let mut out: Vec<(&'static str, Vec<u8>)> = specs
         .into_iter()
         .map(|(n, spec)| (n, build(&spec).write()))
-        .collect()
+        .collect();
+    let groups = || Spec {
+        simple_frames: 5,
+        frame_group: true,
+        ..s()
+    };
+    out.push(("qtest_minimal", qtest(&s()).write()));
+    out.push(("qtest_frame_group", qtest(&groups()).write()));
+    out.push(("qtest_everything", qtest(&Spec::everything()).write()));
+    out.push(("md16_minimal", md16(&s()).write()));
+    out.push(("md16_frames_and_group", md16(&groups()).write()));
+    out.push(("md16_everything", md16(&Spec::everything()).write()));
+    let h2 = |base: Spec, separate_back_st: bool, unused: bool| {
+        hexen2(&Hexen2Spec {
+            base,
+            separate_back_st,
+            unused,
+        })
+        .write()
+    };
+    out.push(("hexen2_minimal", h2(s(), false, false)));
+    out.push(("hexen2_seam", h2(Spec { seam: true, ..s() }, false, false)));
+    out.push((
+        "hexen2_separate_st",
+        h2(Spec { seam: true, ..s() }, true, true),
+    ));
+    out.push(("hexen2_everything", h2(Spec::everything(), true, true)));
+    out
 }

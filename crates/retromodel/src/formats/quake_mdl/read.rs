@@ -1,9 +1,9 @@
-//! Parsing: bytes to [`File`], every count, size and index checked once, here.
+//! Parsing: bytes to [`File`] and its variants, every count, size and index checked once,
+//! here.
 
 use std::borrow::Cow;
 
 use super::raw::*;
-use super::FORMAT;
 use crate::error::{ErrorKind, Result, ResultExt};
 use crate::io::Reader;
 use crate::limits::{Budget, Limits};
@@ -12,73 +12,198 @@ use crate::limits::{Budget, Limits};
 const VERTEX_SIZE: usize = 4;
 /// Bytes of a simple frame before its vertices: bboxmin, bboxmax, name.
 const FRAME_HEAD: usize = 4 + 4 + 16;
+/// Bytes of a QTest pose before its vertices: bboxmin, bboxmax (no name).
+const QTEST_FRAME_HEAD: usize = 4 + 4;
+/// Bytes of a Hexen II triangle: `facesfront`, three `u16` vertex and three `u16` st indices.
+const HEXEN2_TRIANGLE_SIZE: usize = 4 + 6 + 6;
+
+/// Offsets of the header's counts, the same in every variant.
+const NUM_SKINS_AT: usize = 48;
+const SKINWIDTH_AT: usize = 52;
+const NUM_VERTS_AT: usize = 60;
+const NUM_TRIS_AT: usize = 64;
+const NUM_FRAMES_AT: usize = 68;
+/// Offset of Hexen II's `num_st_verts`.
+const NUM_ST_VERTS_AT: usize = 84;
 
 /// What one skin picture costs once decoded: its bookkeeping and up to 4 bytes a texel.
 fn picture_cost(texels: usize) -> u64 {
     128 + 4 * texels as u64
 }
 
-/// What one pose costs once decoded: its bookkeeping, the raw vertices, and a position and
-/// normal (24 bytes) for up to twice as many mesh vertices (the seam split).
-fn pose_cost(num_verts: usize) -> u64 {
-    256 + (4 + 2 * 24) * num_verts as u64
+/// What one pose costs once decoded: its bookkeeping, the raw vertices (`raw` bytes each),
+/// and a position and normal (24 bytes) for up to `mesh_verts` mesh vertices.
+fn pose_cost(num_verts: usize, raw: u64, mesh_verts: u64) -> u64 {
+    256 + raw * num_verts as u64 + 24 * mesh_verts
+}
+
+/// How the poses of one layout are stored and what they cost.
+struct PoseLayout<P> {
+    /// Bytes of one pose.
+    size: usize,
+    /// What one pose costs once decoded.
+    cost: u64,
+    /// Reads one pose of `num_verts` vertices.
+    read: fn(&mut Reader<'_>, usize) -> Result<P>,
 }
 
 impl<'a> File<'a> {
-    /// Parses an MDL file. Pixel data and trailing bytes borrow from `data`.
+    /// Parses a Quake (`IDPO` version 6) file. Pixel data and trailing bytes borrow from
+    /// `data`.
     ///
     /// Fails on a wrong magic or version, a negative or impossible count, a vertex index out
     /// of range, an unknown skin type or truncated data. Group intervals are not judged here
     /// (see [`super::validate`]): the file is read as stored.
     pub fn parse(data: &'a [u8], limits: &Limits) -> Result<File<'a>> {
-        let mut r = Reader::new(data, FORMAT);
-        let header = read_header(&mut r).context_with(|| "header")?;
+        let mut r = Reader::new(data, Variant::Quake.name());
+        let header = read_header(&mut r, Variant::Quake)?;
         let h = &header;
-
-        let (w, hgt) = (h.skinwidth, h.skinheight);
-        r.skin_size(w, hgt, 52, limits)?;
-        let texels = w as usize * hgt as usize;
-        let num_skins = r.count(h.num_skins, "num_skins", 4 + texels, 48, limits)?;
         let mut budget = Budget::new(limits);
-        r.charge(&mut budget, 64 * num_skins as u64, 48)?;
-        let mut skins = Vec::with_capacity(num_skins);
-        for i in 0..num_skins {
-            skins.push(
-                read_skin(&mut r, texels, limits, &mut budget)
-                    .context_with(|| format!("skin {i}"))?,
-            );
-        }
-
+        let skins = read_skins(
+            &mut r,
+            h.num_skins,
+            h.skinwidth,
+            h.skinheight,
+            limits,
+            &mut budget,
+        )?;
         let (texcoords, triangles) =
             read_geometry(&mut r, h.num_verts, h.num_tris, limits, &mut budget)?;
-        let num_verts = texcoords.len();
-
-        let pose_size = FRAME_HEAD + VERTEX_SIZE * num_verts;
-        let num_frames = r.count(h.num_frames, "num_frames", 4 + pose_size, 68, limits)?;
-        r.charge(&mut budget, num_frames as u64 * pose_cost(num_verts), 68)?;
-        let mut frames = Vec::with_capacity(num_frames);
-        for i in 0..num_frames {
-            frames.push(
-                read_frame(&mut r, num_verts, limits, &mut budget)
-                    .context_with(|| format!("frame {i}"))?,
-            );
-        }
-
-        let trailing = Cow::Borrowed(r.rest());
+        let n = texcoords.len();
+        let layout = PoseLayout {
+            size: FRAME_HEAD + VERTEX_SIZE * n,
+            cost: pose_cost(n, 4, 2 * n as u64),
+            read: read_pose,
+        };
+        let frames = read_frames(&mut r, h.num_frames, n, &layout, limits, &mut budget)?;
         Ok(File {
             header,
             skins,
             texcoords,
             triangles,
             frames,
-            trailing,
+            trailing: Cow::Borrowed(r.rest()),
+        })
+    }
+}
+
+impl<'a> QTestFile<'a> {
+    /// Parses a QTest (`IDPO` version 3) file: the 76-byte header, Quake's skins, texture
+    /// coordinates and triangles, and poses without names. Fails as [`File::parse`] does.
+    pub fn parse(data: &'a [u8], limits: &Limits) -> Result<QTestFile<'a>> {
+        let mut r = Reader::new(data, Variant::QTest.name());
+        let header = read_common_header(&mut r, Variant::QTest).context_with(|| "header")?;
+        let h = &header;
+        let mut budget = Budget::new(limits);
+        let skins = read_skins(
+            &mut r,
+            h.num_skins,
+            h.skinwidth,
+            h.skinheight,
+            limits,
+            &mut budget,
+        )?;
+        let (texcoords, triangles) =
+            read_geometry(&mut r, h.num_verts, h.num_tris, limits, &mut budget)?;
+        let n = texcoords.len();
+        let layout = PoseLayout {
+            size: QTEST_FRAME_HEAD + VERTEX_SIZE * n,
+            cost: pose_cost(n, 4, 2 * n as u64),
+            read: read_qtest_pose,
+        };
+        let frames = read_frames(&mut r, h.num_frames, n, &layout, limits, &mut budget)?;
+        Ok(QTestFile {
+            header,
+            skins,
+            texcoords,
+            triangles,
+            frames,
+            trailing: Cow::Borrowed(r.rest()),
+        })
+    }
+}
+
+impl<'a> Md16File<'a> {
+    /// Parses a QuakeForge `MD16` file (version 6): Quake's layout with a block of low bytes
+    /// after each pose's vertices. Fails as [`File::parse`] does, and on a pose whose low
+    /// block is cut short.
+    pub fn parse(data: &'a [u8], limits: &Limits) -> Result<Md16File<'a>> {
+        let mut r = Reader::new(data, Variant::Md16.name());
+        let header = read_header(&mut r, Variant::Md16)?;
+        let h = &header;
+        let mut budget = Budget::new(limits);
+        let skins = read_skins(
+            &mut r,
+            h.num_skins,
+            h.skinwidth,
+            h.skinheight,
+            limits,
+            &mut budget,
+        )?;
+        let (texcoords, triangles) =
+            read_geometry(&mut r, h.num_verts, h.num_tris, limits, &mut budget)?;
+        let n = texcoords.len();
+        let layout = PoseLayout {
+            size: FRAME_HEAD + 2 * VERTEX_SIZE * n,
+            cost: pose_cost(n, 8, 2 * n as u64),
+            read: read_md16_pose,
+        };
+        let frames = read_frames(&mut r, h.num_frames, n, &layout, limits, &mut budget)?;
+        Ok(Md16File {
+            header,
+            skins,
+            texcoords,
+            triangles,
+            frames,
+            trailing: Cow::Borrowed(r.rest()),
+        })
+    }
+}
+
+impl<'a> Hexen2File<'a> {
+    /// Parses a Hexen II mission-pack `RAPO` file (version 50): the 88-byte header, Quake's
+    /// skins, `num_st_verts` texture coordinates, triangles with separate vertex and
+    /// texture-coordinate indices, Quake's frames. Fails as [`File::parse`] does, and on a
+    /// texture-coordinate index out of range.
+    pub fn parse(data: &'a [u8], limits: &Limits) -> Result<Hexen2File<'a>> {
+        let mut r = Reader::new(data, Variant::Hexen2.name());
+        let mdl = read_header(&mut r, Variant::Hexen2)?;
+        let num_st_verts = r.i32().context_with(|| "header")?;
+        let header = Hexen2Header { mdl, num_st_verts };
+        let mut budget = Budget::new(limits);
+        let skins = read_skins(
+            &mut r,
+            mdl.num_skins,
+            mdl.skinwidth,
+            mdl.skinheight,
+            limits,
+            &mut budget,
+        )?;
+        // No array of `num_verts` precedes the frames: its size is checked with theirs.
+        let n = r.count_in_limit(mdl.num_verts, "num_verts", NUM_VERTS_AT, limits)?;
+        let (texcoords, triangles) = read_hexen2_geometry(&mut r, &header, limits, &mut budget)?;
+        // Every corner may be a mesh vertex of its own.
+        let mesh_verts = 3 * triangles.len() as u64;
+        let layout = PoseLayout {
+            size: FRAME_HEAD + VERTEX_SIZE * n,
+            cost: pose_cost(n, 4, mesh_verts),
+            read: read_pose,
+        };
+        let frames = read_frames(&mut r, mdl.num_frames, n, &layout, limits, &mut budget)?;
+        Ok(Hexen2File {
+            header,
+            skins,
+            texcoords,
+            triangles,
+            frames,
+            trailing: Cow::Borrowed(r.rest()),
         })
     }
 }
 
 /// The texture coordinates (one per vertex, `num_verts` at offset 60) and the triangles
-/// (`num_tris` at offset 64) of a Quake MDL; shared with the MDL2 layout of
-/// [`crate::formats::gs_mdl`].
+/// (`num_tris` at offset 64) of a Quake MDL; shared with QTest and `MD16`, and with the MDL2
+/// layout of [`crate::formats::gs_mdl`].
 pub(crate) fn read_geometry(
     r: &mut Reader<'_>,
     num_verts: i32,
@@ -86,20 +211,13 @@ pub(crate) fn read_geometry(
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<(Vec<TexCoord>, Vec<Triangle>)> {
-    let n = r.count(num_verts, "num_verts", 12, 60, limits)?;
+    let n = r.count(num_verts, "num_verts", 12, NUM_VERTS_AT, limits)?;
     // Raw texcoord plus, per mesh vertex (twice for the seam split), a UV and an index.
-    r.charge(budget, (12 + 2 * 12) * n as u64, 60)?;
-    let mut texcoords = Vec::with_capacity(n);
-    for _ in 0..n {
-        texcoords.push(TexCoord {
-            onseam: r.i32()?,
-            s: r.i32()?,
-            t: r.i32()?,
-        });
-    }
+    r.charge(budget, (12 + 2 * 12) * n as u64, NUM_VERTS_AT)?;
+    let texcoords = read_texcoords(r, n)?;
 
-    let num_tris = r.count(num_tris, "num_tris", 16, 64, limits)?;
-    r.charge(budget, (16 + 12) * num_tris as u64, 64)?;
+    let num_tris = r.count(num_tris, "num_tris", 16, NUM_TRIS_AT, limits)?;
+    r.charge(budget, (16 + 12) * num_tris as u64, NUM_TRIS_AT)?;
     let mut triangles = Vec::with_capacity(num_tris);
     for i in 0..num_tris {
         let facesfront = r.i32()?;
@@ -108,13 +226,10 @@ pub(crate) fn read_geometry(
             let at = r.pos();
             *v = r.i32()?;
             if *v < 0 || *v >= num_verts {
-                return Err(r
-                    .error_at(
-                        at,
-                        ErrorKind::IndexOutOfRange,
-                        format!("vertex index {} out of range (num_verts = {num_verts})", *v),
-                    )
-                    .in_context(format!("triangle {i}")));
+                return Err(
+                    out_of_range(r, at, "vertex", *v as i64, "num_verts", num_verts)
+                        .in_context(format!("triangle {i}")),
+                );
             }
         }
         triangles.push(Triangle { facesfront, vertex });
@@ -122,9 +237,86 @@ pub(crate) fn read_geometry(
     Ok((texcoords, triangles))
 }
 
-fn read_header(r: &mut Reader<'_>) -> Result<Header> {
-    let version = r.magic_and_version(IDENT, VERSION)?;
-    Ok(Header {
+/// Hexen II's `num_st_verts` texture coordinates and its triangles.
+fn read_hexen2_geometry(
+    r: &mut Reader<'_>,
+    h: &Hexen2Header,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<(Vec<TexCoord>, Vec<Hexen2Triangle>)> {
+    let n = r.count(h.num_st_verts, "num_st_verts", 12, NUM_ST_VERTS_AT, limits)?;
+    r.charge(budget, 12 * n as u64, NUM_ST_VERTS_AT)?;
+    let texcoords = read_texcoords(r, n)?;
+
+    let num_tris = r.count(
+        h.mdl.num_tris,
+        "num_tris",
+        HEXEN2_TRIANGLE_SIZE,
+        NUM_TRIS_AT,
+        limits,
+    )?;
+    // Raw triangle, its mesh triangle, and per corner a mesh vertex's UV, index and key.
+    r.charge(budget, (16 + 12 + 3 * 32) * num_tris as u64, NUM_TRIS_AT)?;
+    let mut triangles = Vec::with_capacity(num_tris);
+    for i in 0..num_tris {
+        let facesfront = r.i32()?;
+        let mut read_indices = |what: &str, count: &str, bound: i32| -> Result<[u16; 3]> {
+            let mut out = [0u16; 3];
+            for v in &mut out {
+                let at = r.pos();
+                *v = r.u16()?;
+                if i32::from(*v) >= bound {
+                    return Err(out_of_range(r, at, what, i64::from(*v), count, bound)
+                        .in_context(format!("triangle {i}")));
+                }
+            }
+            Ok(out)
+        };
+        let vertex = read_indices("vertex", "num_verts", h.mdl.num_verts)?;
+        let st = read_indices("st", "num_st_verts", h.num_st_verts)?;
+        triangles.push(Hexen2Triangle {
+            facesfront,
+            vertex,
+            st,
+        });
+    }
+    Ok((texcoords, triangles))
+}
+
+/// The error for an index past its array.
+fn out_of_range(
+    r: &Reader<'_>,
+    at: usize,
+    what: &str,
+    index: i64,
+    count: &str,
+    bound: i32,
+) -> crate::Error {
+    r.error_at(
+        at,
+        ErrorKind::IndexOutOfRange,
+        format!("{what} index {index} out of range ({count} = {bound})"),
+    )
+}
+
+/// `n` texture coordinates (`stvert_t`), whose count was checked.
+fn read_texcoords(r: &mut Reader<'_>, n: usize) -> Result<Vec<TexCoord>> {
+    let mut texcoords = Vec::with_capacity(n);
+    for _ in 0..n {
+        texcoords.push(TexCoord {
+            onseam: r.i32()?,
+            s: r.i32()?,
+            t: r.i32()?,
+        });
+    }
+    Ok(texcoords)
+}
+
+/// The fields every variant's header has: magic, version, and Quake's header up to
+/// `synctype` (all of QTest's).
+fn read_common_header(r: &mut Reader<'_>, variant: Variant) -> Result<QTestHeader> {
+    let version = r.magic_and_version(variant.ident(), variant.version())?;
+    Ok(QTestHeader {
         version,
         scale: r.vec3()?,
         translate: r.vec3()?,
@@ -137,9 +329,40 @@ fn read_header(r: &mut Reader<'_>) -> Result<Header> {
         num_tris: r.i32()?,
         num_frames: r.i32()?,
         synctype: r.i32()?,
-        flags: r.i32()?,
-        size: r.f32()?,
     })
+}
+
+/// Quake's 84-byte header (also `MD16`'s and the start of Hexen II's).
+fn read_header(r: &mut Reader<'_>, variant: Variant) -> Result<Header> {
+    (|| {
+        let common = read_common_header(r, variant)?;
+        Ok(Header {
+            flags: r.i32()?,
+            size: r.f32()?,
+            ..common.to_quake()
+        })
+    })()
+    .context_with(|| "header")
+}
+
+/// The `num_skins` skin entries (count at offset 48) of `skinwidth x skinheight` pictures.
+fn read_skins<'a>(
+    r: &mut Reader<'a>,
+    num_skins: i32,
+    w: i32,
+    hgt: i32,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Vec<Skin<'a>>> {
+    r.skin_size(w, hgt, SKINWIDTH_AT, limits)?;
+    let texels = w as usize * hgt as usize;
+    let num_skins = r.count(num_skins, "num_skins", 4 + texels, NUM_SKINS_AT, limits)?;
+    r.charge(budget, 64 * num_skins as u64, NUM_SKINS_AT)?;
+    let mut skins = Vec::with_capacity(num_skins);
+    for i in 0..num_skins {
+        skins.push(read_skin(r, texels, limits, budget).context_with(|| format!("skin {i}"))?);
+    }
+    Ok(skins)
 }
 
 fn read_skin<'a>(
@@ -188,32 +411,84 @@ fn read_vertex(r: &mut Reader<'_>) -> Result<Vertex> {
     Ok(vertex(&r.array::<VERTEX_SIZE>()?))
 }
 
-fn read_pose(r: &mut Reader<'_>, num_verts: usize) -> Result<SimpleFrame> {
-    let bboxmin = read_vertex(r)?;
-    let bboxmax = read_vertex(r)?;
-    let name = r.array::<16>()?;
-    // The frame's size was checked against the data left, so this reads no further than
-    // the input; a truncated pose still fails in `read_vertex` with its offset.
+/// `num_verts` packed vertices. The frame's size was checked against the data left, so this
+/// reads no further than the input; a truncated pose still fails with its offset.
+fn read_vertices(r: &mut Reader<'_>, num_verts: usize) -> Result<Vec<Vertex>> {
     let bytes = r.bytes(num_verts * VERTEX_SIZE)?;
-    let verts = bytes.chunks_exact(VERTEX_SIZE).map(vertex).collect();
+    Ok(bytes.chunks_exact(VERTEX_SIZE).map(vertex).collect())
+}
+
+fn read_pose(r: &mut Reader<'_>, num_verts: usize) -> Result<SimpleFrame> {
     Ok(SimpleFrame {
+        bboxmin: read_vertex(r)?,
+        bboxmax: read_vertex(r)?,
+        name: r.array::<16>()?,
+        verts: read_vertices(r, num_verts)?,
+    })
+}
+
+fn read_qtest_pose(r: &mut Reader<'_>, num_verts: usize) -> Result<QTestPose> {
+    Ok(QTestPose {
+        bboxmin: read_vertex(r)?,
+        bboxmax: read_vertex(r)?,
+        verts: read_vertices(r, num_verts)?,
+    })
+}
+
+fn read_md16_pose(r: &mut Reader<'_>, num_verts: usize) -> Result<Md16Pose> {
+    let SimpleFrame {
         bboxmin,
         bboxmax,
         name,
         verts,
+    } = read_pose(r, num_verts)?;
+    let low = read_vertices(r, num_verts).context_with(|| "low bytes")?;
+    Ok(Md16Pose {
+        bboxmin,
+        bboxmax,
+        name,
+        verts,
+        low,
     })
 }
 
-fn read_frame(
+/// The `num_frames` frame entries (count at offset 68) of one pose layout.
+fn read_frames<P>(
     r: &mut Reader<'_>,
+    num_frames: i32,
     num_verts: usize,
+    layout: &PoseLayout<P>,
     limits: &Limits,
     budget: &mut Budget,
-) -> Result<Frame> {
+) -> Result<Vec<Frame<P>>> {
+    let num_frames = r.count(
+        num_frames,
+        "num_frames",
+        4 + layout.size,
+        NUM_FRAMES_AT,
+        limits,
+    )?;
+    r.charge(budget, num_frames as u64 * layout.cost, NUM_FRAMES_AT)?;
+    let mut frames = Vec::with_capacity(num_frames);
+    for i in 0..num_frames {
+        frames.push(
+            read_frame(r, num_verts, layout, limits, budget)
+                .context_with(|| format!("frame {i}"))?,
+        );
+    }
+    Ok(frames)
+}
+
+fn read_frame<P>(
+    r: &mut Reader<'_>,
+    num_verts: usize,
+    layout: &PoseLayout<P>,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Frame<P>> {
     let frame_type = r.i32()?;
-    let pose_size = FRAME_HEAD + VERTEX_SIZE * num_verts;
     if frame_type == 0 {
-        return Ok(Frame::Simple(read_pose(r, num_verts)?));
+        return Ok(Frame::Simple((layout.read)(r, num_verts)?));
     }
     let nb_at = r.pos();
     let nb = r.i32()?;
@@ -221,14 +496,14 @@ fn read_frame(
         return Err(r.error_at(nb_at, ErrorKind::BadCount, "frame group with 0 frames"));
     }
     // 8 bytes of group bbox, then per pose an interval and the pose itself.
-    let nb = r.count(nb, "nb", 4 + pose_size, nb_at, limits)?;
-    r.charge(budget, nb as u64 * pose_cost(num_verts), nb_at)?;
+    let nb = r.count(nb, "nb", 4 + layout.size, nb_at, limits)?;
+    r.charge(budget, nb as u64 * layout.cost, nb_at)?;
     let bboxmin = read_vertex(r)?;
     let bboxmax = read_vertex(r)?;
     let intervals = (0..nb).map(|_| r.f32()).collect::<Result<Vec<_>>>()?;
     let mut frames = Vec::with_capacity(nb);
     for i in 0..nb {
-        frames.push(read_pose(r, num_verts).context_with(|| format!("group frame {i}"))?);
+        frames.push((layout.read)(r, num_verts).context_with(|| format!("group frame {i}"))?);
     }
     Ok(Frame::Group {
         frame_type,
