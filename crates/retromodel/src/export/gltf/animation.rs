@@ -266,13 +266,22 @@ impl Builder<'_> {
                     })
                     .collect();
                 super::skeleton::continuous(&mut rotations);
+                let scales: Vec<[f32; 3]> = t
+                    .frames
+                    .iter()
+                    .map(|&f| {
+                        let s = n.transform_at(f).scale;
+                        [s[0], s[2], s[1]]
+                    })
+                    .collect();
+                let scaled = scales.iter().any(|s| *s != [1.0; 3]);
                 self.trs_channels(
                     Track {
                         input,
                         node,
                         translations: &translations,
                         rotations: &rotations,
-                        scales: None,
+                        scales: scaled.then_some(scales.as_slice()),
                     },
                     &mut samplers,
                     &mut channels,

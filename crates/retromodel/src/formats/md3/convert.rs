@@ -68,15 +68,22 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
     }
 }
 
-/// A tag's transform: its origin, and the rotation whose columns are its axes (the nearest
-/// rotation when they are not orthonormal). `None` when a value is not finite or the axes
-/// give no rotation.
+/// A tag's transform: its origin, and the linear map whose columns are its axes as a
+/// rotation and a per-axis scale (the engine scales an attached model by the axes' lengths:
+/// OpenArena's `tag_weapon` axes are up to 1.41 long). `None` when a value is not finite or
+/// the axes give no rotation.
 pub fn tag_transform(tag: &super::raw::Tag) -> Option<NodeTransform> {
-    let q = math::quat_from_rotation(&tag.axis.map(|v| v.map(f64::from)));
+    let a = tag.axis.map(|v| v.map(f64::from));
+    let m: math::Mat4d = [
+        a[0][0], a[0][1], a[0][2], 0.0, a[1][0], a[1][1], a[1][2], 0.0, a[2][0], a[2][1], a[2][2],
+        0.0, 0.0, 0.0, 0.0, 1.0,
+    ];
+    let (scale, r) = math::split_scale(&m);
+    let q = math::quat_from_rotation(&r);
     let t = NodeTransform {
         translation: tag.origin,
         rotation: q.map(|c| c as f32),
-        scale: [1.0; 3],
+        scale: scale.map(|c| c as f32),
     };
     let len = t.rotation.iter().map(|c| c * c).sum::<f32>().sqrt();
     (t.is_finite() && (len - 1.0).abs() <= 1e-3).then_some(t)

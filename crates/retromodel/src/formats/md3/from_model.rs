@@ -8,7 +8,7 @@
 //! - Frame bounds are those of the written positions, the local origin `(0, 0, 0)` and the
 //!   radius the farthest written vertex from it (what id's tools wrote).
 //! - Tags: every scene node named `tag_*` (MD3 tags, glTF nodes so named), at its world
-//!   transform in each frame: origin and the rotation's axes.
+//!   transform in each frame: origin and the axes of its rotation and scale.
 //! - Shader names: [`WriteOptions::skin_paths`] when given, else each mesh's skin name; a
 //!   mesh without skin gets no shader.
 //! - ioquake3's limits (vertices and triangles per surface, frames, surfaces, tags) are
@@ -174,11 +174,10 @@ fn tags(model: &Model, num_frames: usize) -> Vec<Tag> {
         let worlds = model.node_world_matrices_at(f);
         for &i in &tagged {
             let m = &worlds[i];
-            let (_, r) = math::split_scale(m);
             out.push(Tag {
                 name: name_field::<MAX_QPATH>(&model.nodes[i].name).0,
                 origin: [m[12] as f32, m[13] as f32, m[14] as f32],
-                axis: r.map(|c| c.map(|x| x as f32)),
+                axis: math::columns(m).map(|c| c.map(|x| x as f32)),
             });
         }
     }

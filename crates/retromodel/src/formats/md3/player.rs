@@ -333,11 +333,11 @@ pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converte
         (t, add_node(&mut model, "weapon", Some(t)))
     });
     let to_transform = |m: &math::Mat4d| {
-        let (t, q, _) = math::decompose(m);
+        let (t, q, scale) = math::decompose(m);
         NodeTransform {
             translation: t.map(|c| c as f32),
             rotation: math::normalize4(q).map(|c| c as f32),
-            scale: [1.0; 3],
+            scale: scale.map(|c| c as f32),
         }
     };
     let mut torso_frames = Vec::with_capacity(steps.len());

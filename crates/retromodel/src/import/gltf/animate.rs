@@ -586,7 +586,7 @@ impl Animations {
 }
 
 /// The model's scene nodes for the glTF nodes `tags`, from their world matrix in each frame
-/// (glTF's Y-up turned to the model's Z-up; scale dropped): moving nodes when they move.
+/// (glTF's Y-up turned to the model's Z-up): moving nodes when they move.
 fn tag_nodes(scene: &Scene, tags: &[usize], worlds: &[Vec<Mat4>]) -> Vec<crate::model::SceneNode> {
     tags.iter()
         .enumerate()
@@ -594,11 +594,11 @@ fn tag_nodes(scene: &Scene, tags: &[usize], worlds: &[Vec<Mat4>]) -> Vec<crate::
             let frames: Vec<crate::model::NodeTransform> = worlds
                 .iter()
                 .map(|w| {
-                    let (t, q, _) = math::decompose(&w[k]);
+                    let (t, q, s) = math::decompose(&w[k]);
                     crate::model::NodeTransform {
                         translation: math::from_y_up(t),
                         rotation: math::quat_from_y_up(math::normalize4(q)),
-                        scale: [1.0; 3],
+                        scale: [s[0], s[2], s[1]],
                     }
                 })
                 .collect();

@@ -26,7 +26,7 @@
 //!   its keys when every channel shares evenly spaced key times, else sampled at `fps`
 //!   (default 24).
 //! - **Skins.** Each base-colour texture is a skin (PNG decoded; other image types are an
-//!   error unless textures are skipped).
+//!   error unless textures are skipped), named as its material (else its picture).
 
 mod accessor;
 mod animate;
@@ -360,8 +360,11 @@ fn load_skins(
                 .map(|n| format!(" \"{n}\""))
                 .unwrap_or_default()
         );
-        let name = match image.source() {
-            gltf::image::Source::Uri { uri, .. } if !uri.starts_with("data:") => {
+        // The material's name when it has one (this crate's exporter names materials by
+        // skin, which for MD3 and MD2 is the path the engine loads), else the picture's.
+        let name = match (m.name().filter(|n| !n.is_empty()), image.source()) {
+            (Some(n), _) => n.to_string(),
+            (None, gltf::image::Source::Uri { uri, .. }) if !uri.starts_with("data:") => {
                 percent_decode(uri)
             }
             _ => image.name().unwrap_or_default().to_string(),
