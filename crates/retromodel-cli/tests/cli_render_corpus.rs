@@ -1,5 +1,5 @@
 //! Golden statistics of corpus renders: one model of each family (Quake MDL, MD2, MD5,
-//! 3D GameStudio) rendered by `retromodel render` at fixed settings; the share of covered
+//! 3D GameStudio, an assembled Quake 3 player) rendered by `retromodel render` at fixed settings; the share of covered
 //! pixels and the mean colour of the covered pixels must match
 //! `crates/retromodel-render/tests/golden/corpus_stats.txt` within a small tolerance (corpus
 //! pixels are not committed). `RETROMODEL_BLESS=1` rewrites the file. Skipped with a notice
@@ -34,6 +34,11 @@ const MODELS: &[(&str, &[&str])] = &[
         "md2/debian-ufoai-data/ufoai/base/0models.pk3/models/objects/city/garbagecan/garbagecan.md2",
         &["--frame", "0"],
     ),
+    // A Quake 3 player folder, assembled (head on torso on legs), skins from .skin files.
+    (
+        "md3/debian-openarena-data/openarena/baseoa/pak0.pk3/models/players/sarge",
+        &["--clip", "LEGS_IDLE", "--time", "0"],
+    ),
 ];
 
 /// Models whose skins are found by name (not stored in the file): textured, not grey.
@@ -41,6 +46,7 @@ const TEXTURED: &[&str] = &[
     "assimp/test/models-nonbsd/MD5/Bob.md5mesh",
     "md2/debian-ufoai-data/ufoai/base/0models.pk3/models/objects/city/garbagecan/garbagecan.md2",
     "md5/debian-redeclipse-data/redeclipse/data/weapons/zapper/mesh.md5mesh",
+    "md3/debian-openarena-data/openarena/baseoa/pak0.pk3/models/players/sarge",
 ];
 
 const COVERAGE_TOL: f64 = 0.01;

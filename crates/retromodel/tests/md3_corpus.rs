@@ -106,3 +106,100 @@ fn corpus_idp3_files() {
     // other winding would agree on about 5 %.
     assert!(agree * 100 > total * 90, "winding: {agree} of {total}");
 }
+
+/// Applies a Quake 3 tag to a point as `CG_PositionRotatedEntityOnTag` places a child:
+/// `origin + sum(p[i] * axis[i])`.
+fn on_tag(tag: &md3::Tag, p: [f32; 3]) -> [f32; 3] {
+    std::array::from_fn(|k| tag.origin[k] + (0..3).map(|i| p[i] * tag.axis[i][k]).sum::<f32>())
+}
+
+#[test]
+fn sarge_assembles_as_the_game_places_the_parts() {
+    use retromodel::formats::md3::player::{assemble, AnimationCfg, Parts};
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
+    let folder =
+        dir.join("md3/debian-openarena-data/openarena/baseoa/pak0.pk3/models/players/sarge");
+    let read = |n: &str| std::fs::read(folder.join(n)).unwrap();
+    let (lb, ub, hb) = (read("lower.md3"), read("upper.md3"), read("head.md3"));
+    let (lf, uf, hf) = (
+        File::parse(&lb, &Limits::default()).unwrap(),
+        File::parse(&ub, &Limits::default()).unwrap(),
+        File::parse(&hb, &Limits::default()).unwrap(),
+    );
+    let model = |f: &File<'_>| md3::to_model(f, &Default::default(), &retromodel::NoFiles).model;
+    let (lm, um, hm) = (model(&lf), model(&uf), model(&hf));
+    let cfg = AnimationCfg::parse(&read("animation.cfg")).unwrap();
+    assert_eq!(cfg.sex.as_deref(), Some("m"));
+    assert_eq!(cfg.animations.len(), 25);
+    // LEGS_WALKCR is written as 153; torso frames (90..153) are not in lower.md3: 153 - 63.
+    let walk = cfg.get("LEGS_WALKCR").unwrap();
+    assert_eq!(cfg.part_frames(walk).0.unwrap()[0], 90);
+    let c = assemble(
+        Parts {
+            lower: &lm,
+            upper: &um,
+            head: &hm,
+            weapon: None,
+        },
+        Some(&cfg),
+    )
+    .unwrap();
+    let m = &c.model;
+    m.validate().unwrap();
+    assert_eq!(m.clips.len(), 25);
+    let total: usize = cfg
+        .animations
+        .iter()
+        .map(|a| a.count.unsigned_abs() as usize)
+        .sum();
+    assert_eq!(m.frames.len(), total);
+    // In LEGS_IDLE's first frame (lower frame 234 - 63, upper at TORSO_STAND 151), every part
+    // is where the game puts it: the head's vertices through the torso tag, then the head tag.
+    let clip = m.clips.iter().find(|c| c.name == "LEGS_IDLE").unwrap();
+    let f = clip.first;
+    let (lower_frame, upper_frame) = (234 - 63, 151);
+    let torso = lf.frame_tags(lower_frame)[0];
+    let head_tag = *uf
+        .frame_tags(upper_frame)
+        .iter()
+        .find(|t| md3::name_str(&t.name) == "tag_head")
+        .unwrap();
+    let head_mesh = m.meshes.iter().find(|x| x.name == "h_head").unwrap();
+    for (v, got) in hf.surfaces[0]
+        .frame_vertices(0)
+        .iter()
+        .zip(&head_mesh.morph_targets[f].positions)
+    {
+        let want = on_tag(&torso, on_tag(&head_tag, v.position()));
+        assert!(
+            want.iter().zip(got).all(|(a, b)| (a - b).abs() < 1e-3),
+            "{want:?} {got:?}"
+        );
+    }
+    let upper_mesh = m.meshes.iter().find(|x| x.name == "u_torso").unwrap();
+    for (v, got) in uf.surfaces[0]
+        .frame_vertices(upper_frame)
+        .iter()
+        .zip(&upper_mesh.morph_targets[f].positions)
+    {
+        let want = on_tag(&torso, v.position());
+        assert!(
+            want.iter().zip(got).all(|(a, b)| (a - b).abs() < 1e-3),
+            "{want:?} {got:?}"
+        );
+    }
+    // Standing: the head above the torso above the legs.
+    let mid_z = |name: &str| {
+        let p = &m
+            .meshes
+            .iter()
+            .find(|x| x.name == name)
+            .unwrap()
+            .morph_targets[f]
+            .positions;
+        p.iter().map(|q| q[2]).sum::<f32>() / p.len() as f32
+    };
+    assert!(mid_z("h_head") > mid_z("u_torso") && mid_z("u_torso") > mid_z("l_legs"));
+}
