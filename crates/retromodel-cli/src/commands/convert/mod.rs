@@ -22,8 +22,9 @@ use super::resolver;
 use crate::files;
 use crate::SideFileArgs;
 
-/// Convert models: Quake MDL <-> Quake 2 MD2 <-> 3D GameStudio MDL3/4/5, MD5 written back,
-/// anything to glTF 2.0 (.glb, .gltf) or OBJ. The output's extension picks the format; a folder converts its whole tree.
+/// Convert models: Quake MDL <-> Quake 2 MD2 <-> Quake 3 MD3 <-> 3D GameStudio MDL3/4/5, MD5
+/// written back, anything to glTF 2.0 (.glb, .gltf) or OBJ. The output's extension picks the
+/// format; a folder converts its whole tree.
 ///
 /// With the same format the output is the input byte for byte (MD5: value for value).
 /// Otherwise the model goes through the format-neutral Model:
@@ -35,6 +36,8 @@ use crate::SideFileArgs;
 ///   clip; MD5 skeletons as joints and a skin, one animation per .md5anim beside the mesh
 ///   that fits (or each --anim), the md5camera path as a camera; skins as PNG textures.
 ///   .gltf writes OUTPUT_STEM.bin and PNG files beside it unless --embed.
+/// - MD3: one surface per mesh, every frame requantised to 1/64 unit (the error reported),
+///   tags from nodes named tag_*, shader names from the skins' paths.
 /// - OBJ: one pose (--frame N), a .mtl and PNG skins beside it.
 ///
 /// glTF (.glb, .gltf) and OBJ inputs are imported: meshes merged for MDL/MD2, each glTF
@@ -86,7 +89,8 @@ pub struct Args {
     #[arg(long)]
     force: bool,
     /// Fail instead of warning when the result exceeds the target engine's limits
-    /// (MD2: 2048 vertices, 4096 triangles, 512 frames, 32 skins; MDL: QuakeSpasm's).
+    /// (MD2: 2048 vertices, 4096 triangles, 512 frames, 32 skins; MDL: QuakeSpasm's; MD3:
+    /// ioquake3's 999 vertices and 1999 triangles a surface, 1024 frames, 32 surfaces).
     #[arg(long)]
     strict: bool,
     /// Skin path to store in an MD2 (repeat for several skins); no PCX files are written.

@@ -67,7 +67,7 @@ impl Spec {
 /// The octahedron's vertex `v` (±x, ±y, ±z in that order) at radius `r`, moved by `dx`.
 fn corner(v: usize, r: f32, dx: f32) -> [f32; 3] {
     let mut p = [0.0f32; 3];
-    p[v / 2] = if v % 2 == 0 { r } else { -r };
+    p[v / 2] = if v.is_multiple_of(2) { r } else { -r };
     p[0] += dx;
     p
 }
