@@ -495,3 +495,23 @@ fn skins_come_from_skin_files_and_shader_scripts() {
         c.warnings
     );
 }
+
+#[test]
+fn degenerate_tag_axes_stay_at_the_origin() {
+    // Found by fuzzing: a tag whose axes are denormal numbers gave a scale of ~1e-43.
+    let bytes = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/regressions/md3_tag_denormal_axes.md3"),
+    )
+    .unwrap();
+    let file = parse(&bytes);
+    let c = md3::to_model(&file, &ConvertOptions::default(), &NoFiles);
+    c.model.validate().unwrap();
+    assert!(
+        c.warnings.iter().any(|w| w.starts_with(
+            "tag 0: 1 frames with values that are not finite or axes that are no rotation"
+        )),
+        "{:?}",
+        c.warnings
+    );
+}

@@ -196,7 +196,7 @@ fn other_magics_are_named() {
     bytes[..4].copy_from_slice(b"IDP3");
     assert_eq!(
         err(&bytes).to_string(),
-        "quake-mdl: header: bad magic \"IDP3\": this is a Quake 3 MD3 file, which is not supported at offset 0x0"
+        "quake-mdl: header: bad magic \"IDP3\": this is Quake 3 MD3 at offset 0x0"
     );
     assert_eq!(
         Document::parse(&bytes, &Limits::default())

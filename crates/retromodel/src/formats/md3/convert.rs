@@ -71,7 +71,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
 /// A tag's transform: its origin, and the linear map whose columns are its axes as a
 /// rotation and a per-axis scale (the engine scales an attached model by the axes' lengths:
 /// OpenArena's `tag_weapon` axes are up to 1.41 long). `None` when a value is not finite, an
-/// axis has length zero or the axes give no rotation.
+/// axis is shorter than 1e-6 or longer than 1e6, or the axes give no rotation.
 pub fn tag_transform(tag: &super::raw::Tag) -> Option<NodeTransform> {
     let a = tag.axis.map(|v| v.map(f64::from));
     let m: math::Mat4d = [
@@ -86,7 +86,8 @@ pub fn tag_transform(tag: &super::raw::Tag) -> Option<NodeTransform> {
         scale: scale.map(|c| c as f32),
     };
     let len = t.rotation.iter().map(|c| c * c).sum::<f32>().sqrt();
-    let scaled = t.scale.iter().all(|&c| c != 0.0);
+    // Axes far from unit length (a zero or denormal axis) make no usable transform.
+    let scaled = t.scale.iter().all(|&c| (1e-6..=1e6).contains(&c.abs()));
     (t.is_finite() && scaled && (len - 1.0).abs() <= 1e-3).then_some(t)
 }
 
