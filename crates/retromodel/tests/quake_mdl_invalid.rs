@@ -202,7 +202,7 @@ fn other_magics_are_named() {
         Document::parse(&bytes, &Limits::default())
             .unwrap_err()
             .to_string(),
-        "md3: Quake 3 MD3 files are not supported yet"
+        "md3: header: unsupported version 6 (expected 15) at offset 0x4"
     );
     bytes[..4].copy_from_slice(b"IDP2");
     assert_eq!(
