@@ -514,3 +514,18 @@ fn degenerate_tag_axes_stay_at_the_origin() {
         c.warnings
     );
 }
+
+#[test]
+fn tags_without_frames_make_no_nodes() {
+    // Found by fuzzing: num_tags = 1 with no frames (so no tag stored) panicked.
+    let bytes = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/regressions/md3_tags_without_frames.md3"),
+    )
+    .unwrap();
+    let file = parse(&bytes);
+    assert!(file.frames.is_empty() && file.header.num_tags > 0);
+    let c = md3::to_model(&file, &ConvertOptions::default(), &NoFiles);
+    c.model.validate().unwrap();
+    assert!(c.model.nodes.is_empty());
+}

@@ -95,7 +95,12 @@ pub fn tag_transform(tag: &super::raw::Tag) -> Option<NodeTransform> {
 /// finite, or whose axes are no rotation, stays at the origin in that frame (one warning per
 /// tag).
 fn tag_nodes(file: &File<'_>, warnings: &mut Vec<String>) -> Vec<SceneNode> {
-    let n = file.header.num_tags.max(0) as usize;
+    // Tags are stored per frame: a file without frames has none, whatever num_tags says.
+    let n = if file.frames.is_empty() {
+        0
+    } else {
+        file.header.num_tags.max(0) as usize
+    };
     (0..n)
         .map(|t| {
             let mut bad = 0;
