@@ -79,20 +79,27 @@ pub struct SideFileArgs {
     /// lower_red.skin for lower.md3); default: the default skin.
     #[arg(long, value_name = "NAME")]
     skin_name: Option<String>,
+    /// Quake 2 skins: use a true-colour replacement (skin.tga, .png or .jpg beside the stored
+    /// skin.pcx, as source ports do) when there is one; without it replacements are used
+    /// only when the stored picture is missing.
+    #[arg(long)]
+    replacements: bool,
 }
 
 /// [`SideFileArgs`] with the palette file read and checked and the game folders mounted.
 pub struct SideFiles {
     palette: Option<Vec<u8>>,
     skin_name: Option<String>,
+    replacements: bool,
     game: Option<std::sync::Arc<retromodel::vfs::GameFs>>,
 }
 
 impl SideFiles {
-    /// The conversion options these side-file arguments ask for (the skin name).
+    /// The conversion options these side-file arguments ask for (skin name, replacements).
     pub fn convert_options(&self) -> retromodel::ConvertOptions {
         retromodel::ConvertOptions {
             skin_name: self.skin_name.clone(),
+            prefer_replacements: self.replacements,
             ..Default::default()
         }
     }
@@ -117,6 +124,7 @@ impl SideFileArgs {
         Ok(SideFiles {
             palette: files::load_palette(self.palette.as_deref())?,
             skin_name: self.skin_name.clone(),
+            replacements: self.replacements,
             game,
         })
     }

@@ -25,6 +25,11 @@ pub struct ConvertOptions {
     /// Which skin of a model with skin files to use (Quake 3 `.skin`: `default`, `red`,
     /// `blue`); `None` for the default one.
     pub skin_name: Option<String>,
+    /// Prefer true-colour replacements of stored skin pictures (Quake 2: `skin.tga`,
+    /// `.png` or `.jpg` beside a stored `skin.pcx`, as source ports load them) over the
+    /// stored picture; without it a replacement is only used when the stored picture is
+    /// missing.
+    pub prefer_replacements: bool,
 }
 
 impl Default for ConvertOptions {
@@ -34,6 +39,7 @@ impl Default for ConvertOptions {
             fps: 10.0,
             seam_rule: SeamRule::NonZero,
             skin_name: None,
+            prefer_replacements: false,
         }
     }
 }

@@ -7,7 +7,7 @@
 //! | rule | used for | what is tried |
 //! |---|---|---|
 //! | [`Rule::Stored`] | Quake 2 MD2 paths, 3D GameStudio external skins | the name as stored (and `name.pcx` for a name without extension) |
-//! | [`Rule::OtherExtension`] | the same, when the stored picture is missing; Doom 3 shader names | the name with each picture extension of [`IMAGE_EXTENSIONS`] in place of its own |
+//! | [`Rule::OtherExtension`] | the same, when the stored picture is missing (or first, with [`ConvertOptions::prefer_replacements`](crate::ConvertOptions::prefer_replacements)); Doom 3 shader names | the name with each picture extension of [`IMAGE_EXTENSIONS`] in place of its own |
 //! | [`Rule::UfoAi`] | UFO:AI MD2 (`.garbagecan`, `.container.005`) | `name.*` in the model's folder, the name's own extension dropped |
 //! | [`Rule::ImagePath`] | MD5 shaders that are picture paths (`guard1_body.png`, `C:\art\skin.tga`) | the path, then its file name beside the model (the resolver's last candidate) |
 //! | [`Rule::Material`] | Doom 3 MD5 shaders that name materials (`models/monsters/imp/imp`), Quake 3 MD3 shaders declared in `scripts/*.shader` (their first stage's picture) | the `diffusemap` (or `blend diffusemap` stage, or first stage) of the declaration of that name in `materials/*.mtr` ([`crate::formats::md5::mtr`]), as a picture path |
@@ -16,7 +16,8 @@
 //! | [`Rule::OnlyPicture`] | a model with no skin entry | the only picture in the model's folder, with a warning |
 //!
 //! Where several extensions are tried, the order is [`IMAGE_EXTENSIONS`]: true-colour formats
-//! first. Each picture is decoded once per model whatever the number of skins naming it, and
+//! first. A Quake 2 `.wal` picture takes its palette from the game's `pics/colormap.pcx`
+//! ([`COLORMAP`]), found through the resolver like any side file. Each picture is decoded once per model whatever the number of skins naming it, and
 //! all are charged to one [`Budget`].
 
 use std::collections::HashMap;
@@ -24,6 +25,9 @@ use std::collections::HashMap;
 use crate::image::{self, Image, IMAGE_EXTENSIONS};
 use crate::limits::{Budget, Limits};
 use crate::resolve::Resolver;
+
+/// Where Quake 2 keeps the palette its WAL pictures use.
+pub const COLORMAP: &str = "pics/colormap.pcx";
 
 /// Which convention found a picture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +91,8 @@ pub struct SkinLookup<'r> {
     limits: Limits,
     budget: Budget,
     decoded: HashMap<String, Result<Image, String>>,
+    /// Quake 2's palette from `pics/colormap.pcx`, once looked for.
+    colormap: Option<Option<image::Palette>>,
     /// Pictures that were found but could not be decoded, or did not fit the budget.
     pub warnings: Vec<String>,
 }
@@ -127,6 +133,7 @@ impl<'r> SkinLookup<'r> {
             limits: *limits,
             budget: Budget::new(limits),
             decoded: HashMap::new(),
+            colormap: None,
             warnings: Vec::new(),
         }
     }
@@ -140,8 +147,11 @@ impl<'r> SkinLookup<'r> {
                 let Some(bytes) = self.resolver.load(name) else {
                     continue;
                 };
+                let wal = name.to_ascii_lowercase().ends_with(".wal");
+                let palette = if wal { self.quake2_palette() } else { None };
                 let result =
-                    image::decode(&bytes, name, &self.limits).map_err(|e| format!("{name}: {e}"));
+                    image::decode_with_palette(&bytes, name, palette.as_ref(), &self.limits)
+                        .map_err(|e| format!("{name}: {e}"));
                 if let Err(e) = &result {
                     self.warnings.push(e.clone());
                 }
@@ -167,6 +177,30 @@ impl<'r> SkinLookup<'r> {
         None
     }
 
+    /// Quake 2's palette for WAL pictures: the one in the game's `pics/colormap.pcx` (a file
+    /// the user has; WAL files store indices only), read once.
+    fn quake2_palette(&mut self) -> Option<image::Palette> {
+        if let Some(p) = &self.colormap {
+            return p.clone();
+        }
+        let palette = self
+            .resolver
+            .load(COLORMAP)
+            .and_then(|b| image::pcx::decode(&b, &self.limits).ok())
+            .and_then(|img| match img.pixels {
+                image::Pixels::Indexed { palette, .. } => Some((*palette).clone()),
+                _ => None,
+            });
+        if palette.is_none() {
+            self.warnings.push(format!(
+                "WAL pictures need Quake 2's palette: {COLORMAP} was not found (give the game \
+                 folder with --game-dir)"
+            ));
+        }
+        self.colormap = Some(palette.clone());
+        palette
+    }
+
     /// A stored path (Quake 2, 3D GameStudio external skins): as stored (`name.pcx` too when
     /// it has no extension), then, when `replacements`, with every other picture extension.
     pub fn stored(&mut self, name: &str, replacements: bool) -> Option<Found> {
@@ -181,6 +215,18 @@ impl<'r> SkinLookup<'r> {
             return self.first(&with_picture_extensions(name), Rule::OtherExtension);
         }
         None
+    }
+
+    /// A stored path with its true-colour replacements first (Quake 2 source ports): the name
+    /// with each other picture extension, then as stored.
+    pub fn replacement_first(&mut self, name: &str) -> Option<Found> {
+        let own = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+        let tries: Vec<String> = with_picture_extensions(name)
+            .into_iter()
+            .filter(|t| t.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()) != own)
+            .collect();
+        self.first(&tries, Rule::OtherExtension)
+            .or_else(|| self.stored(name, false))
     }
 
     /// UFO:AI's `.name` (a name starting with a dot and no folder): `name.*` in the model's

@@ -1,8 +1,11 @@
 //! Skin rules through the library's resolvers, on generated files: Doom 3 materials for MD5
-//! shaders (including a backslashed shader path), UFO:AI `.name` for MD2, and what each
-//! found picture records as its source.
+//! shaders (including a backslashed shader path), UFO:AI `.name` for MD2, Quake 2 WAL skins
+//! with the game's `pics/colormap.pcx`, and what each found picture records as its source.
 
 use std::collections::HashMap;
+
+#[allow(dead_code)]
+mod texture_fixtures;
 
 use retromodel::formats::md5;
 use retromodel::image::png;
@@ -132,5 +135,88 @@ fn repeated_pictures_are_charged_per_copy() {
             "skin.png: left out, skin pictures would exceed the allocation limit of {} bytes",
             2 * per_copy
         )]
+    );
+}
+
+#[test]
+fn wal_skins_take_the_palette_of_pics_colormap_pcx() {
+    let spec = retromodel::formats::md2::fixtures::Spec {
+        skins: vec![b"textures/fixture/wall.wal".to_vec()],
+        ..Default::default()
+    };
+    let bytes = retromodel::formats::md2::fixtures::build(&spec).write();
+    let (wal, mip0) = texture_fixtures::wal(4, 4, 7);
+    // A palette of grey ramps, index i = (i, 255 - i, i / 2), as Quake 2's colormap.pcx.
+    let mut palette = [0u8; 768];
+    for i in 0..256 {
+        palette[3 * i..3 * i + 3].copy_from_slice(&[i as u8, 255 - i as u8, (i / 2) as u8]);
+    }
+    let pal = retromodel::image::Palette::from_lmp(&palette).unwrap();
+    let colormap = retromodel::image::pcx::encode_indexed(2, 2, &[0, 1, 2, 3], &pal);
+    let mut files = HashMap::from([("textures/fixture/wall.wal".to_string(), wal)]);
+    // Without the game's palette: a warning naming the file to provide, no picture.
+    let c = model_of(&bytes, &MemoryFiles(files.clone()));
+    assert!(c.model.skins[0].pictures.is_empty());
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("pics/colormap.pcx was not found")),
+        "{:?}",
+        c.warnings
+    );
+    files.insert("pics/colormap.pcx".to_string(), colormap);
+    let c = model_of(&bytes, &MemoryFiles(files));
+    let img = &c.model.skins[0].pictures[0];
+    assert_eq!((img.width, img.height), (4, 4));
+    let rgba = img.to_rgba8();
+    for (k, &index) in mip0.iter().enumerate() {
+        let i = index as usize;
+        assert_eq!(
+            rgba[4 * k..4 * k + 3],
+            [i as u8, 255 - i as u8, (i / 2) as u8]
+        );
+    }
+}
+
+#[test]
+fn quake2_replacements_when_asked() {
+    let spec = retromodel::formats::md2::fixtures::Spec {
+        skins: vec![b"models/fixture/skin.pcx".to_vec()],
+        ..Default::default()
+    };
+    let bytes = retromodel::formats::md2::fixtures::build(&spec).write();
+    let pcx = retromodel::image::pcx::encode_indexed(
+        2,
+        2,
+        &[1, 1, 1, 1],
+        &retromodel::image::Palette::QUAKE,
+    );
+    let files = MemoryFiles(HashMap::from([
+        ("models/fixture/skin.pcx".to_string(), pcx),
+        (
+            "models/fixture/skin.tga".to_string(),
+            picture([9, 8, 7, 255]),
+        ),
+    ]));
+    let source = |prefer: bool| {
+        let options = ConvertOptions {
+            prefer_replacements: prefer,
+            ..Default::default()
+        };
+        Document::parse(&bytes, &Limits::default())
+            .unwrap()
+            .to_model(&options, &files)
+            .model
+            .skins[0]
+            .source
+            .clone()
+    };
+    assert_eq!(
+        source(false).as_deref(),
+        Some("models/fixture/skin.pcx (path stored in the model)")
+    );
+    assert_eq!(
+        source(true).as_deref(),
+        Some("models/fixture/skin.tga (stored name, another picture format)")
     );
 }

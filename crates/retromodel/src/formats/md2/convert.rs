@@ -63,16 +63,21 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
         frames.iter().enumerate().map(|(i, f)| (i, f.name.as_str())),
         options.fps,
     );
-    let skins = load_skins(file, resolver, &mut warnings);
+    let skins = load_skins(file, resolver, options.prefer_replacements, &mut warnings);
     Converted::keyframed(mesh, frames, clips, skins, warnings)
 }
 
 /// The skins' pictures ([`crate::skin_lookup`]): each stored path as stored (and `.pcx` for a
-/// name without extension), then UFO:AI's `.name` in the model's folder, then the stored
-/// name with another picture extension (a `.tga`/`.png`/`.jpg` replacement of a missing
-/// PCX). A model with no skin entry takes a picture named like the model beside it, or the
+/// name without extension; with `prefer_replacements` its `.tga`/`.png`/`.jpg` replacement
+/// first), then UFO:AI's `.name` in the model's folder, then the stored name with another
+/// picture extension (a replacement of a missing PCX). A model with no skin entry takes a picture named like the model beside it, or the
 /// only picture in its folder, with a warning.
-fn load_skins(file: &File<'_>, resolver: &dyn Resolver, warnings: &mut Vec<String>) -> Vec<Skin> {
+fn load_skins(
+    file: &File<'_>,
+    resolver: &dyn Resolver,
+    prefer_replacements: bool,
+    warnings: &mut Vec<String>,
+) -> Vec<Skin> {
     let mut lookup = SkinLookup::new(resolver, &Limits::default());
     let mut skins: Vec<Skin> = file
         .skin_names()
@@ -82,10 +87,13 @@ fn load_skins(file: &File<'_>, resolver: &dyn Resolver, warnings: &mut Vec<Strin
                 warnings.push(format!("skin {index}: empty name"));
                 None
             } else {
-                let found = lookup
-                    .stored(&name, false)
-                    .or_else(|| lookup.ufoai(&name))
-                    .or_else(|| lookup.stored(&name, true));
+                let found = if prefer_replacements {
+                    lookup.replacement_first(&name)
+                } else {
+                    lookup.stored(&name, false)
+                }
+                .or_else(|| lookup.ufoai(&name))
+                .or_else(|| lookup.stored(&name, true));
                 if found.is_none() {
                     warnings.push(format!("skin {index}: {name:?} not found"));
                 }
