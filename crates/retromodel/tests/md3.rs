@@ -529,3 +529,27 @@ fn tags_without_frames_make_no_nodes() {
     c.model.validate().unwrap();
     assert!(c.model.nodes.is_empty());
 }
+
+#[test]
+fn a_surface_repeated_by_its_chain_is_charged_every_time() {
+    // Found by fuzzing: 908 bytes whose one empty surface ends at its own start, with
+    // num_surfaces = 16187137, so the chain repeats it; each repeat costs a mesh and a morph
+    // target per frame in the Model. Under the fuzzing budget (half of 64 MiB + 16 x size) the
+    // parse stops at the limit instead of building millions of meshes.
+    let bytes = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fuzz_inputs/md3_repeated_empty_surfaces.md3"),
+    )
+    .unwrap();
+    let limits = Limits {
+        max_alloc_bytes: (64 << 20) / 2 + 8 * bytes.len() as u64,
+        ..Limits::default()
+    };
+    let e = File::parse(&bytes, &limits).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+    assert!(
+        e.to_string()
+            .contains("decoded data would exceed the allocation limit"),
+        "{e}"
+    );
+}

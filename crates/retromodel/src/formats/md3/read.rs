@@ -6,11 +6,14 @@ use crate::error::{ErrorKind, Result, ResultExt};
 use crate::io::{layout, Reader};
 use crate::limits::{Budget, Limits};
 
-/// What one surface costs once decoded and converted: its raw vertices (8 bytes) and, in the
-/// Model, a position and normal per vertex per model frame (24 bytes) plus texture
-/// coordinates and triangles.
+/// What one surface costs once decoded and converted: its structures (the raw surface, the
+/// Model's mesh and its summary line: about a kilobyte), a morph target per model frame even
+/// when empty (64 bytes), its raw vertices (8 bytes) and, in the Model, a position and normal
+/// per vertex per model frame (24 bytes) plus texture coordinates and triangles. A chain of
+/// surfaces may repeat one surface's bytes many times, so every one is charged.
 fn surface_cost(model_frames: usize, stored_vertices: usize, num_verts: usize, tris: usize) -> u64 {
-    256 + 8 * stored_vertices as u64
+    1024 + 64 * model_frames.max(1) as u64
+        + 8 * stored_vertices as u64
         + 24 * model_frames.max(1) as u64 * num_verts as u64
         + 16 * num_verts as u64
         + 24 * tris as u64
