@@ -553,3 +553,65 @@ fn a_surface_repeated_by_its_chain_is_charged_every_time() {
         "{e}"
     );
 }
+
+#[test]
+fn surfaces_repeated_with_many_shaders_are_charged() {
+    // Found by fuzzing: 1252 bytes, one surface with 15 shaders repeated 19670 times by its
+    // chain (85 MB of heap against the 67 MB fuzzing allowance): shaders are charged too.
+    let bytes = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fuzz_inputs/md3_repeated_surface_with_shaders.md3"),
+    )
+    .unwrap();
+    let limits = Limits {
+        max_alloc_bytes: (64 << 20) / 2 + 8 * bytes.len() as u64,
+        ..Limits::default()
+    };
+    let e = File::parse(&bytes, &limits).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+}
+
+#[test]
+fn animation_cfg_numbers_are_bounded() {
+    use md3::player::AnimationCfg;
+    let mut cfg = String::from("sex m\n");
+    for _ in 0..25 {
+        cfg.push_str("0 10 0 15\n");
+    }
+    assert!(AnimationCfg::parse(cfg.as_bytes()).is_ok());
+    // A huge first frame or count is refused with its line, not overflowed or allocated.
+    let huge = cfg.replacen("0 10 0 15", "2147483647 2 0 20", 1);
+    let e = AnimationCfg::parse(huge.as_bytes()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "animation.cfg: 2147483647 is out of range (at most 100000 either way) at line 2:1"
+    );
+    let long = cfg.replacen("0 10 0 15", "0 100000 0 15", 1);
+    let c = AnimationCfg::parse(long.as_bytes()).unwrap();
+    // Assembly cuts such an entry to the parts' frames (here 2), with a warning.
+    let bytes = fixtures::build(&fixtures::Spec {
+        tags: vec!["tag_torso", "tag_head", "tag_weapon"],
+        ..Default::default()
+    })
+    .write();
+    let file = parse(&bytes);
+    let part = md3::to_model(&file, &ConvertOptions::default(), &NoFiles).model;
+    let out = md3::player::assemble(
+        md3::player::Parts {
+            lower: &part,
+            upper: &part,
+            head: &part,
+            weapon: None,
+        },
+        Some(&c),
+    )
+    .unwrap();
+    assert!(
+        out.warnings.contains(
+            &"BOTH_DEATH1: 100000 frames, more than the parts have (2); cut to 2".to_string()
+        ),
+        "{:?}",
+        out.warnings
+    );
+    assert_eq!(out.model.clips[0].count, 2);
+}

@@ -69,8 +69,10 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
 }
 
 /// A tag's transform: its origin, and the linear map whose columns are its axes as a
-/// rotation and a per-axis scale (the engine scales an attached model by the axes' lengths:
-/// OpenArena's `tag_weapon` axes are up to 1.41 long). `None` when a value is not finite, an
+/// rotation and a per-axis scale. The rotation comes from the axes normalised, as
+/// `R_LerpTag` normalises them before attaching a model (OpenArena's `tag_weapon` axes are up
+/// to 1.41 long: taking the rotation of the unnormalised axes turned the weapon); the lengths
+/// are kept as the scale so that the file's tags write back. `None` when a value is not finite, an
 /// axis is shorter than 1e-6 or longer than 1e6, or the axes give no rotation.
 pub fn tag_transform(tag: &super::raw::Tag) -> Option<NodeTransform> {
     let a = tag.axis.map(|v| v.map(f64::from));

@@ -22,7 +22,9 @@
 //! | `TORSO_*` | `LEGS_IDLE`'s first frame | the entry's frames |
 //! | `LEGS_*` | the entry's frames | `TORSO_STAND`'s first frame |
 //!
-//! The head and the weapon keep their first frame. The Model's frames are the clips' frames
+//! The head and the weapon keep their first frame. Parts are attached with the tags' axes
+//! normalised, as `R_LerpTag` does (the tag nodes of a single MD3 keep the stored lengths as
+//! their scale). The Model's frames are the clips' frames
 //! one after another; every part's vertices are in model space at each frame (as every Model
 //! keeps them), and the scene nodes `lower` > `tag_torso` > `upper` > `tag_head` > `head`
 //! (and `tag_weapon` > `weapon`) carry the hierarchy, the tags moving per frame, so that
@@ -101,6 +103,10 @@ pub struct AnimationCfg {
     pub animations: Vec<AnimationEntry>,
 }
 
+/// The largest number `animation.cfg` may give (frames and rates are far smaller in every
+/// game; MD3 files hold at most 1024 frames).
+const MAX_VALUE: f32 = 100_000.0;
+
 fn cfg_error(line: usize, message: String) -> Error {
     Error::new(
         "animation.cfg",
@@ -129,6 +135,12 @@ impl AnimationCfg {
                     let v = w
                         .parse::<f32>()
                         .map_err(|_| cfg_error(i + 1, format!("{w:?} is not a number")))?;
+                    if !(v.abs() <= MAX_VALUE) {
+                        return Err(cfg_error(
+                            i + 1,
+                            format!("{w} is out of range (at most {MAX_VALUE} either way)"),
+                        ));
+                    }
                     numbers.push((i + 1, v));
                 }
                 continue;
@@ -187,24 +199,26 @@ impl AnimationCfg {
     /// shifted by `LEGS_WALKCR.first - TORSO_GESTURE.first` as Quake 3 does, backwards for a
     /// negative count. `(lower, upper)`, `None` for the part the entry does not drive.
     pub fn part_frames(&self, entry: &AnimationEntry) -> (Option<Vec<usize>>, Option<Vec<usize>>) {
+        // i64: the values are parsed within ±100 000, so no sum overflows.
         let skip = match (self.get("LEGS_WALKCR"), self.get("TORSO_GESTURE")) {
-            (Some(l), Some(t)) => l.first - t.first,
+            (Some(l), Some(t)) => i64::from(l.first) - i64::from(t.first),
             _ => 0,
         };
-        let frames = |first: i32| -> Vec<usize> {
-            let n = entry.count.unsigned_abs() as i32;
+        let frames = |first: i64| -> Vec<usize> {
+            let n = i64::from(entry.count.unsigned_abs());
             let mut v: Vec<usize> = (0..n).map(|k| (first + k).max(0) as usize).collect();
             if entry.count < 0 {
                 v.reverse();
             }
             v
         };
+        let first = i64::from(entry.first);
         if entry.name.starts_with("BOTH_") {
-            (Some(frames(entry.first)), Some(frames(entry.first)))
+            (Some(frames(first)), Some(frames(first)))
         } else if entry.name.starts_with("LEGS_") {
-            (Some(frames(entry.first - skip)), None)
+            (Some(frames(first - skip)), None)
         } else {
-            (None, Some(frames(entry.first)))
+            (None, Some(frames(first)))
         }
     }
 }
@@ -222,13 +236,19 @@ pub struct Parts<'a> {
     pub weapon: Option<&'a Model>,
 }
 
-/// The world transform of the tag called `name` of `part` at `frame` (relative to the part).
+/// The transform of the tag called `name` of `part` at `frame` (relative to the part), as the
+/// engine attaches with it: `R_LerpTag` normalises the tag's axes, so a tag's scale (axes
+/// longer than 1, as OpenArena's `tag_weapon`) does not scale the attached part.
 fn tag_matrix(part: &Model, name: &str, frame: usize) -> Option<math::Mat4d> {
     let n = part
         .nodes
         .iter()
         .find(|n| n.name.eq_ignore_ascii_case(name))?;
-    Some(n.transform_at(frame).matrix())
+    let t = NodeTransform {
+        scale: [1.0; 3],
+        ..*n.transform_at(frame)
+    };
+    Some(t.matrix())
 }
 
 /// Assembles a player ([module docs](self)): one Model, one clip per `animation.cfg` entry.
@@ -266,11 +286,25 @@ pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converte
             };
             let legs_idle = hold("LEGS_IDLE", true);
             let torso_stand = hold("TORSO_STAND", false);
+            // An entry longer than the parts' frames shows frames the engine does not have
+            // (it clamps them): cut to the longest part, so that a small animation.cfg
+            // cannot ask for millions of poses.
+            let longest = nl.max(nu);
             for e in &cfg.animations {
-                let (l, u) = cfg.part_frames(e);
-                let n = l.as_ref().or(u.as_ref()).map_or(0, Vec::len);
+                let (mut l, mut u) = cfg.part_frames(e);
+                let mut n = l.as_ref().or(u.as_ref()).map_or(0, Vec::len);
                 if n == 0 {
                     continue;
+                }
+                if n > longest {
+                    warnings.push(format!(
+                        "{}: {n} frames, more than the parts have ({longest}); cut to {longest}",
+                        e.name
+                    ));
+                    n = longest;
+                    for v in [&mut l, &mut u].into_iter().flatten() {
+                        v.truncate(n);
+                    }
                 }
                 let first = steps.len();
                 for k in 0..n {
@@ -313,6 +347,26 @@ pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converte
         }
     }
 
+    // Every step is a pose of every part's vertices (position and normal, 24 bytes each).
+    let verts: u64 = [
+        Some(parts.lower),
+        Some(parts.upper),
+        Some(parts.head),
+        parts.weapon,
+    ]
+    .into_iter()
+    .flatten()
+    .flat_map(|p| &p.meshes)
+    .map(|m| m.positions.len() as u64)
+    .sum();
+    let need = (steps.len() as u64).saturating_mul(verts * 24 + 256);
+    let limit = crate::Limits::default().max_alloc_bytes;
+    if need > limit {
+        return Err(fail(format!(
+            "assembled player: {} frames of {verts} vertices ({need} bytes) would exceed the allocation limit of {limit} bytes",
+            steps.len()
+        )));
+    }
     let mut model = Model::default();
     // Node tree: lower > tag_torso > upper > tag_head > head, upper > tag_weapon > weapon.
     let add_node = |model: &mut Model, name: &str, parent: Option<usize>| {

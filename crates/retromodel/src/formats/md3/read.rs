@@ -8,11 +8,18 @@ use crate::limits::{Budget, Limits};
 
 /// What one surface costs once decoded and converted: its structures (the raw surface, the
 /// Model's mesh and its summary line: about a kilobyte), a morph target per model frame even
-/// when empty (64 bytes), its raw vertices (8 bytes) and, in the Model, a position and normal
+/// when empty (64 bytes), its shaders (68 bytes each, and their names again in the summary), its raw vertices (8 bytes) and, in the Model, a position and normal
 /// per vertex per model frame (24 bytes) plus texture coordinates and triangles. A chain of
 /// surfaces may repeat one surface's bytes many times, so every one is charged.
-fn surface_cost(model_frames: usize, stored_vertices: usize, num_verts: usize, tris: usize) -> u64 {
+fn surface_cost(
+    model_frames: usize,
+    stored_vertices: usize,
+    num_verts: usize,
+    tris: usize,
+    shaders: usize,
+) -> u64 {
     1024 + 64 * model_frames.max(1) as u64
+        + 160 * shaders as u64
         + 8 * stored_vertices as u64
         + 24 * model_frames.max(1) as u64 * num_verts as u64
         + 16 * num_verts as u64
@@ -244,7 +251,13 @@ fn read_surface(
         starts[k] = section(r, what, field(i), ofs, len, base, data_len)?;
         covered.push((starts[k], starts[k] + len as usize));
     }
-    let cost = surface_cost(model_frames, stored as usize, num_verts, num_tris);
+    let cost = surface_cost(
+        model_frames,
+        stored as usize,
+        num_verts,
+        num_tris,
+        num_shaders,
+    );
     r.charge(budget, cost, field(1))?;
 
     r.seek(starts[0])?;

@@ -4,7 +4,8 @@
 //! tag (`tag_head,` or a bare `tag_head`) carry nothing to draw and are skipped. The game picks
 //! `MODEL_SKIN.skin` beside the model (`lower_default.skin`, `upper_red.skin`); Nexuiz and
 //! DarkPlaces also use `MODEL.md3_N.skin`. Surface names are compared as the engine does:
-//! without case, and with a trailing `_1` or `_2` dropped (a q3data habit).
+//! without case, the model's surface names with a trailing `_1` or `_2` dropped (a q3data
+//! habit; the file's names are taken as written).
 //!
 //! A shader name becomes a picture the way `R_FindShader` does it: a declaration of that name
 //! (extension dropped) in the game's `scripts/*.shader` gives its first stage's picture
@@ -44,7 +45,8 @@ impl SkinFile {
             let (surface, shader) = line.split_once(',').unwrap_or((line, ""));
             let surface = surface.trim().trim_matches('"').to_ascii_lowercase();
             let shader = shader.trim().trim_matches('"').to_string();
-            if surface.starts_with("tag_") {
+            // `tag_` anywhere in the name marks a tag line, as `RE_RegisterSkin` tests it.
+            if surface.contains("tag_") {
                 out.tags.push(surface);
             } else if !surface.is_empty() {
                 out.surfaces.push((surface, shader));
@@ -53,12 +55,13 @@ impl SkinFile {
         out
     }
 
-    /// The shader for a surface, matched as the engine does ([`engine_surface_name`]).
+    /// The shader for a model's surface, matched as the engine does: the surface name as
+    /// [`engine_surface_name`] makes it against the file's names in lower case.
     pub fn shader_for(&self, surface: &str) -> Option<&str> {
         let want = engine_surface_name(surface);
         self.surfaces
             .iter()
-            .find(|(s, _)| engine_surface_name(s) == want)
+            .find(|(s, _)| *s == want)
             .map(|(_, shader)| shader.as_str())
     }
 
@@ -213,12 +216,10 @@ pub fn load_skins(
         });
     }
     if let Some((name, f)) = &skin_file {
+        let ours: std::collections::HashSet<String> =
+            names.iter().map(|n| engine_surface_name(n)).collect();
         for (s, _) in &f.surfaces {
-            if !file
-                .surfaces
-                .iter()
-                .any(|x| engine_surface_name(&x.name()) == engine_surface_name(s))
-            {
+            if !ours.contains(s) {
                 warnings.push(format!("{name}: surface {s:?} is not in the model"));
             }
         }
@@ -233,7 +234,7 @@ mod tests {
 
     #[test]
     fn skin_files_as_the_engine_reads_them() {
-        let f = SkinFile::parse(b"u_Torso,models/players/sarge/band.tga\r\ntag_head\ntag_weapon,\n\nh_head_1,\"x.tga\"\n");
+        let f = SkinFile::parse(b"u_Torso,models/players/sarge/band.tga\r\ntag_head\ntag_weapon,\n\nh_head,\"x.tga\"\nl_legs_1,y.tga\n");
         assert_eq!(
             f.surfaces,
             [
@@ -241,7 +242,8 @@ mod tests {
                     "u_torso".to_string(),
                     "models/players/sarge/band.tga".to_string()
                 ),
-                ("h_head_1".to_string(), "x.tga".to_string())
+                ("h_head".to_string(), "x.tga".to_string()),
+                ("l_legs_1".to_string(), "y.tga".to_string())
             ]
         );
         assert_eq!(f.tags, ["tag_head", "tag_weapon"]);
@@ -249,7 +251,9 @@ mod tests {
             f.shader_for("U_TORSO"),
             Some("models/players/sarge/band.tga")
         );
-        assert_eq!(f.shader_for("h_head"), Some("x.tga"));
+        assert_eq!(f.shader_for("h_head_1"), Some("x.tga"));
+        // The file's own names are not shortened: the model's `l_legs_1` is `l_legs`.
+        assert_eq!(f.shader_for("l_legs_1"), None);
         assert_eq!(f.shader_for("legs"), None);
         assert_eq!(SkinFile::parse(&f.write()), f);
         assert_eq!(

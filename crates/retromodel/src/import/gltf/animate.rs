@@ -411,10 +411,21 @@ impl Animations {
             .sum();
         // What a frame keeps: its name and bounds, and per instance a morph target with a
         // position and a normal per vertex.
+        // Nodes named `tag_*` that draw nothing (MD3 tags): their world transform in every
+        // frame becomes a moving scene node of the model.
+        let markers = scene.markers();
+        let tags: Vec<usize> = scene
+            .order
+            .iter()
+            .copied()
+            .filter(|&i| markers[i] && scene.nodes[i].name.to_ascii_lowercase().starts_with("tag_"))
+            .collect();
         let frame_bytes = |name_len: usize| {
             (std::mem::size_of::<Frame>() + name_len) as u64
                 + scene.instances.len() as u64 * std::mem::size_of::<MorphTarget>() as u64
                 + verts * 24
+                // Each tag's world matrix while sampling, then its node transform.
+                + tags.len() as u64 * 112
         };
         // Charges `count` frames with names of at most `name_len` bytes, then reserves them.
         let mut reserve =
@@ -467,15 +478,6 @@ impl Animations {
                 });
                 Ok(())
             };
-        // Nodes named `tag_*` that draw nothing (MD3 tags): their world transform in every
-        // frame becomes a moving scene node of the model.
-        let markers = scene.markers();
-        let tags: Vec<usize> = scene
-            .order
-            .iter()
-            .copied()
-            .filter(|&i| markers[i] && scene.nodes[i].name.to_ascii_lowercase().starts_with("tag_"))
-            .collect();
         let mut tag_worlds: Vec<Vec<Mat4>> = Vec::new();
         let mut note_tags =
             |world: &[Mat4]| tag_worlds.push(tags.iter().map(|&i| world[i]).collect());
@@ -595,10 +597,19 @@ fn tag_nodes(scene: &Scene, tags: &[usize], worlds: &[Vec<Mat4>]) -> Vec<crate::
                 .iter()
                 .map(|w| {
                     let (t, q, s) = math::decompose(&w[k]);
-                    crate::model::NodeTransform {
+                    let t = crate::model::NodeTransform {
                         translation: math::from_y_up(t),
                         rotation: math::quat_from_y_up(math::normalize4(q)),
                         scale: [s[0], s[2], s[1]],
+                    };
+                    // A node scaled to nothing (a way to hide it) or not finite is no
+                    // usable tag: it stays at the origin rather than failing the import.
+                    let usable =
+                        t.is_finite() && t.scale.iter().all(|c| (1e-6..=1e6).contains(&c.abs()));
+                    if usable {
+                        t
+                    } else {
+                        crate::model::NodeTransform::IDENTITY
                     }
                 })
                 .collect();
