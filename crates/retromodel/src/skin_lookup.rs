@@ -181,14 +181,14 @@ impl<'r> SkinLookup<'r> {
     /// the user has; WAL files store indices only), read once.
     fn quake2_palette(&mut self) -> Option<image::Palette> {
         if let Some(p) = &self.colormap {
-            return p.clone();
+            return *p;
         }
         let palette = self
             .resolver
             .load(COLORMAP)
             .and_then(|b| image::pcx::decode(&b, &self.limits).ok())
             .and_then(|img| match img.pixels {
-                image::Pixels::Indexed { palette, .. } => Some((*palette).clone()),
+                image::Pixels::Indexed { palette, .. } => Some(*palette),
                 _ => None,
             });
         if palette.is_none() {
@@ -197,7 +197,7 @@ impl<'r> SkinLookup<'r> {
                  folder with --game-dir)"
             ));
         }
-        self.colormap = Some(palette.clone());
+        self.colormap = Some(palette);
         palette
     }
 

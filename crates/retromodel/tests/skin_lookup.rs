@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-#[allow(dead_code)]
 mod texture_fixtures;
 
 use retromodel::formats::md5;

@@ -135,7 +135,7 @@ impl AnimationCfg {
                     let v = w
                         .parse::<f32>()
                         .map_err(|_| cfg_error(i + 1, format!("{w:?} is not a number")))?;
-                    if !(v.abs() <= MAX_VALUE) {
+                    if v.is_nan() || v.abs() > MAX_VALUE {
                         return Err(cfg_error(
                             i + 1,
                             format!("{w} is out of range (at most {MAX_VALUE} either way)"),
