@@ -119,6 +119,7 @@ pub trait ResultExt<T> {
 }
 
 impl<T> ResultExt<T> for Result<T> {
+    #[inline]
     fn context_with<C: Into<String>>(self, f: impl FnOnce() -> C) -> Result<T> {
         self.map_err(|e| e.in_context(f()))
     }

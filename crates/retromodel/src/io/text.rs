@@ -366,13 +366,17 @@ fn bom_len(src: &[u8]) -> usize {
 }
 
 /// The tokenizer: call [`Lexer::next_token`] until it returns [`Kind::Eof`] (it keeps
-/// returning `Eof` after that). It never panics and allocates nothing.
+/// returning `Eof` after that). It never panics and allocates nothing (but the offsets of the
+/// comments [`Parser::record_line_comments`] asks for).
 #[derive(Debug, Clone)]
 pub struct Lexer<'a> {
     src: &'a [u8],
     pos: usize,
     syntax: &'a Syntax,
     class: [Class; 256],
+    /// With [`Parser::record_line_comments`]: the text a `//` comment must start with (after
+    /// blanks) to be recorded, and the offsets of the `//` of those recorded.
+    recorded: Option<(&'static [u8], Vec<usize>)>,
 }
 
 impl<'a> Lexer<'a> {
@@ -404,6 +408,7 @@ impl<'a> Lexer<'a> {
             pos: bom_len(src),
             syntax,
             class,
+            recorded: None,
         }
     }
 
@@ -454,6 +459,11 @@ impl<'a> Lexer<'a> {
                 let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
                 self.pos = pos + len;
                 let text = &rest[2..len];
+                if let Some((prefix, found)) = &mut self.recorded {
+                    if text.trim_ascii_start().starts_with(prefix) {
+                        found.push(pos);
+                    }
+                }
                 let trimmed = text.len() - text.iter().rev().take_while(|&&b| is_space(b)).count();
                 Ok(Some(comment(pos + 2, pos + 2 + trimmed)))
             }
@@ -543,6 +553,72 @@ impl<'a> Lexer<'a> {
         };
         self.pos = next;
         Ok(Token { kind, start, end })
+    }
+}
+
+/// A decimal number read by [`Parser::take_number`]: `(-1)^negative × mantissa × 10^exp10`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Number {
+    /// A leading `-`.
+    pub negative: bool,
+    /// The digits (at most 19, leading zeros included) as an integer.
+    pub mantissa: u64,
+    /// The power of ten the digits are scaled by (the exponent less the fraction digits).
+    pub exp10: i32,
+    /// Whether it is a [`Kind::Float`] (it has a fraction or an exponent).
+    pub float: bool,
+}
+
+/// Powers of ten that are exact in an `f64`.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+impl Number {
+    /// The integer, for a [`Kind::Int`] within `i64` (`None` otherwise).
+    pub fn to_i64(&self) -> Option<i64> {
+        if self.float || self.exp10 != 0 {
+            return None;
+        }
+        let v = i64::try_from(self.mantissa).ok()?;
+        Some(if self.negative { -v } else { v })
+    }
+
+    /// The nearest `f32` (ties to even, the value `str::parse::<f32>` gives), when it can be
+    /// computed exactly in a few operations; `None` when the text must be parsed instead.
+    ///
+    /// Clinger's fast path in `f64`: digits below 2^53 and a power of ten up to 10^22 are
+    /// exact, so one multiplication or division rounds correctly to `f64`. Rounding that on
+    /// to `f32` is the correct `f32` too, except when the `f64` falls exactly halfway between
+    /// two `f32` values (then the first rounding may have made the tie), which is declined,
+    /// as are results outside the normal `f32` range.
+    #[inline]
+    pub fn to_f32(&self) -> Option<f32> {
+        let m = self.mantissa;
+        let value = if m == 0 {
+            0.0
+        } else {
+            if m > 1 << 53 {
+                return None;
+            }
+            let e = usize::try_from(self.exp10.unsigned_abs()).ok()?;
+            let pow = *POW10.get(e)?;
+            let r = if self.exp10 < 0 {
+                m as f64 / pow
+            } else {
+                m as f64 * pow
+            };
+            if !(f64::from(f32::MIN_POSITIVE)..=f64::from(f32::MAX)).contains(&r) {
+                return None;
+            }
+            // The 29 bits an f64's fraction has beyond an f32's: exactly half of the last kept one.
+            if r.to_bits() & 0x1fff_ffff == 0x1000_0000 {
+                return None;
+            }
+            r as f32
+        };
+        Some(if self.negative { -value } else { value })
     }
 }
 
@@ -819,7 +895,183 @@ impl<'a> Parser<'a> {
 
     /// Takes the symbol `c`, or fails with "expected 'c', found ...".
     pub fn punct(&mut self, c: u8) -> Result<Token> {
+        if let Some(pos) = self.direct() {
+            let src = self.lex.src;
+            if src.get(pos) == Some(&c) && self.lex.class[usize::from(c)] == Class::Punct {
+                return Ok(self.take_direct(Kind::Punct(c), pos, pos + 1));
+            }
+        }
         self.expect(Kind::Punct(c), format_args!("'{}'", c as char))
+    }
+
+    /// The offset of the next token's first byte when it can be read in place: no token is
+    /// peeked, no kept comment is pending and the next byte (after whitespace, which this
+    /// skips) does not start a comment. `None` when the ordinary path must read it.
+    #[inline]
+    fn direct(&mut self) -> Option<usize> {
+        if self.peeked.is_some() || !self.pending.is_empty() {
+            return None;
+        }
+        let src = self.lex.src;
+        let mut pos = self.lex.pos;
+        while pos < src.len() && self.lex.class[usize::from(src[pos])] == Class::Space {
+            pos += 1;
+        }
+        self.lex.pos = pos;
+        (src.get(pos) != Some(&b'/')).then_some(pos)
+    }
+
+    /// Takes the token `start..end` of `kind` found by a direct read.
+    fn take_direct(&mut self, kind: Kind, start: usize, end: usize) -> Token {
+        self.lex.pos = end;
+        self.consumed = end;
+        Token { kind, start, end }
+    }
+
+    /// Takes the next token if it is a [`Words::NamesAndNumbers`] number that can be read in
+    /// one pass, with its value's parts; `None` (nothing taken) otherwise, and then the
+    /// ordinary path ([`Parser::next_token`]) reads it, with its error if it is malformed.
+    ///
+    /// The fast path of number-heavy formats (MD5): the token is scanned once, its digits
+    /// accumulated on the way, instead of being tokenized, classified by [`number_kind`],
+    /// checked as UTF-8 and parsed from a string. It declines numbers with more than 19
+    /// digits and tokens that do not end at whitespace, a symbol or the end of
+    /// the input (`1.5f`, `1.#IND`, `2//comment`), so that what it accepts is exactly what
+    /// the lexer would make an [`Kind::Int`] or [`Kind::Float`] of.
+    #[inline]
+    pub fn take_number(&mut self) -> Option<(Token, Number)> {
+        if self.lex.syntax.words != Words::NamesAndNumbers {
+            return None;
+        }
+        let start = self.direct()?;
+        let src = self.lex.src;
+        let mut i = start;
+        let negative = match src.get(i) {
+            Some(b'-') => {
+                i += 1;
+                true
+            }
+            Some(b'+') => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        // All digits, leading zeros included, go into the mantissa: at most 19 fit.
+        let mut mantissa = 0u64;
+        let mut count = 0usize;
+        let mut digits = |i: &mut usize| -> usize {
+            let from = *i;
+            while let Some(&b) = src.get(*i) {
+                let d = b.wrapping_sub(b'0');
+                if d > 9 {
+                    break;
+                }
+                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d));
+                *i += 1;
+            }
+            count += *i - from;
+            *i - from
+        };
+        let int_digits = digits(&mut i);
+        let mut float = false;
+        let mut frac_digits = 0;
+        if src.get(i) == Some(&b'.') {
+            float = true;
+            i += 1;
+            frac_digits = digits(&mut i);
+        }
+        if int_digits + frac_digits == 0 || count > 19 {
+            return None;
+        }
+        let mut exponent = 0i32;
+        if matches!(src.get(i), Some(b'e' | b'E')) {
+            float = true;
+            i += 1;
+            let negative_exp = match src.get(i) {
+                Some(b'-') => {
+                    i += 1;
+                    true
+                }
+                Some(b'+') => {
+                    i += 1;
+                    false
+                }
+                _ => false,
+            };
+            let from = i;
+            while let Some(&b) = src.get(i) {
+                if !b.is_ascii_digit() {
+                    break;
+                }
+                exponent = exponent
+                    .saturating_mul(10)
+                    .saturating_add(i32::from(b - b'0'));
+                i += 1;
+            }
+            if i == from {
+                return None;
+            }
+            if negative_exp {
+                exponent = -exponent;
+            }
+        }
+        if let Some(&b) = src.get(i) {
+            if !matches!(self.lex.class[usize::from(b)], Class::Space | Class::Punct) {
+                return None;
+            }
+        }
+        let frac = i32::try_from(frac_digits).unwrap_or(i32::MAX);
+        let number = Number {
+            negative,
+            mantissa,
+            exp10: exponent.saturating_sub(frac),
+            float,
+        };
+        let kind = if float { Kind::Float } else { Kind::Int };
+        Some((self.take_direct(kind, start, i), number))
+    }
+
+    /// Takes the next token if it is the [`Words::NamesAndNumbers`] name `word` and can be
+    /// read in place ([`Parser::take_number`]'s conditions); `false`, nothing taken,
+    /// otherwise (it may still be `word`: read it the ordinary way).
+    #[inline]
+    pub fn take_name(&mut self, word: &[u8]) -> bool {
+        if self.lex.syntax.words != Words::NamesAndNumbers {
+            return false;
+        }
+        let Some(start) = self.direct() else {
+            return false;
+        };
+        let src = self.lex.src;
+        let end = start + word.len();
+        let whole = src.get(start..end) == Some(word)
+            && src
+                .get(end)
+                .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_'));
+        if whole
+            && word
+                .first()
+                .is_some_and(|&b| self.lex.class[usize::from(b)] == Class::Name)
+        {
+            self.take_direct(Kind::Name, start, end);
+            return true;
+        }
+        false
+    }
+
+    /// Records, from here on, the offset of the `//` of every line comment whose text starts
+    /// (after blanks) with `prefix`: how a format reads meaning from some comments (MD5's
+    /// `// meshes: NAME`) while the lexer skips them ([`Parser::line_comments`]).
+    pub fn record_line_comments(&mut self, prefix: &'static [u8]) {
+        self.lex
+            .recorded
+            .get_or_insert_with(|| (prefix, Vec::new()));
+    }
+
+    /// The offsets recorded since [`Parser::record_line_comments`], in input order.
+    pub fn line_comments(&self) -> &[usize] {
+        self.lex.recorded.as_ref().map_or(&[], |(_, v)| v)
     }
 
     /// Fails with "expected end of file, found ..." unless the input ends here.
@@ -953,6 +1205,120 @@ pub(crate) mod tests {
             quotes: &[FILE_NAME],
             punct: b"{}(",
             words,
+        }
+    }
+
+    /// The numbers [`Parser::take_number`] reads in place: the same tokens as the lexer, and
+    /// the same values as `str::parse`, bit for bit, whenever [`Number::to_f32`] computes one.
+    #[test]
+    fn direct_numbers_match_the_lexer_and_str_parse() {
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "+0",
+            "-0.000000",
+            "0.839150",
+            "3.",
+            ".5",
+            "-.5",
+            "1e5",
+            "1E-5",
+            "16777217",
+            "16777217.0",
+            "33554431",
+            "8388609.5",
+            "0.1",
+            "3.4028235e38",
+            "3.4028236e38",
+            "1e38",
+            "1e39",
+            "1.17549435e-38",
+            "1e-40",
+            "1e-45",
+            "9007199254740993",
+            "9999999999999999999",
+            "99999999999999999999",
+            "0.00000000000000000001",
+            "123456789012.3456789",
+            "1e999999999999",
+            "-1e-99999",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..20_000 {
+            let mut t = ["", "-", "+"][next(3) as usize].to_string();
+            let int_digits = next(13);
+            let frac_digits = next(13);
+            for _ in 0..int_digits {
+                t.push(char::from(b'0' + next(10) as u8));
+            }
+            if frac_digits > 0 || next(4) == 0 || int_digits == 0 {
+                t.push('.');
+                for _ in 0..frac_digits.max(u64::from(int_digits == 0)) {
+                    t.push(char::from(b'0' + next(10) as u8));
+                }
+            }
+            if next(3) == 0 {
+                t.push_str(["e", "E-", "e+", "e-"][next(4) as usize]);
+                t.push_str(&next(46).to_string());
+            }
+            texts.push(t);
+        }
+        let separators = [" ", "\n", "\t", "(", ")", "\r\n"];
+        let mut src = String::new();
+        for (i, t) in texts.iter().enumerate() {
+            src.push_str(t);
+            src.push_str(separators[i % separators.len()]);
+        }
+        let syntax = Syntax {
+            line_comments: true,
+            block_comments: false,
+            keep_comments: false,
+            quotes: &[STRING],
+            punct: b"()",
+            words: Words::NamesAndNumbers,
+        };
+        let mut p = Parser::new(src.as_bytes(), &syntax, "test", &Limits::default());
+        let mut lx = Lexer::new(src.as_bytes(), &syntax);
+        let (mut direct, mut computed) = (0, 0);
+        loop {
+            let want = lx.next_token().unwrap();
+            let got = match p.take_number() {
+                Some((t, n)) => {
+                    direct += 1;
+                    let text = p.str(&t);
+                    if let Some(v) = n.to_f32() {
+                        computed += 1;
+                        let parsed: f32 = text.parse().unwrap();
+                        assert_eq!(v.to_bits(), parsed.to_bits(), "{text}");
+                    }
+                    if let Some(v) = n.to_i64() {
+                        assert_eq!(Ok(v), text.parse::<i64>(), "{text}");
+                    }
+                    t
+                }
+                None => p.next_token().unwrap(),
+            };
+            assert_eq!(got, want);
+            if want.kind == Kind::Eof {
+                break;
+            }
+        }
+        // Nearly all are read in place, and most values computed without parsing.
+        assert!(direct > texts.len() * 9 / 10, "{direct} of {}", texts.len());
+        assert!(computed > texts.len() / 2, "{computed} of {}", texts.len());
+        // What the lexer would not end where a number ends is left to it.
+        for declined in ["1.5f", "1.#IND", "2//c", "1-2", "-", ".", "1e", "0x10"] {
+            let mut p = Parser::new(declined.as_bytes(), &syntax, "test", &Limits::default());
+            assert!(p.take_number().is_none(), "{declined}");
         }
     }
 

@@ -51,7 +51,12 @@ impl Codec for Md5Codec {
     }
     /// They start (after a BOM, blanks and `//` comments) with `MD5Version`, or with
     /// `commandline` or a count keyword when the version line is missing; which of the
-    /// three it is shows in the keywords of its first 64 KiB.
+    /// three it is shows in the keywords that start lines in its first 64 KiB: one of
+    /// `numAnimatedComponents`, `hierarchy`, `bounds`, `baseframe` or `frame` makes an
+    /// md5anim, else one of `numCuts`, `cuts` or `camera` an md5camera, else an md5mesh.
+    /// The scan stops at the first line that names the kind (`numMeshes`, `joints`, `mesh`
+    /// and the above) or at a line starting with `vert`, `tri` or `weight`, which only a
+    /// mesh has, so that a mesh is told after a few lines, not a 64 KiB scan.
     fn detect(&self, data: &[u8]) -> Option<Format> {
         let mut text = crate::detect::skip_bom_and_space(data);
         while text.starts_with(b"//") {
@@ -68,23 +73,7 @@ impl Codec for Md5Codec {
         if !starts.iter().any(|s| text.starts_with(s)) {
             return None;
         }
-        let head = &text[..text.len().min(64 * 1024)];
-        // A keyword counts where it starts a line: joint and shader names are quoted or
-        // follow another keyword, so a joint named "camera" does not make a camera file.
-        let has = |word: &[u8]| {
-            head.split(|&b| b == b'\n' || b == b'\r').any(|line| {
-                let line = line.trim_ascii_start();
-                line.strip_prefix(word)
-                    .is_some_and(|rest| rest.first().is_none_or(|b| !b.is_ascii_alphanumeric()))
-            })
-        };
-        Some(if has(b"numAnimatedComponents") || has(b"hierarchy") {
-            MD5ANIM
-        } else if has(b"numCuts") || has(b"camera") {
-            MD5CAMERA
-        } else {
-            MD5MESH
-        })
+        Some(kind_by_keywords(&text[..text.len().min(64 * 1024)]))
     }
     fn byte_exact(&self) -> bool {
         false
@@ -160,6 +149,48 @@ impl Codec for Md5Codec {
             unit: "vertices",
             prepare: prepare_skinning,
         }]
+    }
+}
+
+/// Which MD5 file `head` is, by the keywords that start its lines (see [`Md5Codec::detect`]).
+/// A keyword counts where it starts a line: joint and shader names are quoted or follow
+/// another keyword, so a joint named "camera" does not make a camera file.
+fn kind_by_keywords(head: &[u8]) -> Format {
+    const ANIM: &[&[u8]] = &[
+        b"numAnimatedComponents",
+        b"hierarchy",
+        b"bounds",
+        b"baseframe",
+        b"frame",
+    ];
+    const CAMERA: &[&[u8]] = &[b"numCuts", b"cuts", b"camera"];
+    // Only a mesh has these; an anim or camera keyword after them would be an error anyway.
+    const MESH: &[&[u8]] = &[b"numMeshes", b"joints", b"mesh", b"vert", b"tri", b"weight"];
+    let mut camera = false;
+    for line in head.split(|&b| b == b'\n' || b == b'\r') {
+        let line = line.trim_ascii_start();
+        let word_len = line
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(line.len());
+        let word = &line[..word_len];
+        if word.is_empty() {
+            continue;
+        }
+        if ANIM.contains(&word) {
+            return MD5ANIM;
+        }
+        if CAMERA.contains(&word) {
+            // An anim keyword further on still wins, as it always has.
+            camera = true;
+        } else if MESH.contains(&word) && !camera {
+            return MD5MESH;
+        }
+    }
+    if camera {
+        MD5CAMERA
+    } else {
+        MD5MESH
     }
 }
 

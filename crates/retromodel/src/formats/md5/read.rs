@@ -44,9 +44,11 @@ pub struct Parsed<T> {
     pub mesh_names: Vec<Option<String>>,
 }
 
-/// The `// meshes: NAME` comment of each `mesh {` block of an md5mesh text, in order. A
-/// byte scan (no UTF-8 check but of the names found): it runs on every parse.
-pub fn mesh_comment_names(text: &[u8]) -> Vec<Option<String>> {
+/// The `// meshes: NAME` comment of each `mesh {` block of an md5mesh text, in order, by a
+/// scan of its lines: the reference the parser's own reading ([`mesh_names`]) is tested
+/// against.
+#[cfg(test)]
+fn mesh_comment_names(text: &[u8]) -> Vec<Option<String>> {
     let mut out: Vec<Option<String>> = Vec::new();
     let mut inside = false;
     for line in text.split(|&b| b == b'\n') {
@@ -72,6 +74,41 @@ pub fn mesh_comment_names(text: &[u8]) -> Vec<Option<String>> {
         } else if t.starts_with(b"}") {
             inside = false;
         }
+    }
+    if out.iter().all(Option::is_none) {
+        out.clear();
+    }
+    out
+}
+
+/// The `// meshes: NAME` comment of each mesh block, in mesh order, from the comments
+/// `p` recorded (`spans`: each mesh block's byte span, from its `mesh` keyword to its `}`).
+/// A comment counts where it starts its line; the first in a block names the mesh. Empty
+/// when no mesh has one.
+fn mesh_names(p: &Parser<'_>, spans: &[(usize, usize)]) -> Vec<Option<String>> {
+    let src = p.src();
+    let mut out = vec![None; spans.len()];
+    let mut mesh = 0;
+    for &at in p.line_comments() {
+        while mesh < spans.len() && spans[mesh].1 <= at {
+            mesh += 1;
+        }
+        let Some(&(start, _)) = spans.get(mesh) else {
+            break;
+        };
+        let line_start = src[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        if at < start || !src[line_start..at].iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let line = &src[at + 2..];
+        let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
+        let Some(name) = line.trim_ascii_start().strip_prefix(b"meshes:") else {
+            continue;
+        };
+        out[mesh].get_or_insert_with(|| String::from_utf8_lossy(name.trim_ascii()).into_owned());
     }
     if out.iter().all(Option::is_none) {
         out.clear();
@@ -185,7 +222,14 @@ impl<'a> Parser<'a> {
     }
 
     fn int(&mut self, what: impl fmt::Display) -> Result<(i64, Token)> {
-        let t = self.expect(Kind::Int, format_args!("an integer ({what})"))?;
+        let t = match self.take_number() {
+            Some((t, n)) => match n.to_i64() {
+                Some(v) => return Ok((v, t)),
+                None if t.kind == Kind::Int => t,
+                None => return Err(self.unexpected(&t, &format!("an integer ({what})"))),
+            },
+            None => self.expect(Kind::Int, format_args!("an integer ({what})"))?,
+        };
         // The lexer has checked the digits; only the range can fail.
         let text = self.str(&t);
         match text.parse::<i64>() {
@@ -198,16 +242,31 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A number (integer or float) as an `f32`: read in one pass where it can be
+    /// ([`text::Parser::take_number`]), else tokenized and parsed from its text.
+    #[inline]
     fn float(&mut self, what: &str) -> Result<f32> {
+        if let Some((t, n)) = self.take_number() {
+            return match n.to_f32() {
+                Some(v) => Ok(v),
+                None => self.float_value(&t),
+            };
+        }
         let t = self.next_token()?;
         if !matches!(t.kind, Kind::Int | Kind::Float) {
             return Err(self.unexpected(&t, &format!("a number ({what})")));
         }
-        let text = self.str(&t);
+        self.float_value(&t)
+    }
+
+    /// The value of the number token `t`, which must be a finite 32-bit float.
+    #[cold]
+    fn float_value(&self, t: &Token) -> Result<f32> {
+        let text = self.str(t);
         match text.parse::<f32>() {
             Ok(v) if v.is_finite() => Ok(v),
             _ => Err(self.error(
-                &t,
+                t,
                 ErrorKind::InvalidValue,
                 format!(
                     "number {} is out of range for a 32-bit float",
@@ -359,6 +418,31 @@ impl<'a> Parser<'a> {
     /// `<keyword> <n>` where `n` must be `expected` (the entry's position in its block).
     fn numbered(&mut self, keyword: &str, expected: usize) -> Result<()> {
         self.keyword(keyword)?;
+        self.entry_index(keyword, expected)
+    }
+
+    /// The start of entry `expected` of a block, `<keyword> <expected>`, or the error
+    /// `too_few()` names when the block ends first (at the word `end`, or at `}` if `None`).
+    fn entry(
+        &mut self,
+        keyword: &str,
+        expected: usize,
+        end: Option<&str>,
+        too_few: impl FnOnce() -> String,
+    ) -> Result<()> {
+        if !self.take_name(keyword.as_bytes()) {
+            let ends = match end {
+                Some(word) => self.at_word(word)?,
+                None => self.peek_kind()? == RBRACE,
+            };
+            self.too_few(ends, too_few)?;
+            self.keyword(keyword)?;
+        }
+        self.entry_index(keyword, expected)
+    }
+
+    /// The `<n>` after an entry's keyword, which must be `expected`.
+    fn entry_index(&mut self, keyword: &str, expected: usize) -> Result<()> {
         let (v, t) = self.int(format_args!("{keyword} index"))?;
         if v != expected as i64 {
             return Err(self.error(
@@ -415,6 +499,7 @@ fn joint_context(i: usize, name: &str) -> String {
 /// module documentation).
 pub fn parse_mesh(text: &[u8], limits: &crate::Limits) -> Result<Parsed<MeshFile>> {
     let mut p = Parser::new(text, MESH_FORMAT, limits);
+    p.record_line_comments(b"meshes:");
     let version = p.version()?;
     let commandline = p.commandline()?;
     let (num_joints, nj_tok) = p.keyword_int("numJoints")?;
@@ -460,12 +545,15 @@ pub fn parse_mesh(text: &[u8], limits: &crate::Limits) -> Result<Parsed<MeshFile
     p.punct(b'}')?;
 
     let mut meshes = Vec::new();
+    let mut spans = Vec::new();
     while p.peek_kind()? != Kind::Eof {
         let t = p.keyword("mesh")?;
         let i = meshes.len();
-        p.charge(&t, size_of::<Mesh>() as u64)?;
+        p.charge(&t, (size_of::<Mesh>() + size_of::<(usize, usize)>()) as u64)?;
         meshes.push(read_mesh(&mut p, i, nj).context_with(|| format!("mesh {i}"))?);
+        spans.push((t.start, p.consumed()));
     }
+    let names = mesh_names(&p, &spans);
     let stated_meshes = if num_meshes as usize != meshes.len() {
         p.warn(format!(
             "numMeshes = {num_meshes} but the file has {} meshes",
@@ -482,7 +570,7 @@ pub fn parse_mesh(text: &[u8], limits: &crate::Limits) -> Result<Parsed<MeshFile
         joints,
         meshes,
     });
-    parsed.mesh_names = mesh_comment_names(text);
+    parsed.mesh_names = names;
     Ok(parsed)
 }
 
@@ -504,14 +592,12 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
     let mut verts = Vec::with_capacity(nv);
     let mut weight_tokens = Vec::with_capacity(nv);
     for v in 0..nv {
-        let ends = p.at_word("numtris")?;
-        p.too_few(ends, || {
+        p.entry("vert", v, Some("numtris"), || {
             format!(
                 "numverts = {nv} but the mesh has {}",
                 plural(v, "vert line")
             )
         })?;
-        p.numbered("vert", v)?;
         let (vert, tok) = (|| -> Result<(Vert, Token)> {
             let uv = p.vector("texture coordinate")?;
             let (start_weight, tok) = p.index("startWeight")?;
@@ -544,11 +630,9 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
     )?;
     let mut tris = Vec::with_capacity(nt);
     for t in 0..nt {
-        let ends = p.at_word("numweights")?;
-        p.too_few(ends, || {
+        p.entry("tri", t, Some("numweights"), || {
             format!("numtris = {nt} but the mesh has {}", plural(t, "tri line"))
         })?;
-        p.numbered("tri", t)?;
         let tri = (|| -> Result<[u32; 3]> {
             let mut tri = [0u32; 3];
             for c in &mut tri {
@@ -582,14 +666,12 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
     )?;
     let mut weights = Vec::with_capacity(nw);
     for w in 0..nw {
-        let ends = p.peek_kind()? == RBRACE;
-        p.too_few(ends, || {
+        p.entry("weight", w, None, || {
             format!(
                 "numweights = {nw} but the mesh has {}",
                 plural(w, "weight line")
             )
         })?;
-        p.numbered("weight", w)?;
         let weight = (|| -> Result<Weight> {
             let (j, tok) = p.int("joint index")?;
             if j < 0 || j >= num_joints as i64 {
@@ -816,6 +898,13 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
             p.punct(b'{')?;
             let mut values = Vec::with_capacity(nac);
             for k in 0..nac {
+                if let Some((t, n)) = p.take_number() {
+                    values.push(match n.to_f32() {
+                        Some(v) => v,
+                        None => p.float_value(&t)?,
+                    });
+                    continue;
+                }
                 let ends = p.peek_kind()? == RBRACE;
                 p.too_few(ends, || {
                     format!(
@@ -945,6 +1034,46 @@ mod tests {
     use super::*;
     use crate::io::text::tests::{check, tokens};
     use crate::io::text::LexErrorKind;
+
+    /// The names the parser reads from the comments it recorded are those of a scan of the
+    /// lines: on made-up texts and, with `RETROMODEL_CORPUS`, on every corpus md5mesh.
+    #[test]
+    fn mesh_names_match_a_line_scan() {
+        let made_up = [
+            &b"numJoints 0 numMeshes 2 joints { }\nmesh {\n  // meshes: a b \r\n shader \"x\"\n numverts 0 numtris 0 numweights 0\n}\n\
+               mesh { // meshes: not at line start\n // other\n\t// meshes:second\n numverts 0 numtris 0 numweights 0 }\n"[..],
+            b"numJoints 0 numMeshes 1 joints { }\n// meshes: outside\nmesh {\n numverts 0 numtris 0 numweights 0\n}\n// meshes: after\n",
+        ];
+        let mut texts: Vec<Vec<u8>> = made_up.iter().map(|t| t.to_vec()).collect();
+        texts.push(crate::formats::md5::fixtures::two_meshes());
+        if let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") {
+            let mut stack = vec![std::path::PathBuf::from(dir)];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                    let path = e.path();
+                    if path.is_dir() {
+                        stack.push(path);
+                    } else if path.extension().is_some_and(|x| x == "md5mesh") {
+                        texts.push(std::fs::read(&path).unwrap());
+                    }
+                }
+            }
+        }
+        let mut named = 0;
+        for text in &texts {
+            let Ok(parsed) = parse_mesh(text, &crate::Limits::default()) else {
+                continue;
+            };
+            assert_eq!(parsed.mesh_names, mesh_comment_names(text));
+            named += parsed.mesh_names.iter().flatten().count();
+        }
+        assert!(named >= 2);
+        let first = parse_mesh(made_up[0], &crate::Limits::default()).unwrap();
+        assert_eq!(
+            first.mesh_names,
+            [Some("a b".to_string()), Some("second".to_string())]
+        );
+    }
 
     #[test]
     fn tokens_lines_and_columns() {
