@@ -382,26 +382,28 @@ pub struct Lexer<'a> {
 impl<'a> Lexer<'a> {
     /// A lexer for `syntax` at the start of `src` (after a UTF-8 byte order mark, if any).
     pub fn new(src: &'a [u8], syntax: &'a Syntax) -> Self {
+        // Each rule over the one before: words, then quotes, symbols and whitespace.
         let mut class = [Class::Forbidden; 256];
         for (b, c) in class.iter_mut().enumerate() {
             let b = b as u8;
-            *c = if is_space(b) {
-                Class::Space
-            } else if syntax.punct.contains(&b) {
-                Class::Punct
-            } else if let Some(i) = syntax.quotes.iter().position(|q| q.open == b) {
-                Class::Quote(i as u8)
-            } else {
-                match syntax.words {
-                    Words::Free if is_forbidden(b) => Class::Forbidden,
-                    Words::Free => Class::Word,
-                    Words::NamesAndNumbers => match b {
-                        b'A'..=b'Z' | b'a'..=b'z' | b'_' => Class::Name,
-                        b'0'..=b'9' | b'-' | b'+' | b'.' => Class::Number,
-                        _ => Class::Forbidden,
-                    },
-                }
+            *c = match syntax.words {
+                Words::Free if is_forbidden(b) => Class::Forbidden,
+                Words::Free => Class::Word,
+                Words::NamesAndNumbers => match b {
+                    b'A'..=b'Z' | b'a'..=b'z' | b'_' => Class::Name,
+                    b'0'..=b'9' | b'-' | b'+' | b'.' => Class::Number,
+                    _ => Class::Forbidden,
+                },
             };
+        }
+        for (i, q) in syntax.quotes.iter().enumerate().rev() {
+            class[usize::from(q.open)] = Class::Quote(i as u8);
+        }
+        for &b in syntax.punct {
+            class[usize::from(b)] = Class::Punct;
+        }
+        for b in [b' ', b'\t', b'\r', b'\n', 0x0b, 0x0c] {
+            class[usize::from(b)] = Class::Space;
         }
         Lexer {
             src,
@@ -422,7 +424,7 @@ impl<'a> Lexer<'a> {
         let src = self.src;
         loop {
             let mut pos = self.pos;
-            while pos < src.len() && self.class[usize::from(src[pos])] == Class::Space {
+            while pos < src.len() && matches!(self.class[usize::from(src[pos])], Class::Space) {
                 pos += 1;
             }
             self.pos = pos;
@@ -576,6 +578,15 @@ const POW10: [f64; 23] = [
 ];
 
 impl Number {
+    /// [`Kind::Float`] or [`Kind::Int`].
+    pub fn kind(&self) -> Kind {
+        if self.float {
+            Kind::Float
+        } else {
+            Kind::Int
+        }
+    }
+
     /// The integer, for a [`Kind::Int`] within `i64` (`None` otherwise).
     pub fn to_i64(&self) -> Option<i64> {
         if self.float || self.exp10 != 0 {
@@ -619,6 +630,212 @@ impl Number {
             r as f32
         };
         Some(if self.negative { -value } else { value })
+    }
+}
+
+/// Reads [`Words::NamesAndNumbers`] tokens in place, for the lines that make up the bulk of
+/// number-heavy files (MD5's `vert`, `tri` and `weight` lines, animation frames): one pass
+/// over the bytes, no [`Token`] or `Result` per token.
+///
+/// Get one from [`Parser::cursor`], read a line's tokens with it, and take them with
+/// [`Parser::advance`] (to its [`Cursor::offset`]) if the whole line was as expected. Each method returns `false` or
+/// `None` (having moved past whitespace only) when the next token is not what it reads, or
+/// when it is a comment, or anything that the lexer might read differently: then drop the
+/// cursor and read the line again the ordinary way, which finds the same tokens or reports
+/// the error.
+#[derive(Debug, Clone)]
+pub struct Cursor<'a> {
+    src: &'a [u8],
+    pos: usize,
+    class: &'a [Class; 256],
+    /// Where the last token read started.
+    last: usize,
+    /// Where the last token read ended (where the parser's last one did, before any).
+    end: usize,
+}
+
+impl Cursor<'_> {
+    /// Skips whitespace; the next byte's offset unless the input ends or a comment may start.
+    #[inline]
+    fn start(&mut self) -> Option<usize> {
+        let src = self.src;
+        let mut pos = self.pos;
+        while pos < src.len() && matches!(self.class[usize::from(src[pos])], Class::Space) {
+            pos += 1;
+        }
+        self.pos = pos;
+        (pos < src.len() && src[pos] != b'/').then_some(pos)
+    }
+
+    /// The end of the last token read.
+    pub fn offset(&self) -> usize {
+        self.end
+    }
+
+    /// The token last read, as a [`Token`] of `kind`.
+    pub fn last_token(&self, kind: Kind) -> Token {
+        Token {
+            kind,
+            start: self.last,
+            end: self.end,
+        }
+    }
+
+    /// Marks `start..end` as the last token read.
+    #[inline]
+    fn read(&mut self, start: usize, end: usize) {
+        self.last = start;
+        self.pos = end;
+        self.end = end;
+    }
+
+    /// Reads the symbol `c`.
+    #[inline]
+    pub fn punct(&mut self, c: u8) -> bool {
+        match self.start() {
+            Some(at) if self.src[at] == c && matches!(self.class[usize::from(c)], Class::Punct) => {
+                self.read(at, at + 1);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Reads the name `word` (a whole name: `vert` does not match `verts`).
+    #[inline]
+    pub fn name(&mut self, word: &[u8]) -> bool {
+        let Some(at) = self.start() else {
+            return false;
+        };
+        let end = at + word.len();
+        let src = self.src;
+        let whole = src.get(at..end) == Some(word)
+            && src
+                .get(end)
+                .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+            && word
+                .first()
+                .is_some_and(|&b| matches!(self.class[usize::from(b)], Class::Name));
+        if whole {
+            self.read(at, end);
+        }
+        whole
+    }
+
+    /// Reads a number, scanned once with its digits accumulated on the way. Declines numbers
+    /// with more than 19 digits and tokens that do not end at whitespace, a symbol or the
+    /// end of the input (`1.5f`, `1.#IND`, `2//comment`), so that what it accepts is exactly
+    /// what the lexer would make an [`Kind::Int`] or [`Kind::Float`] of.
+    #[inline(always)]
+    pub fn number(&mut self) -> Option<Number> {
+        let start = self.start()?;
+        let src = self.src;
+        let mut i = start;
+        let negative = match src[i] {
+            b'-' => {
+                i += 1;
+                true
+            }
+            b'+' => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        // All digits, leading zeros included, go into the mantissa: at most 19 fit.
+        let mut mantissa = 0u64;
+        let mut digits = |i: &mut usize| -> usize {
+            let from = *i;
+            while let Some(&b) = src.get(*i) {
+                let d = b.wrapping_sub(b'0');
+                if d > 9 {
+                    break;
+                }
+                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d));
+                *i += 1;
+            }
+            *i - from
+        };
+        let int_digits = digits(&mut i);
+        let mut float = false;
+        let mut frac_digits = 0;
+        if src.get(i) == Some(&b'.') {
+            float = true;
+            i += 1;
+            frac_digits = digits(&mut i);
+        }
+        if int_digits + frac_digits == 0 || int_digits + frac_digits > 19 {
+            return None;
+        }
+        let mut exponent = 0i32;
+        if matches!(src.get(i), Some(b'e' | b'E')) {
+            float = true;
+            i += 1;
+            let negative_exp = match src.get(i) {
+                Some(b'-') => {
+                    i += 1;
+                    true
+                }
+                Some(b'+') => {
+                    i += 1;
+                    false
+                }
+                _ => false,
+            };
+            let from = i;
+            while let Some(&b) = src.get(i) {
+                if !b.is_ascii_digit() {
+                    break;
+                }
+                exponent = exponent
+                    .saturating_mul(10)
+                    .saturating_add(i32::from(b - b'0'));
+                i += 1;
+            }
+            if i == from {
+                return None;
+            }
+            if negative_exp {
+                exponent = -exponent;
+            }
+        }
+        if let Some(&b) = src.get(i) {
+            if !matches!(self.class[usize::from(b)], Class::Space | Class::Punct) {
+                return None;
+            }
+        }
+        self.read(start, i);
+        let frac = i32::try_from(frac_digits).unwrap_or(i32::MAX);
+        Some(Number {
+            negative,
+            mantissa,
+            exp10: exponent.saturating_sub(frac),
+            float,
+        })
+    }
+
+    /// Reads a number whose value [`Number::to_f32`] computes.
+    #[inline]
+    pub fn f32(&mut self) -> Option<f32> {
+        let saved = (self.last, self.end);
+        let v = self.number()?.to_f32();
+        if v.is_none() {
+            (self.last, self.end) = saved;
+            self.pos = saved.1;
+        }
+        v
+    }
+
+    /// Reads an integer within `i64`.
+    #[inline]
+    pub fn int(&mut self) -> Option<i64> {
+        let saved = (self.last, self.end);
+        let v = self.number()?.to_i64();
+        if v.is_none() {
+            (self.last, self.end) = saved;
+            self.pos = saved.1;
+        }
+        v
     }
 }
 
@@ -895,169 +1112,70 @@ impl<'a> Parser<'a> {
 
     /// Takes the symbol `c`, or fails with "expected 'c', found ...".
     pub fn punct(&mut self, c: u8) -> Result<Token> {
-        if let Some(pos) = self.direct() {
-            let src = self.lex.src;
-            if src.get(pos) == Some(&c) && self.lex.class[usize::from(c)] == Class::Punct {
-                return Ok(self.take_direct(Kind::Punct(c), pos, pos + 1));
+        if let Some(mut cursor) = self.cursor() {
+            if cursor.punct(c) {
+                let token = cursor.last_token(Kind::Punct(c));
+                self.advance(cursor.offset());
+                return Ok(token);
             }
         }
         self.expect(Kind::Punct(c), format_args!("'{}'", c as char))
     }
 
-    /// The offset of the next token's first byte when it can be read in place: no token is
-    /// peeked, no kept comment is pending and the next byte (after whitespace, which this
-    /// skips) does not start a comment. `None` when the ordinary path must read it.
+    /// A [`Cursor`] at the lexer's position, when the next tokens can be read in place: no
+    /// token is peeked, no kept comment is pending and the words are
+    /// [`Words::NamesAndNumbers`]. `None` when the ordinary path must read them.
     #[inline]
-    fn direct(&mut self) -> Option<usize> {
-        if self.peeked.is_some() || !self.pending.is_empty() {
+    pub fn cursor(&self) -> Option<Cursor<'_>> {
+        if self.peeked.is_some()
+            || !self.pending.is_empty()
+            || self.lex.syntax.words != Words::NamesAndNumbers
+        {
             return None;
         }
-        let src = self.lex.src;
-        let mut pos = self.lex.pos;
-        while pos < src.len() && self.lex.class[usize::from(src[pos])] == Class::Space {
-            pos += 1;
-        }
-        self.lex.pos = pos;
-        (src.get(pos) != Some(&b'/')).then_some(pos)
+        Some(Cursor {
+            src: self.lex.src,
+            pos: self.lex.pos,
+            class: &self.lex.class,
+            last: self.lex.pos,
+            end: self.consumed,
+        })
     }
 
-    /// Takes the token `start..end` of `kind` found by a direct read.
-    fn take_direct(&mut self, kind: Kind, start: usize, end: usize) -> Token {
-        self.lex.pos = end;
-        self.consumed = end;
-        Token { kind, start, end }
+    /// Takes everything a [`Cursor`] (from [`Parser::cursor`]) read: the lexer goes on at
+    /// its [`Cursor::offset`] `to`.
+    #[inline]
+    pub fn advance(&mut self, to: usize) {
+        self.lex.pos = to;
+        self.consumed = to;
     }
 
     /// Takes the next token if it is a [`Words::NamesAndNumbers`] number that can be read in
-    /// one pass, with its value's parts; `None` (nothing taken) otherwise, and then the
-    /// ordinary path ([`Parser::next_token`]) reads it, with its error if it is malformed.
-    ///
-    /// The fast path of number-heavy formats (MD5): the token is scanned once, its digits
-    /// accumulated on the way, instead of being tokenized, classified by [`number_kind`],
-    /// checked as UTF-8 and parsed from a string. It declines numbers with more than 19
-    /// digits and tokens that do not end at whitespace, a symbol or the end of
-    /// the input (`1.5f`, `1.#IND`, `2//comment`), so that what it accepts is exactly what
-    /// the lexer would make an [`Kind::Int`] or [`Kind::Float`] of.
+    /// place ([`Cursor::number`]), with its value's parts; `None` (nothing taken) otherwise,
+    /// and then the ordinary path ([`Parser::next_token`]) reads it, with its error if it is
+    /// malformed.
     #[inline]
     pub fn take_number(&mut self) -> Option<(Token, Number)> {
-        if self.lex.syntax.words != Words::NamesAndNumbers {
-            return None;
-        }
-        let start = self.direct()?;
-        let src = self.lex.src;
-        let mut i = start;
-        let negative = match src.get(i) {
-            Some(b'-') => {
-                i += 1;
-                true
-            }
-            Some(b'+') => {
-                i += 1;
-                false
-            }
-            _ => false,
-        };
-        // All digits, leading zeros included, go into the mantissa: at most 19 fit.
-        let mut mantissa = 0u64;
-        let mut count = 0usize;
-        let mut digits = |i: &mut usize| -> usize {
-            let from = *i;
-            while let Some(&b) = src.get(*i) {
-                let d = b.wrapping_sub(b'0');
-                if d > 9 {
-                    break;
-                }
-                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d));
-                *i += 1;
-            }
-            count += *i - from;
-            *i - from
-        };
-        let int_digits = digits(&mut i);
-        let mut float = false;
-        let mut frac_digits = 0;
-        if src.get(i) == Some(&b'.') {
-            float = true;
-            i += 1;
-            frac_digits = digits(&mut i);
-        }
-        if int_digits + frac_digits == 0 || count > 19 {
-            return None;
-        }
-        let mut exponent = 0i32;
-        if matches!(src.get(i), Some(b'e' | b'E')) {
-            float = true;
-            i += 1;
-            let negative_exp = match src.get(i) {
-                Some(b'-') => {
-                    i += 1;
-                    true
-                }
-                Some(b'+') => {
-                    i += 1;
-                    false
-                }
-                _ => false,
-            };
-            let from = i;
-            while let Some(&b) = src.get(i) {
-                if !b.is_ascii_digit() {
-                    break;
-                }
-                exponent = exponent
-                    .saturating_mul(10)
-                    .saturating_add(i32::from(b - b'0'));
-                i += 1;
-            }
-            if i == from {
-                return None;
-            }
-            if negative_exp {
-                exponent = -exponent;
-            }
-        }
-        if let Some(&b) = src.get(i) {
-            if !matches!(self.lex.class[usize::from(b)], Class::Space | Class::Punct) {
-                return None;
-            }
-        }
-        let frac = i32::try_from(frac_digits).unwrap_or(i32::MAX);
-        let number = Number {
-            negative,
-            mantissa,
-            exp10: exponent.saturating_sub(frac),
-            float,
-        };
-        let kind = if float { Kind::Float } else { Kind::Int };
-        Some((self.take_direct(kind, start, i), number))
+        let mut c = self.cursor()?;
+        let number = c.number()?;
+        let token = c.last_token(number.kind());
+        self.advance(c.offset());
+        Some((token, number))
     }
 
-    /// Takes the next token if it is the [`Words::NamesAndNumbers`] name `word` and can be
-    /// read in place ([`Parser::take_number`]'s conditions); `false`, nothing taken,
-    /// otherwise (it may still be `word`: read it the ordinary way).
+    /// Takes the next token if it is the name `word` and can be read in place
+    /// ([`Cursor::name`]); `false`, nothing taken, otherwise (it may still be `word`: read it
+    /// the ordinary way).
     #[inline]
     pub fn take_name(&mut self, word: &[u8]) -> bool {
-        if self.lex.syntax.words != Words::NamesAndNumbers {
-            return false;
-        }
-        let Some(start) = self.direct() else {
+        let Some(mut c) = self.cursor() else {
             return false;
         };
-        let src = self.lex.src;
-        let end = start + word.len();
-        let whole = src.get(start..end) == Some(word)
-            && src
-                .get(end)
-                .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_'));
-        if whole
-            && word
-                .first()
-                .is_some_and(|&b| self.lex.class[usize::from(b)] == Class::Name)
-        {
-            self.take_direct(Kind::Name, start, end);
-            return true;
+        let found = c.name(word);
+        if found {
+            self.advance(c.offset());
         }
-        false
+        found
     }
 
     /// Records, from here on, the offset of the `//` of every line comment whose text starts

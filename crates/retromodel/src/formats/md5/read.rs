@@ -454,6 +454,81 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// `vert N ( u v ) startWeight countWeight`, entry `index`, read in place
+    /// ([`text::Cursor`]) with the token of its `startWeight`; `None`, nothing taken, when the
+    /// line is anything else (the ordinary path then reads it, or reports what is wrong).
+    fn fast_vert(&mut self, index: usize) -> Option<(Vert, Token)> {
+        let mut c = self.cursor()?;
+        if !(c.name(b"vert") && c.int()? == index as i64 && c.punct(b'(')) {
+            return None;
+        }
+        let uv = [c.f32()?, c.f32()?];
+        if !c.punct(b')') {
+            return None;
+        }
+        let start_weight = u32::try_from(c.int()?).ok()?;
+        let token = c.last_token(Kind::Int);
+        let count_weight = u32::try_from(c.int()?).ok()?;
+        let end = c.offset();
+        self.advance(end);
+        Some((
+            Vert {
+                uv,
+                start_weight,
+                count_weight,
+            },
+            token,
+        ))
+    }
+
+    /// `tri N a b c`, entry `index` with vertex indices below `num_verts`, read in place
+    /// (see [`Parser::fast_vert`]).
+    fn fast_tri(&mut self, index: usize, num_verts: usize) -> Option<[u32; 3]> {
+        let mut c = self.cursor()?;
+        if !(c.name(b"tri") && c.int()? == index as i64) {
+            return None;
+        }
+        let mut tri = [0u32; 3];
+        for v in &mut tri {
+            let i = c.int()?;
+            if !(0..num_verts as i64).contains(&i) {
+                return None;
+            }
+            *v = i as u32;
+        }
+        let end = c.offset();
+        self.advance(end);
+        Some(tri)
+    }
+
+    /// `weight N joint bias ( x y z )`, entry `index` with a joint below `num_joints`, read
+    /// in place (see [`Parser::fast_vert`]).
+    fn fast_weight(&mut self, index: usize, num_joints: usize) -> Option<Weight> {
+        let mut c = self.cursor()?;
+        if !(c.name(b"weight") && c.int()? == index as i64) {
+            return None;
+        }
+        let joint = c.int()?;
+        if !(0..num_joints as i64).contains(&joint) {
+            return None;
+        }
+        let bias = c.f32()?;
+        if !c.punct(b'(') {
+            return None;
+        }
+        let pos = [c.f32()?, c.f32()?, c.f32()?];
+        if !c.punct(b')') {
+            return None;
+        }
+        let end = c.offset();
+        self.advance(end);
+        Some(Weight {
+            joint: joint as u32,
+            bias,
+            pos,
+        })
+    }
+
     /// `the <block> block has more <entries> than <count>`, if the next token starts an entry.
     fn too_many(&mut self, starts_entry: bool, message: impl FnOnce() -> String) -> Result<()> {
         if starts_entry {
@@ -592,6 +667,11 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
     let mut verts = Vec::with_capacity(nv);
     let mut weight_tokens = Vec::with_capacity(nv);
     for v in 0..nv {
+        if let Some((vert, tok)) = p.fast_vert(v) {
+            verts.push(vert);
+            weight_tokens.push(tok);
+            continue;
+        }
         p.entry("vert", v, Some("numtris"), || {
             format!(
                 "numverts = {nv} but the mesh has {}",
@@ -630,6 +710,10 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
     )?;
     let mut tris = Vec::with_capacity(nt);
     for t in 0..nt {
+        if let Some(tri) = p.fast_tri(t, nv) {
+            tris.push(tri);
+            continue;
+        }
         p.entry("tri", t, Some("numweights"), || {
             format!("numtris = {nt} but the mesh has {}", plural(t, "tri line"))
         })?;
@@ -666,6 +750,10 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
     )?;
     let mut weights = Vec::with_capacity(nw);
     for w in 0..nw {
+        if let Some(weight) = p.fast_weight(w, num_joints) {
+            weights.push(weight);
+            continue;
+        }
         p.entry("weight", w, None, || {
             format!(
                 "numweights = {nw} but the mesh has {}",
@@ -897,7 +985,18 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
         let values = (|| -> Result<Vec<f32>> {
             p.punct(b'{')?;
             let mut values = Vec::with_capacity(nac);
-            for k in 0..nac {
+            // The values read in place, as long as they can be.
+            if let Some(mut c) = p.cursor() {
+                while values.len() < nac {
+                    let Some(v) = c.f32() else {
+                        break;
+                    };
+                    values.push(v);
+                }
+                let end = c.offset();
+                p.advance(end);
+            }
+            for k in values.len()..nac {
                 if let Some((t, n)) = p.take_number() {
                     values.push(match n.to_f32() {
                         Some(v) => v,
