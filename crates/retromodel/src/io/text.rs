@@ -615,11 +615,9 @@ impl Number {
             }
             let e = usize::try_from(self.exp10.unsigned_abs()).ok()?;
             let pow = *POW10.get(e)?;
-            let r = if self.exp10 < 0 {
-                m as f64 / pow
-            } else {
-                m as f64 * pow
-            };
+            // Below 2^53, so exact as an i64's conversion (one instruction; a u64's is several).
+            let m = m as i64 as f64;
+            let r = if self.exp10 < 0 { m / pow } else { m * pow };
             if !(f64::from(f32::MIN_POSITIVE)..=f64::from(f32::MAX)).contains(&r) {
                 return None;
             }
@@ -817,6 +815,44 @@ impl Cursor<'_> {
     /// Reads a number whose value [`Number::to_f32`] computes.
     #[inline]
     pub fn f32(&mut self) -> Option<f32> {
+        // `-123.456` (what MD5 exporters write) directly; anything else through `number`.
+        let start = self.start()?;
+        let src = self.src;
+        let negative = src[start] == b'-';
+        let mut i = start + usize::from(negative);
+        let mut mantissa = 0u64;
+        let mut digits = |i: &mut usize| {
+            let from = *i;
+            while let Some(&b) = src.get(*i) {
+                let d = b.wrapping_sub(b'0');
+                if d > 9 {
+                    break;
+                }
+                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d));
+                *i += 1;
+            }
+            *i - from
+        };
+        let int_digits = digits(&mut i);
+        if src.get(i) == Some(&b'.') {
+            i += 1;
+            let frac_digits = digits(&mut i);
+            if (1..=19).contains(&(int_digits + frac_digits))
+                && src.get(i).is_none_or(|&b| {
+                    matches!(self.class[usize::from(b)], Class::Space | Class::Punct)
+                })
+            {
+                let number = Number {
+                    negative,
+                    mantissa,
+                    exp10: -(frac_digits as i32),
+                    float: true,
+                };
+                let v = number.to_f32()?;
+                self.read(start, i);
+                return Some(v);
+            }
+        }
         let saved = (self.last, self.end);
         let v = self.number()?.to_f32();
         if v.is_none() {
@@ -829,6 +865,29 @@ impl Cursor<'_> {
     /// Reads an integer within `i64`.
     #[inline]
     pub fn int(&mut self) -> Option<i64> {
+        // Unsigned integers of up to 18 digits (all that MD5's indices and counts are),
+        // directly; anything else through `number`.
+        let start = self.start()?;
+        let src = self.src;
+        let mut i = start;
+        let mut value = 0i64;
+        while let Some(&b) = src.get(i) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            value = value.wrapping_mul(10).wrapping_add(i64::from(d));
+            i += 1;
+        }
+        let n = i - start;
+        if (1..=18).contains(&n)
+            && src
+                .get(i)
+                .is_none_or(|&b| matches!(self.class[usize::from(b)], Class::Space | Class::Punct))
+        {
+            self.read(start, i);
+            return Some(value);
+        }
         let saved = (self.last, self.end);
         let v = self.number()?.to_i64();
         if v.is_none() {
@@ -1409,6 +1468,22 @@ pub(crate) mod tests {
         let (mut direct, mut computed) = (0, 0);
         loop {
             let want = lx.next_token().unwrap();
+            // The cursor's own readers take the same token, with the same value.
+            if let Some(mut c) = p.cursor() {
+                let text = want.bytes(src.as_bytes());
+                let text = std::str::from_utf8(text).unwrap();
+                if let Some(v) = c.f32() {
+                    assert_eq!((c.last, c.end), (want.start, want.end), "{text}");
+                    assert_eq!(Ok(v.to_bits()), text.parse::<f32>().map(f32::to_bits));
+                }
+                if let Some(mut c) = p.cursor() {
+                    if let Some(v) = c.int() {
+                        assert_eq!((c.last, c.end), (want.start, want.end), "{text}");
+                        assert_eq!(want.kind, Kind::Int);
+                        assert_eq!(Ok(v), text.parse::<i64>(), "{text}");
+                    }
+                }
+            }
             let got = match p.take_number() {
                 Some((t, n)) => {
                     direct += 1;
