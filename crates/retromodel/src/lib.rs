@@ -37,6 +37,7 @@ mod document;
 pub mod error;
 pub mod export;
 pub mod formats;
+mod hash;
 pub mod image;
 pub mod import;
 pub mod io;

@@ -2,8 +2,8 @@
 //! (Quake's fullbright range left out), optional Floyd–Steinberg dithering and a transparent
 //! index for pixels with alpha below one half.
 
+use crate::hash::FastMap;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use super::{Image, Palette, Pixels};
 
@@ -216,7 +216,7 @@ struct Nearest {
     /// The indices an opaque pixel may get, with their colours, sorted by red.
     candidates: Vec<(u8, [i32; 3])>,
     /// RGB (as `0xRRGGBB`) to (index, Euclidean error).
-    cache: HashMap<u32, (u8, f64), BuildHasherDefault<ColourHasher>>,
+    cache: FastMap<u32, (u8, f64)>,
 }
 
 impl Nearest {
@@ -279,27 +279,5 @@ impl Nearest {
         let hit = (best.0, f64::from(best.1).sqrt());
         self.cache.insert(key, hit);
         hit
-    }
-}
-
-/// A cheap hasher for 24-bit colour keys (multiplicative, Fibonacci constant).
-#[derive(Default)]
-struct ColourHasher(u64);
-
-impl Hasher for ColourHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-
-    fn write_u32(&mut self, v: u32) {
-        let h = u64::from(v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        // Fold the high bits down: the table picks buckets by the low bits.
-        self.0 = h ^ (h >> 32);
     }
 }

@@ -33,6 +33,7 @@
 
 use super::quat::w_from_xyz;
 use super::raw::{AnimFile, BaseJoint, Bounds, HierarchyJoint, Joint, Mesh, VERSION};
+use crate::hash::FastMap;
 use crate::math::skeletal::{self, check_parents, PoseTrack};
 use crate::math::{add, cross, dot, normalize_or, scale, sub};
 use std::collections::HashMap;
@@ -398,7 +399,8 @@ pub fn bind_normals(mesh: &Mesh, positions: &[[f32; 3]], out: &mut [[f32; 3]]) {
     }
     // Share sums between vertices at the same position (+0.0 and -0.0 alike).
     let key = |p: [f32; 3]| p.map(|c| if c == 0.0 { 0 } else { c.to_bits() });
-    let mut shared: HashMap<[u32; 3], [f32; 3]> = HashMap::with_capacity(n);
+    let mut shared: FastMap<[u32; 3], [f32; 3]> =
+        FastMap::with_capacity_and_hasher(n, Default::default());
     for (p, s) in positions.iter().zip(out.iter()) {
         let e = shared.entry(key(*p)).or_insert([0.0; 3]);
         *e = add(*e, *s);
