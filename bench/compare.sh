@@ -129,7 +129,8 @@ if [ ! -x "$RETROMODEL" ]; then
   say "building $RETROMODEL"
   cargo build --release -q -p retromodel-cli || die "cargo build --release -p retromodel-cli failed"
 fi
-"$RETROMODEL" bench --help | grep -q -- '--files-from' ||
+help=$("$RETROMODEL" bench --help) || die "$RETROMODEL bench --help failed"
+[[ "$help" == *--files-from* ]] ||
   die "$RETROMODEL has no 'bench --files-from': rebuild it (cargo build --release -p retromodel-cli)"
 
 ASSIMP_VERSION=$(dpkg-query -W -f='${Version}' libassimp-dev 2>/dev/null || echo unknown)
