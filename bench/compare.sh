@@ -140,6 +140,15 @@ git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT + local changes"
 
 rm -rf "$WORK"
 mkdir -p "$WORK/lists"
+: >"$WORK/dropped"
+# Paths as the report shows them: relative to the repository, where they can be.
+shown() {
+  case $1 in
+    "$ROOT"/*) echo "${1#"$ROOT"/}" ;;
+    "$(dirname "$ROOT")"/*) echo "../${1#"$(dirname "$ROOT")"/}" ;;
+    *) echo "$1" ;;
+  esac
+}
 
 # --- the files, by format -------------------------------------------------------------------
 FORMATS=(quake_mdl md2 md5mesh md5anim md5camera md3 gs_mdl hmp)
@@ -183,15 +192,19 @@ if [ "$PER_GROUP" -gt 0 ]; then
 fi
 
 # --- measuring ------------------------------------------------------------------------------
-# run TOOL LIST ROUNDS [--parse-only]: the totals line of one run ("" when nothing loaded).
+# run TOOL LIST ROUNDS [--parse-only]: the totals line of one run ("" when nothing loaded);
+# the run's whole output is appended to $WORK/runs.log.
 run() {
   local tool=$1 list=$2 rounds=$3 mode=${4:-} out
   if [ "$tool" = assimp ]; then
-    out=$("$HARNESS" --quiet --rounds "$rounds" "$list" 2>>"$WORK/stderr.log") || true
+    out=$("$HARNESS" --rounds "$rounds" "$list" 2>>"$WORK/stderr.log") || true
   else
     # shellcheck disable=SC2086
     out=$("$RETROMODEL" bench --files-from "$list" --rounds "$rounds" $mode 2>>"$WORK/stderr.log") || true
   fi
+  printf '== %s %s rounds=%s %s\n%s\n' "$tool" "$list" "$rounds" "$mode" "$out" >>"$WORK/runs.log"
+  # Files Assimp left out of this run only (they failed after others had loaded).
+  printf '%s\n' "$out" | { grep '^failed' || true; } | cut -f2 >>"$WORK/dropped"
   printf '%s\n' "$out" | grep '^files=' | tail -n 1 || true
 }
 # key LINE NAME: the value of NAME=... in a totals line.
@@ -285,6 +298,9 @@ for g in "${FORMATS[@]}"; do
     if [ "${#counts[@]}" -ne "$RUNS" ] || printf '%s\n' "${counts[@]}" | grep -qvx "$want"; then
       case $suffix in both) which="both load" ;; assimp) which="Assimp loads" ;; *) which="retromodel loads" ;; esac
       NOTES+=("${LABEL[$g]}: the $tool runs on the $want files $which loaded $(printf '%s, ' "${counts[@]}" | sed 's/, $//') of them")
+      dropped=$(sort -u "$WORK/dropped" | grep -Fxf "$WORK/lists/$g.$suffix" | sed "s|^$CORPUS/||" |
+        awk '{ printf "%s%s", sep, $0; sep = ", " }' || true)
+      [ -z "$dropped" ] || NOTES+=("  left out of some runs (they failed after other files had loaded): $dropped")
     fi
   done
   for id in a rf rp; do
@@ -316,8 +332,8 @@ ratio() {
 }
 echo "## Load throughput: retromodel and Assimp on the same files"
 echo
-echo "Corpus: $CORPUS. retromodel $RETROMODEL_VERSION ($COMMIT), Assimp $ASSIMP_VERSION."
-if [ -n "$ROUNDS" ]; then rounds_note="$ROUNDS round(s) per run"; else rounds_note="rounds per run chosen per measurement for about $TARGET_SECONDS s a run (from a one-round run; see $WORK/rounds.tsv)"; fi
+echo "Corpus: $(shown "$CORPUS"). retromodel $RETROMODEL_VERSION ($COMMIT), Assimp $ASSIMP_VERSION."
+if [ -n "$ROUNDS" ]; then rounds_note="$ROUNDS round(s) per run"; else rounds_note="rounds per run chosen per measurement for about $TARGET_SECONDS s a run (from a one-round run; see $(shown "$WORK")/rounds.tsv)"; fi
 if [ "$RUNS" = 1 ]; then runs_note="One run"; else runs_note="Median of $RUNS runs, tools alternating"; fi
 echo "$runs_note; $rounds_note."
 echo
@@ -338,10 +354,10 @@ echo "pose and skin decoded into a Model). Assimp: \`target/bench/assimp_bench -
 echo "(ReadFileFromMemory with the extension as hint, flags 0, one Importer, FreeScene after"
 echo "each; MD5 files load from memory too, with AI_CONFIG_IMPORT_MD5_NO_ANIM_AUTOLOAD). Assimp's"
 echo "MDL, MD2, MD3 and HMP loaders build one keyframe (frame 0), retromodel's full load every"
-echo "frame. Lists and per-file results: $WORK/."
-for note in "${NOTES[@]}"; do echo "- $note"; done
+echo "frame. Lists and per-file results: $(shown "$WORK")/."
+for note in "${NOTES[@]}"; do case $note in "  "*) echo "$note" ;; *) echo "- $note" ;; esac; done
 echo
-echo "Files Assimp does not load, by reason (numbers as N; per file in $WORK/FORMAT.assimp):"
+echo "Files Assimp does not load, by reason (numbers as N; per file in $(shown "$WORK")/FORMAT.assimp):"
 echo
 for g in "${FORMATS[@]}"; do
   [ -f "$WORK/$g.assimp" ] || continue
@@ -425,7 +441,7 @@ echo "## Batch conversion to .glb"
 echo
 echo "The same $n_convert model files ($(awk -v b="$in_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB): \`retromodel convert DIR OUT --to glb\` (DIR: links to the files"
 echo "in the corpus's layout; both cores) against a shell loop of \`assimp export FILE OUT.glb -fglb2\`"
-echo "(one process per file, one after the other). Seconds: median of $RUNS runs, tools alternating."
+echo "(one process per file, one after the other). Seconds: median of $RUNS run(s), tools alternating."
 echo
 echo "| format | files | converted: retromodel / Assimp | output MB: retromodel / Assimp |"
 echo "|---|---:|---:|---:|"
@@ -453,7 +469,7 @@ awk -F'\t' -v labels="$(for g in "${FORMATS[@]}"; do printf '%s=%s;' "$g" "${LAB
   }' "$WORK/convert-retromodel.sizes" "$WORK/convert-assimp.sizes" "$WORK/convert-assimp.status" \
   "$WORK/lists/convert.groups"
 echo
-echo "| tool | seconds ($RUNS runs) | median | files/s |"
+echo "| tool | seconds ($RUNS run(s)) | median | files/s |"
 echo "|---|---|---:|---:|"
 echo "| retromodel convert | $(printf '%.2f, ' "${t_r[@]}" | sed 's/, $//') | $(printf '%.2f' "$sec_r") | $(awk -v n="$n_convert" -v s="$sec_r" 'BEGIN { printf "%.0f", n / s }') |"
 echo "| assimp export loop | $(printf '%.2f, ' "${t_a[@]}" | sed 's/, $//') | $(printf '%.2f' "$sec_a") | $(awk -v n="$n_convert" -v s="$sec_a" 'BEGIN { printf "%.0f", n / s }') |"
