@@ -353,8 +353,8 @@ echo "retromodel: \`retromodel bench --files-from LIST --rounds N [--parse-only]
 echo "pose and skin decoded into a Model). Assimp: \`target/bench/assimp_bench --rounds N LIST\`"
 echo "(ReadFileFromMemory with the extension as hint, flags 0, one Importer, FreeScene after"
 echo "each; MD5 files load from memory too, with AI_CONFIG_IMPORT_MD5_NO_ANIM_AUTOLOAD). Assimp's"
-echo "MDL, MD2, MD3 and HMP loaders build one keyframe (frame 0), retromodel's full load every"
-echo "frame. Lists and per-file results: $(shown "$WORK")/."
+echo "Quake MDL, GameStudio MDL2-5, MD2 and MD3 loaders build one keyframe (frame 0), retromodel's"
+echo "full load every frame. Lists and per-file results: $(shown "$WORK")/."
 for note in "${NOTES[@]}"; do case $note in "  "*) echo "$note" ;; *) echo "- $note" ;; esac; done
 echo
 echo "Files Assimp does not load, by reason (numbers as N; per file in $(shown "$WORK")/FORMAT.assimp):"
