@@ -4,7 +4,7 @@ use retromodel::formats::quake_mdl::{fixtures, Frame};
 
 mod common;
 
-use common::{assert_contains, png_rgba, run, run_ok, sample, text, write_file};
+use common::{assert_contains, png_rgba, run, run_ok, s, sample, text, write_file};
 
 #[test]
 fn every_command_has_help_with_an_example() {
@@ -245,6 +245,36 @@ fn validate_fails_on_bad_group_intervals() {
 
     let wrong = run(&["validate", good.to_str().unwrap(), "--engine", "doom"]);
     assert_eq!(wrong.status.code(), Some(2), "clap rejects unknown engines");
+}
+
+#[test]
+fn bench_takes_a_file_list_and_lists_each_file() {
+    // The lists bench/compare.sh gives both tools: one path per line, empty lines skipped.
+    let dir = tempfile::tempdir().unwrap();
+    let good = sample(dir.path(), "demo.mdl");
+    let bad = write_file(dir.path(), "bad.mdl", b"IDPO");
+    let list = write_file(
+        dir.path(),
+        "list.txt",
+        format!("{}\n\n{}\r\n", good.display(), bad.display()),
+    );
+    let out = run_ok(&["bench", "--files-from", s(&list), "--rounds", "2", "--list"]);
+    let out = text(&out.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0], format!("loaded\t{}", good.display()));
+    assert!(
+        lines[1].starts_with(&format!("failed\t{}\t", bad.display())),
+        "{out}"
+    );
+    assert!(lines[2].starts_with("files=1 bytes="), "{out}");
+    // Paths and the list together.
+    let out = run_ok(&["bench", s(&good), "--files-from", s(&list), "--rounds", "1"]);
+    assert!(text(&out.stdout).starts_with("files=2 "));
+    // A list that cannot be read is an error naming it.
+    let out = run(&["bench", "--files-from", "/nonexistent/list.txt"]);
+    assert!(!out.status.success());
+    assert_contains(&out.stderr, "/nonexistent/list.txt");
 }
 
 #[test]

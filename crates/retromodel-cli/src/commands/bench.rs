@@ -17,6 +17,10 @@ use crate::files;
 /// Files are read into memory first; only parsing and conversion are timed. Files that do
 /// not load are reported and left out.
 ///
+/// With --files-from LIST the files are also taken from LIST, one path per line (the same
+/// lists bench/compare.sh gives Assimp's harness); --list prints `loaded<TAB>PATH` or
+/// `failed<TAB>PATH<TAB>ERROR` for each file before the totals, as that harness does.
+///
 /// With --kernel NAME, time a format's own kernel instead (`--kernel gl-commands`: MD2 GL
 /// command generation, strips and fans for each model's triangle list, other formats
 /// converted to MD2 first, untimed) and print
@@ -26,8 +30,16 @@ use crate::files;
 #[derive(clap::Args)]
 pub struct Args {
     /// Model files or directories.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "files_from")]
     paths: Vec<PathBuf>,
+    /// Also take the files listed in this file, one path per line (empty lines ignored;
+    /// `-` reads the list from standard input).
+    #[arg(long, value_name = "LIST")]
+    files_from: Option<PathBuf>,
+    /// Print `loaded<TAB>PATH` or `failed<TAB>PATH<TAB>ERROR` for each file (standard
+    /// output) before the totals line.
+    #[arg(long)]
+    list: bool,
     /// How many times to load the whole set.
     #[arg(long, default_value_t = 10)]
     rounds: u32,
@@ -64,7 +76,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut data = Vec::new();
     let mut paths = Vec::new();
     let mut skipped = 0;
-    for path in files::collect_inputs(&args.paths) {
+    let mut inputs = files::collect_inputs(&args.paths);
+    if let Some(list) = &args.files_from {
+        inputs.extend(read_list(list)?);
+    }
+    for path in inputs {
         let loaded = files::read(&path).and_then(|b| {
             Document::parse(&b, &limits)
                 .map(|_| ())
@@ -73,12 +89,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
         });
         match loaded {
             Ok(b) => {
+                if args.list {
+                    outln!("loaded\t{}", path.display());
+                }
                 data.push(b);
                 paths.push(path);
             }
             Err(e) => {
                 skipped += 1;
-                eprintln!("{}: {e:#} (left out)", path.display());
+                if args.list {
+                    let why = format!("{e:#}").replace(['\t', '\n'], " ");
+                    outln!("failed\t{}\t{why}", path.display());
+                } else {
+                    eprintln!("{}: {e:#} (left out)", path.display());
+                }
             }
         }
     }
@@ -126,6 +150,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
         eprintln!("{skipped} files left out");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The paths listed in `list` (`-`: standard input), one per line, empty lines skipped.
+fn read_list(list: &std::path::Path) -> Result<Vec<PathBuf>> {
+    use anyhow::Context as _;
+    let text = if list.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("cannot read the list from stdin")?
+    } else {
+        std::fs::read_to_string(list)
+            .with_context(|| format!("cannot read the list {}", list.display()))?
+    };
+    Ok(text
+        .lines()
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .filter(|l| !l.is_empty())
+        .map(PathBuf::from)
+        .collect())
 }
 
 /// `--kernel`'s long help: every registered kernel.
