@@ -150,10 +150,12 @@ impl<'a> File<'a> {
         r.seek(start(&sections[1]))?;
         let bytes = r.bytes(4 * num_st)?;
         let texcoords = bytes
-            .chunks_exact(4)
-            .map(|c| TexCoord {
-                s: i16::from_le_bytes([c[0], c[1]]),
-                t: i16::from_le_bytes([c[2], c[3]]),
+            .as_chunks::<4>()
+            .0
+            .iter()
+            .map(|&[s0, s1, t0, t1]| TexCoord {
+                s: i16::from_le_bytes([s0, s1]),
+                t: i16::from_le_bytes([t0, t1]),
             })
             .collect();
 
@@ -251,11 +253,14 @@ fn read_frame<'a>(r: &mut Reader<'a>, num_xyz: usize, framesize: usize) -> Resul
     let translate = r.vec3()?;
     let name = r.array::<16>()?;
     let bytes = r.bytes(4 * num_xyz)?;
+    // Fixed-size chunks: the copy compiles to plain 4-byte moves.
     let verts = bytes
-        .chunks_exact(4)
-        .map(|b| Vertex {
-            v: [b[0], b[1], b[2]],
-            normal_index: b[3],
+        .as_chunks::<4>()
+        .0
+        .iter()
+        .map(|&[x, y, z, normal_index]| Vertex {
+            v: [x, y, z],
+            normal_index,
         })
         .collect();
     let padding = Cow::Borrowed(r.bytes(framesize - FRAME_HEAD_SIZE - 4 * num_xyz)?);
