@@ -12,7 +12,9 @@ use crate::files;
 
 /// Load every file into a complete Model (every pose and every skin picture decoded)
 /// ROUNDS times in one process and print one line:
-/// `files=F bytes=B rounds=N seconds=S MBps=M files_per_s=R`.
+/// `files=F bytes=B rounds=N seconds=S MBps=M files_per_s=R decoded_MB=D decoded_GBps=G`
+/// (D: megabytes of positions and normals in the Models, every pose; G: those decoded per
+/// second; left out with --parse-only).
 ///
 /// Files are read into memory first; only parsing and conversion are timed. Files that do
 /// not load are reported and left out.
@@ -30,7 +32,7 @@ use crate::files;
 #[derive(clap::Args)]
 pub struct Args {
     /// Model files or directories.
-    #[arg(required_unless_present = "files_from")]
+    #[arg(required_unless_present_any = ["files_from", "memory"])]
     paths: Vec<PathBuf>,
     /// Also take the files listed in this file, one path per line (empty lines ignored;
     /// `-` reads the list from standard input).
@@ -62,6 +64,11 @@ pub struct Args {
     /// (`files=F bytes=B rounds=N seconds=S MBps=M files_per_s=R`, bytes of .glb).
     #[arg(long, conflicts_with_all = ["parse_only", "gl_commands", "kernel", "skinning"])]
     import: bool,
+    /// Measure this machine's memory copy bandwidth instead (a 256 MiB buffer copied ROUNDS
+    /// times: `bytes=B rounds=N seconds=S copy_GBps=G`), to compare with the
+    /// `decoded_GBps` of a full load (bytes of positions and normals decoded per second).
+    #[arg(long, conflicts_with_all = ["parse_only", "gl_commands", "kernel", "skinning", "import"])]
+    memory: bool,
     /// Time palette reduction instead of loading: every skin picture (as RGBA) matched to
     /// the Quake palette without fullbrights, plain and dithered
     /// (`pictures=P pixels=X rounds=N dither=D seconds=S megapixels_per_s=M`).
@@ -71,6 +78,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<ExitCode> {
+    if args.memory {
+        return bench_memory(args.rounds);
+    }
     let limits = Limits::default();
     let options = ConvertOptions::default();
     let mut data = Vec::new();
@@ -125,6 +135,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return bench_palette(&data, args.rounds);
     }
     let bytes: usize = data.iter().map(Vec::len).sum();
+    // The pose data a full load decodes (positions and normals of every mesh in every
+    // pose), counted once, untimed.
+    let decoded: usize = if args.parse_only {
+        0
+    } else {
+        data.iter()
+            .filter_map(|b| Document::parse(b, &limits).ok())
+            .map(|doc| decoded_bytes(&doc.to_model(&options, &NoFiles).model))
+            .sum()
+    };
     let start = Instant::now();
     for _ in 0..args.rounds {
         for b in &data {
@@ -137,8 +157,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let secs = start.elapsed().as_secs_f64();
     let total = args.rounds as f64;
+    let decoded = if args.parse_only {
+        String::new()
+    } else {
+        format!(
+            " decoded_MB={:.1} decoded_GBps={:.2}",
+            decoded as f64 / 1e6,
+            decoded as f64 * total / secs / 1e9
+        )
+    };
     outln!(
-        "files={} bytes={} rounds={} seconds={:.3} MBps={:.1} files_per_s={:.0}",
+        "files={} bytes={} rounds={} seconds={:.3} MBps={:.1} files_per_s={:.0}{decoded}",
         data.len(),
         bytes,
         args.rounds,
@@ -149,6 +178,44 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if skipped > 0 {
         eprintln!("{skipped} files left out");
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Bytes of pose data in `model`: each mesh's positions and normals, in the base pose and
+/// in every morph target (12 bytes a vector).
+fn decoded_bytes(model: &retromodel::Model) -> usize {
+    model
+        .meshes
+        .iter()
+        .map(|m| {
+            let targets: usize = m
+                .morph_targets
+                .iter()
+                .map(|t| t.positions.len() + t.normals.len())
+                .sum();
+            12 * (m.positions.len() + m.normals.len() + targets)
+        })
+        .sum()
+}
+
+/// `--memory`: this machine's copy bandwidth, the yardstick for `decoded_GBps`. A 256 MiB
+/// buffer copied into another ROUNDS times (each byte read once and written once); prints
+/// `bytes=B rounds=N seconds=S copy_GBps=G` (bytes copied per second).
+fn bench_memory(rounds: u32) -> Result<ExitCode> {
+    const SIZE: usize = 256 << 20;
+    let src: Vec<u8> = (0..SIZE).map(|i| i as u8).collect();
+    let mut dst = vec![0u8; SIZE];
+    dst.copy_from_slice(&src); // fault the pages in, untimed
+    let start = Instant::now();
+    for _ in 0..rounds {
+        dst.copy_from_slice(black_box(&src));
+        black_box(&mut dst);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    outln!(
+        "bytes={SIZE} rounds={rounds} seconds={secs:.3} copy_GBps={:.2}",
+        SIZE as f64 * f64::from(rounds) / secs / 1e9
+    );
     Ok(ExitCode::SUCCESS)
 }
 
