@@ -11,6 +11,24 @@ pub fn normal(index: u8) -> Option<[f32; 3]> {
     ANORMS.get(index as usize).copied()
 }
 
+/// The normal for a packed index, with `+Z` for an index past the table: one load, no
+/// branch, for the converters' per-vertex loops (`normal(i).unwrap_or([0, 0, 1])`).
+#[inline]
+pub fn normal_or_up(index: u8) -> [f32; 3] {
+    NORMALS_OR_UP[usize::from(index)]
+}
+
+/// [`ANORMS`] padded to 256 entries with `+Z`.
+static NORMALS_OR_UP: [[f32; 3]; 256] = {
+    let mut t = [[0.0, 0.0, 1.0]; 256];
+    let mut i = 0;
+    while i < NORMAL_COUNT {
+        t[i] = ANORMS[i];
+        i += 1;
+    }
+    t
+};
+
 /// The index of the table normal closest to `n` (largest dot product), for writers.
 pub fn nearest_index(n: [f32; 3]) -> u8 {
     let mut best = 0;

@@ -141,8 +141,6 @@ fn dds_size(data: &[u8]) -> Option<[u32; 2]> {
     (w > 0 && h > 0).then_some([w, h])
 }
 
-const UP: [f32; 3] = [0.0, 0.0, 1.0];
-
 /// Morph targets for mesh vertices taken from file vertices `source`.
 fn morph_targets(file: &File<'_>, source: &[u32]) -> Vec<MorphTarget> {
     let h = &file.header;
@@ -155,7 +153,7 @@ fn morph_targets(file: &File<'_>, source: &[u32]) -> Vec<MorphTarget> {
                 .collect(),
             normals: source
                 .iter()
-                .map(|&sv| normals::normal(f.verts[sv as usize].normal_index).unwrap_or(UP))
+                .map(|&sv| normals::normal_or_up(f.verts[sv as usize].normal_index))
                 .collect(),
         })
         .collect()

@@ -167,7 +167,6 @@ fn build_mesh(file: &File<'_>) -> Mesh {
         source_vertices.push(v as u32);
         uvs.push([0.0, 0.0]);
     }
-    const UP: [f32; 3] = [0.0, 0.0, 1.0];
     let morph_targets: Vec<MorphTarget> = file
         .frames
         .iter()
@@ -181,7 +180,7 @@ fn build_mesh(file: &File<'_>) -> Mesh {
                 .collect(),
             normals: source_vertices
                 .iter()
-                .map(|&sv| normals::normal(f.verts[sv as usize].normal_index).unwrap_or(UP))
+                .map(|&sv| normals::normal_or_up(f.verts[sv as usize].normal_index))
                 .collect(),
         })
         .collect();

@@ -261,7 +261,6 @@ fn finish_mesh<P: Pose>(
 ) -> Mesh {
     // Collected from exact-size iterators (no per-push capacity checks): this loop is most
     // of the conversion time.
-    const UP: [f32; 3] = [0.0, 0.0, 1.0];
     let morph_targets: Vec<MorphTarget> = poses(frames)
         .map(|p| MorphTarget {
             positions: source_vertices
@@ -270,7 +269,7 @@ fn finish_mesh<P: Pose>(
                 .collect(),
             normals: source_vertices
                 .iter()
-                .map(|&sv| normals::normal(p.verts()[sv as usize].normal_index).unwrap_or(UP))
+                .map(|&sv| normals::normal_or_up(p.verts()[sv as usize].normal_index))
                 .collect(),
         })
         .collect();
