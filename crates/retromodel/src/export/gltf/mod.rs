@@ -67,6 +67,7 @@ mod buffers;
 mod camera;
 mod material;
 mod mesh;
+mod quantize;
 mod skeleton;
 
 use gltf_json as json;
@@ -133,6 +134,14 @@ pub struct GltfOptions {
     /// warning when some are dropped). Written as `ceil(n / 4)` `JOINTS_n`/`WEIGHTS_n` sets;
     /// 4 (one set) is what every viewer supports. 0 is read as 1.
     pub max_influences: usize,
+    /// Quantised vertex data under `KHR_mesh_quantization` (see the module documentation):
+    /// positions on a grid as fine as the source's (the node's transform dequantises),
+    /// normals as bytes, texture coordinates as 16-bit integers, morph targets as bytes or
+    /// shorts and sparse where few vertices move, equal targets sharing their data, and
+    /// one-hot animation weights as sparse bytes. The file then requires the extension.
+    /// Off by default: Blender, three.js and Khronos' validator read such files, Assimp 5.2
+    /// and Godot 4 do not.
+    pub quantize: bool,
 }
 
 impl Default for GltfOptions {
@@ -143,6 +152,7 @@ impl Default for GltfOptions {
             frames: Frames::All,
             filter: Filter::Nearest,
             max_influences: 4,
+            quantize: false,
         }
     }
 }
@@ -162,52 +172,166 @@ pub struct Exported {
     pub warnings: Vec<String>,
 }
 
+/// The extension that quantised files ([`GltfOptions::quantize`]) require.
+pub const QUANTIZATION: &str = "KHR_mesh_quantization";
+
+/// How an export is laid out in files ([`export`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Container {
+    /// A binary glTF (`.glb`), images inside the buffer.
+    Glb,
+    /// One `.gltf` JSON text with the buffer and the images inside as `data:` URIs.
+    Embedded,
+    /// A `.gltf` JSON text that refers to side files: the buffer as `bin_name` and each image
+    /// as `{image_prefix}_{name}.png` (`{name}.png` with an empty prefix), where `name` is
+    /// `skin0`, `skin0_1` (the second picture of a skin group), `skin0_fullbright`... Names
+    /// are relative to the `.gltf` file and percent-encoded in the JSON where needed.
+    Separate {
+        /// The buffer's file name.
+        bin_name: String,
+        /// The images' file name prefix.
+        image_prefix: String,
+    },
+}
+
+/// What the quantisation ([`GltfOptions::quantize`]) did to one glTF mesh.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuantizedMesh {
+    /// The glTF mesh's name.
+    pub name: String,
+    /// The grid step of its positions (its node's scale); `None` when they stayed floats (a
+    /// skinned mesh, whose node transform glTF ignores, or a source step too fine for the
+    /// extent, see the module documentation).
+    pub step: Option<f32>,
+    /// The largest difference, on any model axis and in model units, between a quantised
+    /// position and the model's, over every pose written.
+    pub position_error: f64,
+    /// The largest angle, in radians, between a quantised normal (morphed and normalised)
+    /// and the model's, over every pose written.
+    pub normal_error: f64,
+}
+
+impl QuantizedMesh {
+    fn new(name: &str, grid: Option<&quantize::Grid>) -> QuantizedMesh {
+        QuantizedMesh {
+            name: name.to_string(),
+            step: grid.map(|g| g.step),
+            position_error: 0.0,
+            normal_error: 0.0,
+        }
+    }
+}
+
+/// An export's files and what it noticed ([`export`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    /// The `.glb` file, or the `.gltf` JSON text.
+    pub file: Vec<u8>,
+    /// With [`Container::Separate`]: the images, then the buffer (empty, and not referred
+    /// to, when the model has no data), each a file name relative to the `.gltf` and its
+    /// bytes.
+    pub side_files: Vec<(String, Vec<u8>)>,
+    /// What was lost or changed on the way (dropped joint influences, skin animation, ...).
+    pub warnings: Vec<String>,
+    /// With [`GltfOptions::quantize`]: one entry per glTF mesh, with its largest errors.
+    pub quantized: Vec<QuantizedMesh>,
+}
+
+/// The model as glTF in the files `container` asks for, the warnings and what the
+/// quantisation did ([`to_glb`], [`to_gltf_embedded`] and [`to_gltf_separate`] in one).
+pub fn export(model: &Model, options: &GltfOptions, container: &Container) -> Result<Output> {
+    let (placement, uri): (Placement, Option<&str>) = match container {
+        Container::Glb => (Placement::Glb, None),
+        Container::Embedded => (Placement::Embedded, None),
+        Container::Separate {
+            bin_name,
+            image_prefix,
+        } => (
+            Placement::Files {
+                prefix: image_prefix.clone(),
+            },
+            Some(bin_name),
+        ),
+    };
+    let mut built = build(model, options, placement)?;
+    let (file, side_files) = match container {
+        Container::Glb => {
+            built.place_buffer(|_| None);
+            let json = serde_json::to_vec(&built.root).map_err(json_error)?;
+            (buffers::glb(json, &built.bin)?, Vec::new())
+        }
+        Container::Embedded => {
+            built.place_buffer(|bin| {
+                Some(format!(
+                    "data:application/octet-stream;base64,{}",
+                    buffers::base64(bin)
+                ))
+            });
+            (
+                serde_json::to_vec(&built.root).map_err(json_error)?,
+                Vec::new(),
+            )
+        }
+        Container::Separate { bin_name, .. } => {
+            built.place_buffer(|_| uri.map(buffers::uri_encode));
+            let json = serde_json::to_vec_pretty(&built.root).map_err(json_error)?;
+            let mut side = std::mem::take(&mut built.files);
+            side.push((bin_name.clone(), std::mem::take(&mut built.bin)));
+            (json, side)
+        }
+    };
+    Ok(Output {
+        file,
+        side_files,
+        warnings: built.warnings,
+        quantized: built.quantized,
+    })
+}
+
 /// The model as a binary glTF (`.glb`), images inside the buffer, and the warnings.
 pub fn to_glb(model: &Model, options: &GltfOptions) -> Result<(Vec<u8>, Vec<String>)> {
-    let mut built = build(model, options, Placement::Glb)?;
-    built.place_buffer(|_| None);
-    let json = serde_json::to_vec(&built.root).map_err(json_error)?;
-    Ok((buffers::glb(json, &built.bin)?, built.warnings))
+    let out = export(model, options, &Container::Glb)?;
+    Ok((out.file, out.warnings))
 }
 
 /// The model as one `.gltf` JSON text with the buffer and the images inside as `data:` URIs,
 /// and the warnings.
 pub fn to_gltf_embedded(model: &Model, options: &GltfOptions) -> Result<(String, Vec<String>)> {
-    let mut built = build(model, options, Placement::Embedded)?;
-    built.place_buffer(|bin| {
-        Some(format!(
-            "data:application/octet-stream;base64,{}",
-            buffers::base64(bin)
-        ))
-    });
-    let json = serde_json::to_string(&built.root).map_err(json_error)?;
-    Ok((json, built.warnings))
+    let out = export(model, options, &Container::Embedded)?;
+    Ok((json_text(out.file)?, out.warnings))
 }
 
 /// The model as a `.gltf` JSON text that refers to side-car files: the buffer as `bin_name`
-/// and each image as `{image_prefix}_{name}.png` (`{name}.png` with an empty prefix), where
-/// `name` is `skin0`, `skin0_1` (the second picture of a skin group), `skin0_fullbright`...
-/// Names are relative to the `.gltf` file and percent-encoded in the JSON where needed.
+/// and each image as `{image_prefix}_{name}.png` ([`Container::Separate`]).
 pub fn to_gltf_separate(
     model: &Model,
     options: &GltfOptions,
     bin_name: &str,
     image_prefix: &str,
 ) -> Result<Exported> {
-    let mut built = build(
-        model,
-        options,
-        Placement::Files {
-            prefix: image_prefix.to_string(),
-        },
-    )?;
-    built.place_buffer(|_| Some(buffers::uri_encode(bin_name)));
-    let json = serde_json::to_string_pretty(&built.root).map_err(json_error)?;
+    let container = Container::Separate {
+        bin_name: bin_name.to_string(),
+        image_prefix: image_prefix.to_string(),
+    };
+    let mut out = export(model, options, &container)?;
+    let bin = out.side_files.pop().map(|(_, b)| b).unwrap_or_default();
     Ok(Exported {
-        json,
-        bin: built.bin,
-        images: built.files,
-        warnings: built.warnings,
+        json: json_text(out.file)?,
+        bin,
+        images: out.side_files,
+        warnings: out.warnings,
+    })
+}
+
+/// JSON bytes as text (serde_json writes UTF-8).
+fn json_text(bytes: Vec<u8>) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        Error::new(
+            FORMAT,
+            ErrorKind::InvalidValue,
+            format!("JSON serialisation gave invalid UTF-8: {e}"),
+            Location::None,
+        )
     })
 }
 
@@ -227,6 +351,7 @@ struct Built {
     bin: Vec<u8>,
     files: Vec<(String, Vec<u8>)>,
     warnings: Vec<String>,
+    quantized: Vec<QuantizedMesh>,
 }
 
 impl Built {
@@ -265,6 +390,10 @@ struct Builder<'m> {
     camera_node: Option<json::Index<json::Node>>,
     /// The texture sampler, made on first use.
     sampler: Option<json::Index<json::texture::Sampler>>,
+    /// The shared views of quantised data.
+    packed: buffers::Packed,
+    /// What the quantisation did to each mesh.
+    quantized: Vec<QuantizedMesh>,
 }
 
 fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<Built> {
@@ -292,6 +421,8 @@ fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<B
         moving_nodes: Vec::new(),
         camera_node: None,
         sampler: None,
+        packed: buffers::Packed::default(),
+        quantized: Vec::new(),
     };
     let exported = b.exported_meshes();
     let materials = b.materials(&exported)?;
@@ -320,12 +451,19 @@ fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<B
         });
         b.root.scene = Some(scene);
     }
+    b.place_packed();
+    if options.quantize {
+        let name = QUANTIZATION.to_string();
+        b.root.extensions_used.push(name.clone());
+        b.root.extensions_required.push(name);
+    }
     buffers::pad(&mut b.bin, 0);
     Ok(Built {
         root: b.root,
         bin: b.bin,
         files: b.files,
         warnings: b.warnings,
+        quantized: b.quantized,
     })
 }
 

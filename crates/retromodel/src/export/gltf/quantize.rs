@@ -1,0 +1,685 @@
+//! Quantised vertex data ([`GltfOptions::quantize`](super::GltfOptions::quantize),
+//! `KHR_mesh_quantization`): the arithmetic, kept apart from the document building.
+//!
+//! - **Positions** are rounded to a grid `origin + step * q` with one step for the three
+//!   axes (a uniform scale keeps normals pointing the same way); the grid is the node's
+//!   transform. Its step is the source's own ([`Frame::position_step`](crate::model::Frame),
+//!   the smallest over the poses and axes), so the error stays within half of it (none
+//!   where the source's grid is that one: Quake MDL, GameStudio MDL2..MDL5 on their finest
+//!   axis), unless the mesh's largest extent would then span more than 65535 steps (a
+//!   16-bit source on a coarser axis): the step grows to fit, up to twice the source's,
+//!   the error staying within one source step; past that the mesh keeps float positions.
+//!   Positions stored as floats get 32767 steps over the mesh's largest extent (65535
+//!   without morph targets). A target's delta `q_pose - q_base` is written as `BYTE`s when
+//!   it fits, else `SHORT`s, else (a vertex moving more than 32767 steps of a 16-bit
+//!   source) as `FLOAT`s holding the same integers.
+//! - **Normals** are normalised `BYTE`s. A morph target's normal delta lies in `[-2, 2]` per
+//!   component, normalised types hold `[-1, 1]`: since renderers normalise the morphed
+//!   normal, the delta stored is `λ n - n0` with the largest `λ <= 1` that fits, which
+//!   points the pose's normal exactly where `n` does. Each target takes the first of
+//!   normalised `BYTE`, normalised `SHORT` and `FLOAT` that keeps every normal within
+//!   [`NORMAL_TOLERANCE`] of the model's (a base normal pointing straight along an axis
+//!   that flips to the other side has no such `λ`: `FLOAT`). A normal the base already
+//!   points within the tolerance of gets a zero delta.
+//! - **Texture coordinates** all within `[0, 1]` are normalised `UNSIGNED_SHORT`s, rounded
+//!   up (a coordinate on a texel's corner, as MD2 stores them, stays in its texel); others
+//!   stay floats.
+
+use super::mesh::Local;
+
+/// The largest angle (radians, about 0.57°) between a quantised normal and the model's:
+/// under half the 1.4° step of MD3's latitude/longitude normals, the finest normals of the
+/// sources (Quake's 162 directions are about 10° apart).
+pub(super) const NORMAL_TOLERANCE: f64 = 0.01;
+
+/// Most grid steps a mesh spans per axis (an `UNSIGNED_SHORT`).
+const SPAN: f64 = 65535.0;
+/// Most grid steps a mesh of a float source with morph targets spans per axis, so that its
+/// deltas fit a `SHORT`.
+const SPAN_FLOAT_TARGETS: f64 = 32767.0;
+
+/// The grid positions are rounded to: a position is `origin + step * q`, `q` a vector of
+/// integers from 0 to `top`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Grid {
+    /// The grid's corner (the node's translation).
+    pub origin: [f32; 3],
+    /// The spacing on every axis (the node's scale).
+    pub step: f32,
+    /// The largest grid coordinate used: base positions fit an `UNSIGNED_BYTE` up to 255.
+    pub top: u32,
+}
+
+impl Grid {
+    /// The grid for positions within `lo..=hi` (per axis), `source_step` the source's step
+    /// (`None` for float sources), `targets` whether the mesh has morph targets. `None`
+    /// when the positions are better kept as floats: not finite, or the extent would need
+    /// a step over twice the source's.
+    pub fn new(
+        lo: [f64; 3],
+        hi: [f64; 3],
+        source_step: Option<f64>,
+        targets: bool,
+    ) -> Option<Grid> {
+        if !lo.iter().chain(&hi).all(|c| c.is_finite()) || (0..3).any(|a| lo[a] > hi[a]) {
+            return None;
+        }
+        let source = source_step.filter(|s| s.is_finite() && *s > 0.0);
+        let most = if targets && source.is_none() {
+            SPAN_FLOAT_TARGETS
+        } else {
+            SPAN
+        };
+        let span = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max);
+        let fine = span / most;
+        let step = match source {
+            Some(s) => s.max(fine),
+            None => fine,
+        };
+        if let Some(s) = source {
+            if step > 2.0 * s {
+                return None;
+            }
+        }
+        let origin = lo.map(|c| c as f32);
+        let mut step = if step > 0.0 && (step as f32).is_normal() {
+            step as f32
+        } else if span == 0.0 {
+            1.0
+        } else {
+            return None;
+        };
+        // The f32 origin and step may put the far corner one step past the limit.
+        for _ in 0..64 {
+            let top = (0..3)
+                .map(|a| ((hi[a] - f64::from(origin[a])) / f64::from(step)).round())
+                .fold(0.0, f64::max);
+            if top <= most {
+                let grid = Grid {
+                    origin,
+                    step,
+                    top: top as u32,
+                };
+                return (source.is_none_or(|s| f64::from(step) <= 2.0 * s)).then_some(grid);
+            }
+            step = f32::from_bits(step.to_bits() + 1);
+        }
+        None
+    }
+
+    /// The grid point nearest `p` (which lies within the grid's bounds).
+    pub fn quantize(&self, p: [f32; 3]) -> [i32; 3] {
+        std::array::from_fn(|a| {
+            let q = ((f64::from(p[a]) - f64::from(self.origin[a])) / f64::from(self.step)).round();
+            q.clamp(0.0, f64::from(self.top)) as i32
+        })
+    }
+
+    /// Where grid point `q` is.
+    pub fn position(&self, q: [i32; 3]) -> [f64; 3] {
+        std::array::from_fn(|a| f64::from(self.origin[a]) + f64::from(self.step) * f64::from(q[a]))
+    }
+
+    /// The component type of base positions: `UNSIGNED_BYTE` up to 255 steps.
+    pub fn base_component(&self) -> Component {
+        if self.top <= 255 {
+            Component::U8
+        } else {
+            Component::U16
+        }
+    }
+}
+
+/// The smallest step of `steps` (per pose and axis), in the units of a node whose world
+/// transform scales by up to `scale`; `None` when a pose has no step (float source).
+pub(super) fn smallest_step<'a>(
+    steps: impl IntoIterator<Item = &'a Option<[f32; 3]>>,
+    scale: f64,
+) -> Option<f64> {
+    let mut out = f64::INFINITY;
+    for s in steps {
+        for c in (*s)? {
+            let c = f64::from(c).abs();
+            if c.is_finite() && c > 0.0 {
+                out = out.min(c);
+            }
+        }
+    }
+    (out.is_finite() && scale.is_finite() && scale > 0.0).then_some(out / scale)
+}
+
+/// The component types the quantised export writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Component {
+    /// `BYTE`.
+    I8,
+    /// `UNSIGNED_BYTE`.
+    U8,
+    /// `SHORT`.
+    I16,
+    /// `UNSIGNED_SHORT`.
+    U16,
+    /// `FLOAT`.
+    F32,
+}
+
+impl Component {
+    /// Bytes of one component.
+    pub fn size(self) -> usize {
+        match self {
+            Component::I8 | Component::U8 => 1,
+            Component::I16 | Component::U16 => 2,
+            Component::F32 => 4,
+        }
+    }
+
+    /// The value a normalised component `c` stands for (glTF's decoding).
+    pub fn unit(self, c: i32) -> f64 {
+        match self {
+            Component::I8 => (f64::from(c) / 127.0).max(-1.0),
+            Component::U8 => f64::from(c) / 255.0,
+            Component::I16 => (f64::from(c) / 32767.0).max(-1.0),
+            Component::U16 => f64::from(c) / 65535.0,
+            Component::F32 => f64::from(c),
+        }
+    }
+
+    /// The largest normalised magnitude (`127` for `BYTE`...).
+    fn scale(self) -> f64 {
+        match self {
+            Component::I8 => 127.0,
+            Component::U8 => 255.0,
+            Component::I16 => 32767.0,
+            Component::U16 => 65535.0,
+            Component::F32 => 1.0,
+        }
+    }
+}
+
+/// A column of three-component values, one row per vertex: integers of one component
+/// type, or floats.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Rows {
+    /// Integer components.
+    Int(Vec<[i32; 3]>),
+    /// Float components.
+    Float(Vec<[f32; 3]>),
+}
+
+/// One attribute's values (a base attribute or a target's deltas) before they are written.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Column {
+    /// The component type (`F32` exactly when the rows are floats).
+    pub component: Component,
+    /// Whether the integers are normalised.
+    pub normalized: bool,
+    /// The values.
+    pub rows: Rows,
+}
+
+impl Column {
+    /// Integer rows in the smallest of `BYTE`, `SHORT` and `FLOAT` that holds them (not
+    /// normalised).
+    pub fn deltas(rows: Vec<[i32; 3]>) -> Column {
+        let fits = |m: i32| rows.iter().flatten().all(|c| (-m..=m).contains(c));
+        let component = if fits(127) {
+            Component::I8
+        } else if fits(32767) {
+            Component::I16
+        } else {
+            let rows = rows.iter().map(|r| r.map(|c| c as f32)).collect();
+            return Column {
+                component: Component::F32,
+                normalized: false,
+                rows: Rows::Float(rows),
+            };
+        };
+        Column {
+            component,
+            normalized: false,
+            rows: Rows::Int(rows),
+        }
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        match &self.rows {
+            Rows::Int(r) => r.len(),
+            Rows::Float(r) => r.len(),
+        }
+    }
+
+    /// Whether row `v` is all zeros.
+    pub fn is_zero(&self, v: usize) -> bool {
+        match &self.rows {
+            Rows::Int(r) => r[v] == [0; 3],
+            Rows::Float(r) => r[v] == [0.0; 3],
+        }
+    }
+
+    /// Bytes of one element packed (sparse values).
+    pub fn packed_size(&self) -> usize {
+        3 * self.component.size()
+    }
+
+    /// Bytes of one element in a vertex buffer: aligned to 4.
+    pub fn stride(&self) -> usize {
+        self.packed_size().next_multiple_of(4)
+    }
+
+    /// Appends row `v`'s bytes, padded to `size` bytes.
+    pub fn put(&self, v: usize, size: usize, out: &mut Vec<u8>) {
+        let start = out.len();
+        match &self.rows {
+            Rows::Int(r) => {
+                for &c in &r[v] {
+                    match self.component {
+                        Component::I8 => out.push(c as i8 as u8),
+                        Component::U8 => out.push(c as u8),
+                        Component::I16 => out.extend_from_slice(&(c as i16).to_le_bytes()),
+                        _ => out.extend_from_slice(&(c as u16).to_le_bytes()),
+                    }
+                }
+            }
+            Rows::Float(r) => {
+                for c in r[v] {
+                    out.extend_from_slice(&c.to_le_bytes());
+                }
+            }
+        }
+        out.resize(start + size, 0);
+    }
+
+    /// Per-component minimum and maximum of the rows `rows` (all when `None`), with a zero
+    /// row too when `with_zero` (a sparse accessor's elements left out are zeros).
+    pub fn bounds(&self, rows: Option<&[u32]>, with_zero: bool) -> ([f64; 3], [f64; 3]) {
+        let value = |v: usize| -> [f64; 3] {
+            match &self.rows {
+                Rows::Int(r) => r[v].map(f64::from),
+                Rows::Float(r) => r[v].map(f64::from),
+            }
+        };
+        let all: Vec<usize> = match rows {
+            Some(list) => list.iter().map(|&v| v as usize).collect(),
+            None => (0..self.len()).collect(),
+        };
+        let zero = (with_zero || all.is_empty()).then_some([0.0; 3]);
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for v in all.into_iter().map(value).chain(zero) {
+            for a in 0..3 {
+                lo[a] = lo[a].min(v[a]);
+                hi[a] = hi[a].max(v[a]);
+            }
+        }
+        (lo, hi)
+    }
+
+    /// A key telling columns with the same bytes apart from others (for sharing accessors).
+    pub fn key(&self, out: &mut Vec<u8>) {
+        out.push(self.component as u8);
+        out.push(u8::from(self.normalized));
+        out.extend_from_slice(&(self.len() as u64).to_le_bytes());
+        for v in 0..self.len() {
+            self.put(v, self.packed_size(), out);
+        }
+    }
+}
+
+/// How far from 1 the length of a quantised normal may be: Khronos' validator reports a
+/// `NORMAL` whose length is off by more than 0.00674.
+const UNIT_SLACK: f64 = 0.0065;
+
+/// A unit normal as normalised `BYTE`s: the components rounded, or, when that vector's
+/// length is too far from 1 for validators, the nearest of its neighbours in direction
+/// whose length is not.
+pub(super) fn normal_bytes(n: [f32; 3]) -> [i32; 3] {
+    let n = n.map(f64::from);
+    let round = n.map(|c| (c * 127.0).round().clamp(-127.0, 127.0) as i32);
+    let length = |b: [i32; 3]| b.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt() / 127.0;
+    if (length(round) - 1.0).abs() <= UNIT_SLACK {
+        return round;
+    }
+    let mut best = (f64::INFINITY, round);
+    for k in 0..27 {
+        let d = [k % 3, k / 3 % 3, k / 9].map(|x| x - 1);
+        let b: [i32; 3] = std::array::from_fn(|a| (round[a] + d[a]).clamp(-127, 127));
+        let off = angle(b.map(f64::from), n);
+        if (length(b) - 1.0).abs() <= UNIT_SLACK && off < best.0 {
+            best = (off, b);
+        }
+    }
+    best.1
+}
+
+/// The angle between `a` and the unit vector `u`, in radians (π when `a` has no length).
+pub(super) fn angle(a: [f64; 3], u: [f64; 3]) -> f64 {
+    let len = a.iter().map(|c| c * c).sum::<f64>().sqrt();
+    if len.is_nan() || len <= 1e-12 {
+        return std::f64::consts::PI;
+    }
+    let dot: f64 = (0..3).map(|k| a[k] * u[k]).sum();
+    (dot / len).clamp(-1.0, 1.0).acos()
+}
+
+/// The largest `λ <= 1` for which `λ n - b` lies within `[-1, 1]` on every axis (`b` within
+/// `[-1, 1]`): 0 when none is positive.
+fn largest_lambda(b: [f64; 3], n: [f64; 3]) -> f64 {
+    (0..3).fold(1.0, |l: f64, k| {
+        if n[k] > 0.0 {
+            l.min((1.0 + b[k]) / n[k])
+        } else if n[k] < 0.0 {
+            l.min((1.0 - b[k]) / -n[k])
+        } else {
+            l
+        }
+    })
+}
+
+/// The normal deltas of one pose against the base normals `base` (normalised `BYTE`s):
+/// the first of normalised `BYTE`, normalised `SHORT` and `FLOAT` whose every decoded
+/// normal points within [`NORMAL_TOLERANCE`] of `wanted` (unit normals), and the largest
+/// angle left.
+pub(super) fn normal_deltas(base: &[[i32; 3]], wanted: &[[f32; 3]]) -> (Column, f64) {
+    let decoded: Vec<[f64; 3]> = base
+        .iter()
+        .map(|b| b.map(|c| Component::I8.unit(c)))
+        .collect();
+    let wanted: Vec<[f64; 3]> = wanted.iter().map(|n| n.map(f64::from)).collect();
+    'kinds: for component in [Component::I8, Component::I16] {
+        let scale = component.scale();
+        let mut rows = Vec::with_capacity(base.len());
+        let mut worst = 0.0f64;
+        for (b, n) in decoded.iter().zip(&wanted) {
+            let already = angle(*b, *n);
+            if already <= NORMAL_TOLERANCE {
+                rows.push([0; 3]);
+                worst = worst.max(already);
+                continue;
+            }
+            let l = largest_lambda(*b, *n);
+            if l.is_nan() || l <= 0.0 {
+                continue 'kinds;
+            }
+            let c: [i32; 3] = std::array::from_fn(|k| {
+                ((l * n[k] - b[k]) * scale).round().clamp(-scale, scale) as i32
+            });
+            let got: [f64; 3] = std::array::from_fn(|k| b[k] + component.unit(c[k]));
+            let off = angle(got, *n);
+            if off > NORMAL_TOLERANCE {
+                continue 'kinds;
+            }
+            worst = worst.max(off);
+            rows.push(c);
+        }
+        let column = Column {
+            component,
+            normalized: true,
+            rows: Rows::Int(rows),
+        };
+        return (column, worst);
+    }
+    let mut worst = 0.0f64;
+    let rows = decoded
+        .iter()
+        .zip(&wanted)
+        .map(|(b, n)| {
+            let already = angle(*b, *n);
+            if already <= NORMAL_TOLERANCE {
+                worst = worst.max(already);
+                return [0.0; 3];
+            }
+            let d: [f32; 3] = std::array::from_fn(|k| (n[k] - b[k]) as f32);
+            let got: [f64; 3] = std::array::from_fn(|k| b[k] + f64::from(d[k]));
+            worst = worst.max(angle(got, *n));
+            d
+        })
+        .collect();
+    let column = Column {
+        component: Component::F32,
+        normalized: false,
+        rows: Rows::Float(rows),
+    };
+    (column, worst)
+}
+
+/// Texture coordinates as normalised `UNSIGNED_SHORT`s rounded up, when all lie within
+/// `[0, 1]`; else `None`.
+pub(super) fn texcoords(uvs: &[[f32; 2]]) -> Option<Vec<[u16; 2]>> {
+    uvs.iter()
+        .all(|uv| uv.iter().all(|c| (0.0..=1.0).contains(c)))
+        .then(|| {
+            uvs.iter()
+                .map(|uv| uv.map(|c| (f64::from(c) * 65535.0).ceil().min(65535.0) as u16))
+                .collect()
+        })
+}
+
+/// How one morph target's two columns are written.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Layout {
+    /// Both all zeros: accessors without data.
+    Zero,
+    /// Every element of both in vertex buffers.
+    Dense,
+    /// Only the rows in the list, for both columns (one index list).
+    Shared(Vec<u32>),
+    /// Each column by itself: dense (`None`) or sparse with its own rows.
+    Apart(Option<Vec<u32>>, Option<Vec<u32>>),
+}
+
+/// Bytes of one sparse index for `count` elements.
+pub(super) fn index_size(count: usize) -> usize {
+    if count <= 256 {
+        1
+    } else if count <= 65536 {
+        2
+    } else {
+        4
+    }
+}
+
+/// The smallest way to write `a` and `b` (same length): dense, sparse with one index list,
+/// or each its own way.
+pub(super) fn layout(a: &Column, b: &Column) -> Layout {
+    let n = a.len();
+    let index = index_size(n);
+    let nonzero =
+        |c: &Column| -> Vec<u32> { (0..n as u32).filter(|&v| !c.is_zero(v as usize)).collect() };
+    let (ra, rb) = (nonzero(a), nonzero(b));
+    if ra.is_empty() && rb.is_empty() {
+        return Layout::Zero;
+    }
+    let either: Vec<u32> = (0..n as u32)
+        .filter(|&v| !a.is_zero(v as usize) || !b.is_zero(v as usize))
+        .collect();
+    let dense = n * (a.stride() + b.stride());
+    let shared = either.len() * (index + a.packed_size() + b.packed_size());
+    let alone = |c: &Column, rows: &[u32]| -> (usize, bool) {
+        let sparse = rows.len() * (index + c.packed_size());
+        let dense = n * c.stride();
+        if rows.is_empty() || sparse < dense {
+            (sparse, true)
+        } else {
+            (dense, false)
+        }
+    };
+    let ((ca, sa), (cb, sb)) = (alone(a, &ra), alone(b, &rb));
+    if dense <= shared && dense <= ca + cb {
+        Layout::Dense
+    } else if shared <= ca + cb {
+        Layout::Shared(either)
+    } else {
+        Layout::Apart(sa.then_some(ra), sb.then_some(rb))
+    }
+}
+
+/// The largest error, per model axis, of grid point `q` against the point `p` it stands for
+/// (both in the node's space, Y-up), in model units through `local` (model space when
+/// `None`).
+pub(super) fn position_error(grid: &Grid, q: [i32; 3], p: [f32; 3], local: Option<&Local>) -> f64 {
+    let g = grid.position(q);
+    let e: [f64; 3] = std::array::from_fn(|a| g[a] - f64::from(p[a]));
+    let e = match local {
+        Some(l) => l.to_model(e),
+        None => e,
+    };
+    e.iter().fold(0.0, |m, c| m.max(c.abs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grids_keep_the_source_step_and_fit_shorts() {
+        // A Quake-like mesh: 255 steps of 0.1 on x, of 0.2 on y.
+        let g = Grid::new([-5.0, 0.0, 0.0], [20.5, 51.0, 0.0], Some(0.1), true).unwrap();
+        assert_eq!(g.step, 0.1);
+        assert_eq!(g.top, 510);
+        assert_eq!(g.base_component(), Component::U16);
+        // The source's grid points come back exactly.
+        let p = [-5.0 + 0.1 * 17.0, 0.2 * 100.0, 0.0];
+        let q = g.quantize(p);
+        assert_eq!(q, [17, 200, 0]);
+        assert!(position_error(&g, q, p, None) < 1e-5);
+        // An extent of more than 65535 source steps coarsens the step, up to twice.
+        let g = Grid::new([0.0; 3], [6553.0, 1.0, 1.0], Some(0.1), true).unwrap();
+        assert_eq!((g.step, g.top), (0.1, 65530));
+        let g = Grid::new([0.0; 3], [10000.0, 1.0, 1.0], Some(0.1), true).unwrap();
+        assert!(g.step > 0.1 && g.step <= 0.2, "{}", g.step);
+        assert!(g.top <= 65535);
+        assert!(Grid::new([0.0; 3], [14000.0, 1.0, 1.0], Some(0.1), true).is_none());
+        // Float sources: 32767 steps over the largest extent with targets, else 65535.
+        let g = Grid::new([1.0, 2.0, 3.0], [2.0, 2.5, 3.0], None, true).unwrap();
+        assert_eq!(g.top, 32767);
+        assert!((f64::from(g.step) - 1.0 / 32767.0).abs() < 1e-9);
+        let g = Grid::new([1.0, 2.0, 3.0], [2.0, 2.5, 3.0], None, false).unwrap();
+        assert_eq!(g.top, 65535);
+        // A single point.
+        let g = Grid::new([1.0; 3], [1.0; 3], None, true).unwrap();
+        assert_eq!((g.top, g.quantize([1.0; 3])), (0, [0; 3]));
+        assert!(Grid::new([f64::NAN; 3], [1.0; 3], None, true).is_none());
+    }
+
+    #[test]
+    fn smallest_steps_skip_flat_axes() {
+        let steps = [Some([0.1, 0.0, 0.3]), Some([0.2, 0.05, 0.3])];
+        assert_eq!(smallest_step(&steps, 1.0), Some(0.05f32 as f64));
+        assert_eq!(smallest_step(&steps, 2.0), Some(0.05f32 as f64 / 2.0));
+        assert_eq!(smallest_step(&[Some([0.1; 3]), None], 1.0), None);
+        assert_eq!(smallest_step(&[Some([0.0; 3])], 1.0), None);
+    }
+
+    fn unit(v: [f64; 3]) -> [f32; 3] {
+        let l = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+        v.map(|c| (c / l) as f32)
+    }
+
+    #[test]
+    fn normal_deltas_point_the_right_way() {
+        let base: Vec<[i32; 3]> = [[0.6, 0.0, 0.8], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+            .iter()
+            .map(|&n| normal_bytes(n))
+            .collect();
+        // Small turns, a half turn of a slanted normal: bytes.
+        let wanted = [
+            unit([-0.6, 0.0, -0.8]),
+            unit([0.1, 1.0, 0.0]),
+            [0.0, 0.0, 1.0],
+        ];
+        let (c, worst) = normal_deltas(&base, &wanted);
+        assert_eq!(c.component, Component::I8);
+        assert!(c.normalized && worst <= NORMAL_TOLERANCE);
+        assert!(c.is_zero(2) && !c.is_zero(0));
+        // A normal along an axis that flips has no fitting λ: floats.
+        let wanted = [unit([0.6, 0.0, 0.8]), [0.0, -1.0, 0.0], [0.0, 0.0, 1.0]];
+        let (c, worst) = normal_deltas(&base, &wanted);
+        assert_eq!(c.component, Component::F32);
+        assert!(worst <= NORMAL_TOLERANCE, "{worst}");
+        assert!(c.is_zero(0) && c.is_zero(2) && !c.is_zero(1));
+        let Rows::Float(rows) = &c.rows else {
+            panic!("{c:?}")
+        };
+        assert_eq!(rows[1], [0.0, -2.0, 0.0]);
+        // Decoding: base + delta points at the wanted normal.
+        let wanted = [
+            unit([0.6, 0.1, -0.79]),
+            unit([1.0, 0.02, 0.0]),
+            unit([0.3, 0.3, 0.9]),
+        ];
+        let (c, _) = normal_deltas(&base, &wanted);
+        let Rows::Int(rows) = &c.rows else {
+            panic!("{c:?}")
+        };
+        for v in 0..3 {
+            let got: [f64; 3] = std::array::from_fn(|k| {
+                Component::I8.unit(base[v][k]) + c.component.unit(rows[v][k])
+            });
+            assert!(angle(got, wanted[v].map(f64::from)) <= NORMAL_TOLERANCE);
+        }
+    }
+
+    #[test]
+    fn byte_normals_are_unit_enough_for_validators() {
+        let mut worst = 0.0f64;
+        for i in 0..20000 {
+            // Directions spread over the sphere (a Fibonacci lattice).
+            let z = 1.0 - 2.0 * (f64::from(i) + 0.5) / 20000.0;
+            let r = (1.0 - z * z).sqrt();
+            let phi = f64::from(i) * 2.399963229728653;
+            let n = [r * phi.cos(), r * phi.sin(), z];
+            let b = normal_bytes(n.map(|c| c as f32));
+            let len = b.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt() / 127.0;
+            assert!((len - 1.0).abs() <= 0.00674, "{n:?} -> {b:?} ({len})");
+            worst = worst.max(angle(b.map(f64::from), n));
+        }
+        assert!(worst < NORMAL_TOLERANCE, "{worst}");
+        // Rounding this one gives [67, 72, 79], 0.00669 short of unit length: a neighbour
+        // is taken.
+        let n = [0.531_417_3, 0.570_787_4, 0.625_937_2];
+        let b = normal_bytes(n);
+        let len = b.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt() / 127.0;
+        assert_ne!(b, [67, 72, 79]);
+        assert!((len - 1.0).abs() <= UNIT_SLACK, "{b:?} {len}");
+        assert!(angle(b.map(f64::from), n.map(f64::from)) < NORMAL_TOLERANCE);
+    }
+
+    #[test]
+    fn texcoords_round_up_within_the_unit_square() {
+        let q = texcoords(&[[0.0, 1.0], [0.5, 0.25]]).unwrap();
+        assert_eq!(q[0], [0, 65535]);
+        assert!(f64::from(q[1][0]) / 65535.0 >= 0.5);
+        assert!(f64::from(q[1][0]) / 65535.0 - 0.5 < 1.0 / 65535.0);
+        assert_eq!(texcoords(&[[0.0, 1.5]]), None);
+    }
+
+    #[test]
+    fn layouts_pick_the_smallest() {
+        let col = |rows: Vec<[i32; 3]>| Column::deltas(rows);
+        // Up to 256 vertices a one-byte index makes even every row cheaper sparse.
+        let all = col(vec![[1; 3]; 10]);
+        assert_eq!(layout(&all, &all), Layout::Shared((0..10).collect()));
+        let n = 1000;
+        let zero = col(vec![[0; 3]; n]);
+        assert_eq!(layout(&zero, &zero), Layout::Zero);
+        let mut few = vec![[0; 3]; n];
+        few[3] = [1, 2, 3];
+        let l = layout(&col(few.clone()), &zero);
+        assert_eq!(l, Layout::Apart(Some(vec![3]), Some(vec![])));
+        let all = col(vec![[1; 3]; n]);
+        assert_eq!(layout(&all, &all), Layout::Dense);
+        let mut most = vec![[1; 3]; n];
+        most[..400].fill([0; 3]);
+        assert_eq!(
+            layout(&col(most.clone()), &col(most)),
+            Layout::Shared((400..n as u32).collect())
+        );
+        assert_eq!(col(vec![[200, 0, 0]]).component, Component::I16);
+        let far = col(vec![[40000, 0, -3]]);
+        assert_eq!(far.component, Component::F32);
+        assert_eq!(far.rows, Rows::Float(vec![[40000.0, 0.0, -3.0]]));
+        let (lo, hi) = col(few).bounds(Some(&[3]), true);
+        assert_eq!((lo, hi), ([0.0; 3], [1.0, 2.0, 3.0]));
+    }
+}
