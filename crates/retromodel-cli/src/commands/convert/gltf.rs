@@ -89,7 +89,8 @@ fn quantization_notes(output: &Path, meshes: &[QuantizedMesh]) -> Vec<String> {
         .iter()
         .map(|m| {
             let grid = match m.step {
-                Some(s) => format!("grid step {s}"),
+                Some([x, y, z]) if x == y && y == z => format!("grid step {x}"),
+                Some(s) => format!("grid steps {s:?} (x, y, z of glTF)"),
                 None => "float positions".to_string(),
             };
             format!(

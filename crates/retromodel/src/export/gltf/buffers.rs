@@ -27,6 +27,9 @@ pub(super) struct Packed {
     /// Accessors written, by a key of their content: a morph target equal to an earlier
     /// one (a held pose, a repeated frame) refers to the same accessors.
     pub shared: HashMap<Vec<u8>, Vec<json::Index<json::Accessor>>>,
+    /// Whether a position or normal was written with integers: the file then requires
+    /// `KHR_mesh_quantization` (normalised texture coordinates and weights are core glTF).
+    pub integers: bool,
 }
 
 /// The element strides of the vertex-data slots.
@@ -354,6 +357,7 @@ impl Builder<'_> {
         col: &Column,
         with_bounds: bool,
     ) -> json::Index<json::Accessor> {
+        self.packed.integers |= col.component != Component::F32;
         let stride = col.stride();
         let mut bytes = Vec::with_capacity(col.len() * stride);
         for v in 0..col.len() {
@@ -376,37 +380,26 @@ impl Builder<'_> {
         )
     }
 
-    /// `cols` (of one length) as sparse accessors over zeros holding the rows `rows` (one
-    /// index list for all, none when `rows` is empty), each with `min`/`max` when its flag
-    /// says.
+    /// `cols` (of one length, at least 1) as sparse accessors over zeros holding the rows
+    /// `rows` (one index list for all), each with `min`/`max` when its flag says. With no
+    /// rows, row 0 is written: glTF allows an accessor with neither data nor sparse values
+    /// (all zeros), but the `gltf` crate and Assimp refuse one.
     pub(super) fn sparse_columns(
         &mut self,
         cols: &[(&Column, bool)],
         rows: &[u32],
     ) -> Vec<json::Index<json::Accessor>> {
         let count = cols.first().map_or(0, |c| c.0.len());
-        let indices = (!rows.is_empty()).then(|| self.sparse_indices(count, rows));
+        self.packed.integers |= cols.iter().any(|c| c.0.component != Component::F32);
+        let rows = if rows.is_empty() { &[0][..] } else { rows };
+        let indices = self.sparse_indices(count, rows);
         cols.iter()
             .map(|&(col, with_bounds)| {
-                let sparse = indices.clone().map(|indices| {
-                    let mut bytes = Vec::with_capacity(rows.len() * col.packed_size());
-                    for &v in rows {
-                        col.put(v as usize, col.packed_size(), &mut bytes);
-                    }
-                    let (view, offset) = self.slot_put(SPARSE, &bytes);
-                    json::accessor::sparse::Sparse {
-                        count: USize64::from(rows.len()),
-                        indices,
-                        values: json::accessor::sparse::Values {
-                            buffer_view: view,
-                            byte_offset: USize64::from(offset),
-                            extensions: None,
-                            extras: Default::default(),
-                        },
-                        extensions: None,
-                        extras: Default::default(),
-                    }
-                });
+                let mut bytes = Vec::with_capacity(rows.len() * col.packed_size());
+                for &v in rows {
+                    col.put(v as usize, col.packed_size(), &mut bytes);
+                }
+                let sparse = self.sparse(indices.clone(), rows.len(), &bytes);
                 let with_zero = rows.len() < count;
                 let bounds =
                     with_bounds.then(|| json_bounds(col, col.bounds(Some(rows), with_zero)));
@@ -417,10 +410,32 @@ impl Builder<'_> {
                     col.normalized,
                     Type::Vec3,
                     bounds,
-                    sparse,
+                    Some(sparse),
                 )
             })
             .collect()
+    }
+
+    /// Sparse substitution of `count` elements at `indices` by the packed `values`.
+    fn sparse(
+        &mut self,
+        indices: json::accessor::sparse::Indices,
+        count: usize,
+        values: &[u8],
+    ) -> json::accessor::sparse::Sparse {
+        let (view, offset) = self.slot_put(SPARSE, values);
+        json::accessor::sparse::Sparse {
+            count: USize64::from(count),
+            indices,
+            values: json::accessor::sparse::Values {
+                buffer_view: view,
+                byte_offset: USize64::from(offset),
+                extensions: None,
+                extras: Default::default(),
+            },
+            extensions: None,
+            extras: Default::default(),
+        }
     }
 
     /// The sparse indices `rows` of an accessor of `count` elements, in the smallest
@@ -465,25 +480,18 @@ impl Builder<'_> {
         )
     }
 
-    /// Scalars that are 0 but at `ones` (increasing), where they are 1: normalised
-    /// `UNSIGNED_BYTE`s, the ones as sparse values over zeros (one-hot morph weights).
+    /// `count` (at least 1) scalars that are 0 but at `ones` (increasing), where they are 1:
+    /// normalised `UNSIGNED_BYTE`s, the ones as sparse values over zeros (one-hot morph
+    /// weights; with no ones, a zero at index 0, see [`Builder::sparse_columns`]).
     pub(super) fn one_hot(&mut self, count: usize, ones: &[u32]) -> json::Index<json::Accessor> {
-        let sparse = (!ones.is_empty()).then(|| {
-            let indices = self.sparse_indices(count, ones);
-            let (view, offset) = self.slot_put(SPARSE, &vec![255u8; ones.len()]);
-            json::accessor::sparse::Sparse {
-                count: USize64::from(ones.len()),
-                indices,
-                values: json::accessor::sparse::Values {
-                    buffer_view: view,
-                    byte_offset: USize64::from(offset),
-                    extensions: None,
-                    extras: Default::default(),
-                },
-                extensions: None,
-                extras: Default::default(),
-            }
-        });
+        let values: Vec<u8> = if ones.is_empty() {
+            vec![0]
+        } else {
+            vec![255; ones.len()]
+        };
+        let ones = if ones.is_empty() { &[0][..] } else { ones };
+        let indices = self.sparse_indices(count, ones);
+        let sparse = Some(self.sparse(indices, ones.len(), &values));
         self.packed_accessor(None, count, Component::U8, true, Type::Scalar, None, sparse)
     }
 

@@ -235,7 +235,7 @@ impl Builder<'_> {
                 name: Some(name),
                 skin: if self.skinned(m) { self.skin } else { None },
                 translation: grid.map(|g| g.origin),
-                scale: grid.map(|g| [g.step; 3]),
+                scale: grid.map(|g| g.step),
                 ..json::Node::default()
             });
             self.roots.push(node);
@@ -375,7 +375,7 @@ impl Builder<'_> {
                         mesh: Some(mesh),
                         name: Some(format!("{name}_mesh")),
                         translation: Some(g.origin),
-                        scale: Some([g.step; 3]),
+                        scale: Some(g.step),
                         ..json::Node::default()
                     });
                     (None, Some(leaf))
@@ -444,23 +444,17 @@ impl Builder<'_> {
         }
     }
 
-    /// The quantisation grid of the parts `(mesh, triangles)` drawn by one node in the
-    /// spaces `locals` (model space when empty), `None` when their positions stay floats:
-    /// a skinned mesh (glTF ignores its node's transform), or a grid that cannot keep the
-    /// source's precision ([`Grid::new`]).
-    pub(super) fn grid(
+    /// Calls `visit` with every position (Y-up, in the node's space) of every pose written of
+    /// the parts `(mesh, triangles)` drawn by one node in the spaces `locals`.
+    fn each_position(
         &self,
         parts: &[(usize, std::ops::Range<usize>)],
         locals: &[Local],
         targets: usize,
-    ) -> Option<Grid> {
-        let model = self.model;
-        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        visit: &mut dyn FnMut([f32; 3]),
+    ) {
         for (mi, tris) in parts {
-            let m = &model.meshes[*mi];
-            if self.skinned(m) {
-                return None;
-            }
+            let m = &self.model.meshes[*mi];
             let (a, b) = self.part(*mi, tris, locals);
             for f in 0..=targets {
                 let p = if f == 0 {
@@ -468,19 +462,41 @@ impl Builder<'_> {
                 } else {
                     &m.morph_targets[f].positions
                 };
-                let placed = match locals.get(f).or(locals.first()) {
-                    Some(l) => l.points(&p[a..b]),
-                    None => p[a..b].to_vec(),
-                };
-                for v in placed {
-                    let v = to_y_up(v);
-                    for k in 0..3 {
-                        lo[k] = lo[k].min(f64::from(v[k]));
-                        hi[k] = hi[k].max(f64::from(v[k]));
-                    }
+                match locals.get(f).or(locals.first()) {
+                    Some(l) => l
+                        .points(&p[a..b])
+                        .into_iter()
+                        .for_each(|v| visit(to_y_up(v))),
+                    None => p[a..b].iter().for_each(|&v| visit(to_y_up(v))),
                 }
             }
         }
+    }
+
+    /// The quantisation grid of the parts `(mesh, triangles)` drawn by one node in the
+    /// spaces `locals` (model space when empty), `None` when their positions stay floats:
+    /// a skinned mesh (glTF ignores its node's transform), or a grid that cannot keep the
+    /// source's precision ([`Grid::new`]). On an axis where the poses do not all lie on the
+    /// source's grid (MD2 stores each frame on a grid of its own) the step is half the
+    /// source's, so that writing the poses back on grids of their own stays within one
+    /// step.
+    pub(super) fn grid(
+        &self,
+        parts: &[(usize, std::ops::Range<usize>)],
+        locals: &[Local],
+        targets: usize,
+    ) -> Option<Grid> {
+        let model = self.model;
+        if parts.iter().any(|(mi, _)| self.skinned(&model.meshes[*mi])) {
+            return None;
+        }
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        self.each_position(parts, locals, targets, &mut |v| {
+            for k in 0..3 {
+                lo[k] = lo[k].min(f64::from(v[k]));
+                hi[k] = hi[k].max(f64::from(v[k]));
+            }
+        });
         if lo[0] > hi[0] {
             return None;
         }
@@ -497,9 +513,32 @@ impl Builder<'_> {
         let step = if model.frames.is_empty() {
             None
         } else {
-            quantize::smallest_step(steps, scale)
+            quantize::smallest_steps(steps, scale)
         };
-        Grid::new(lo, hi, step, targets > 0)
+        let grid = Grid::new(lo, hi, step, targets > 0)?;
+        let Some(mut step) = step else {
+            return Some(grid);
+        };
+        let mut off = [0.0f64; 3];
+        self.each_position(parts, locals, targets, &mut |v| {
+            let q = grid.quantize(v);
+            let g = grid.position(q);
+            for k in 0..3 {
+                off[k] = off[k].max((g[k] - f64::from(v[k])).abs() / f64::from(grid.step[k]));
+            }
+        });
+        let mut halved = false;
+        for k in 0..3 {
+            if off[k] > 0.01 && step[k] > 0.0 {
+                step[k] /= 2.0;
+                halved = true;
+            }
+        }
+        if halved {
+            Grid::new(lo, hi, Some(step), targets > 0)
+        } else {
+            Some(grid)
+        }
     }
 
     /// One primitive of mesh `mi`: triangles `tris` and the vertices from the lowest to the
@@ -552,11 +591,16 @@ impl Builder<'_> {
         // Quantised: the grid points of the base pose, the base normals as bytes.
         let base_q: Option<Vec<[i32; 3]>> =
             grid.map(|g| base.iter().map(|&p| g.quantize(p)).collect());
-        let base_bytes: Vec<[i32; 3]> = if quantized {
-            base_n.iter().map(|&n| quantize::normal_bytes(n)).collect()
-        } else {
-            Vec::new()
+        // Normals under the grid's scale (model space for float positions).
+        let stored = quantize::Normals {
+            scale: grid.map_or([1.0; 3], Grid::normal_scale),
         };
+        let (base_normals, base_decoded, worst) = if quantized {
+            stored.base(&base_n)
+        } else {
+            (Column::deltas(Vec::new()), Vec::new(), 0.0)
+        };
+        report.normal_error = report.normal_error.max(worst);
         let a = match (grid, &base_q) {
             (Some(g), Some(q)) => {
                 for (&qv, &p) in q.iter().zip(&base) {
@@ -576,20 +620,7 @@ impl Builder<'_> {
         };
         attributes.insert(Valid(Semantic::Positions), a);
         let a = if quantized {
-            for (b, n) in base_bytes.iter().zip(&base_n) {
-                let d: [f64; 3] = std::array::from_fn(|k| Component::I8.unit(b[k]));
-                report.normal_error = report
-                    .normal_error
-                    .max(quantize::angle(d, n.map(f64::from)));
-            }
-            self.dense_column(
-                &Column {
-                    component: Component::I8,
-                    normalized: true,
-                    rows: Rows::Int(base_bytes.clone()),
-                },
-                false,
-            )
+            self.dense_column(&base_normals, false)
         } else {
             self.floats(&base_n, Some(Target::ArrayBuffer), false)
         };
@@ -633,7 +664,7 @@ impl Builder<'_> {
                         ),
                     },
                 };
-                let (normal, worst) = quantize::normal_deltas(&base_bytes, &turn(f, &t.normals));
+                let (normal, worst) = stored.deltas(&base_decoded, &turn(f, &t.normals));
                 report.normal_error = report.normal_error.max(worst);
                 self.quantized_target(&position, &normal)
             } else {

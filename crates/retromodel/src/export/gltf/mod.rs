@@ -199,10 +199,10 @@ pub enum Container {
 pub struct QuantizedMesh {
     /// The glTF mesh's name.
     pub name: String,
-    /// The grid step of its positions (its node's scale); `None` when they stayed floats (a
-    /// skinned mesh, whose node transform glTF ignores, or a source step too fine for the
-    /// extent, see the module documentation).
-    pub step: Option<f32>,
+    /// The grid step of its positions on each glTF axis (its node's scale); `None` when
+    /// they stayed floats (a skinned mesh, whose node transform glTF ignores, or a source
+    /// step too fine for the extent, see the module documentation).
+    pub step: Option<[f32; 3]>,
     /// The largest difference, on any model axis and in model units, between a quantised
     /// position and the model's, over every pose written.
     pub position_error: f64,
@@ -451,8 +451,9 @@ fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<B
         });
         b.root.scene = Some(scene);
     }
+    let integers = b.packed.integers;
     b.place_packed();
-    if options.quantize {
+    if integers {
         let name = QUANTIZATION.to_string();
         b.root.extensions_used.push(name.clone());
         b.root.extensions_required.push(name);

@@ -1,25 +1,27 @@
 //! Quantised vertex data ([`GltfOptions::quantize`](super::GltfOptions::quantize),
 //! `KHR_mesh_quantization`): the arithmetic, kept apart from the document building.
 //!
-//! - **Positions** are rounded to a grid `origin + step * q` with one step for the three
-//!   axes (a uniform scale keeps normals pointing the same way); the grid is the node's
-//!   transform. Its step is the source's own ([`Frame::position_step`](crate::model::Frame),
-//!   the smallest over the poses and axes), so the error stays within half of it (none
-//!   where the source's grid is that one: Quake MDL, GameStudio MDL2..MDL5 on their finest
-//!   axis), unless the mesh's largest extent would then span more than 65535 steps (a
-//!   16-bit source on a coarser axis): the step grows to fit, up to twice the source's,
+//! - **Positions** are rounded to a grid `origin + step * q`, the node's transform (a
+//!   translation and a scale). Its step on each axis is the source's own there
+//!   ([`Frame::position_step`](crate::model::Frame), the smallest over the poses), so the
+//!   error stays within half of it and is none where the source's grid is that one (Quake
+//!   MDL, GameStudio MDL2..MDL5: every pose on one grid); an axis whose extent would span
+//!   more than 65535 steps (a 16-bit source) gets a coarser step, up to twice the source's,
 //!   the error staying within one source step; past that the mesh keeps float positions.
-//!   Positions stored as floats get 32767 steps over the mesh's largest extent (65535
-//!   without morph targets). A target's delta `q_pose - q_base` is written as `BYTE`s when
-//!   it fits, else `SHORT`s, else (a vertex moving more than 32767 steps of a 16-bit
-//!   source) as `FLOAT`s holding the same integers.
-//! - **Normals** are normalised `BYTE`s. A morph target's normal delta lies in `[-2, 2]` per
+//!   Positions stored as floats get one step for the three axes, 32767 of them over the
+//!   mesh's largest extent (65535 without morph targets). A target's delta
+//!   `q_pose - q_base` is written as `BYTE`s when it fits, else `SHORT`s, else (a vertex
+//!   moving more than 32767 steps of a 16-bit source) as `FLOAT`s holding the integers.
+//! - **Normals** are normalised integers too. Under a scale that differs per axis a
+//!   renderer turns a normal by the inverse scale (the normal matrix) and normalises it, so
+//!   the normal stored is the model's scaled by the step, normalised: it comes back
+//!   pointing where the model's does. A morph target's normal delta lies in `[-2, 2]` per
 //!   component, normalised types hold `[-1, 1]`: since renderers normalise the morphed
 //!   normal, the delta stored is `λ n - n0` with the largest `λ <= 1` that fits, which
-//!   points the pose's normal exactly where `n` does. Each target takes the first of
-//!   normalised `BYTE`, normalised `SHORT` and `FLOAT` that keeps every normal within
-//!   [`NORMAL_TOLERANCE`] of the model's (a base normal pointing straight along an axis
-//!   that flips to the other side has no such `λ`: `FLOAT`). A normal the base already
+//!   points the pose's normal exactly where `n` does. The base normals and each target
+//!   take the first of normalised `BYTE`, normalised `SHORT` and `FLOAT` that keeps every
+//!   normal within [`NORMAL_TOLERANCE`] of the model's (a base normal along an axis that
+//!   flips to the other side has no such `λ`: `FLOAT`). A normal that the base already
 //!   points within the tolerance of gets a zero delta.
 //! - **Texture coordinates** all within `[0, 1]` are normalised `UNSIGNED_SHORT`s, rounded
 //!   up (a coordinate on a texel's corner, as MD2 stores them, stays in its texel); others
@@ -38,86 +40,113 @@ const SPAN: f64 = 65535.0;
 /// deltas fit a `SHORT`.
 const SPAN_FLOAT_TARGETS: f64 = 32767.0;
 
-/// The grid positions are rounded to: a position is `origin + step * q`, `q` a vector of
-/// integers from 0 to `top`.
+/// The grid positions are rounded to: a position is `origin + step * q` (per axis), `q` a
+/// vector of integers from 0 to `top`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Grid {
     /// The grid's corner (the node's translation).
     pub origin: [f32; 3],
-    /// The spacing on every axis (the node's scale).
-    pub step: f32,
+    /// The spacing on each axis (the node's scale).
+    pub step: [f32; 3],
     /// The largest grid coordinate used: base positions fit an `UNSIGNED_BYTE` up to 255.
     pub top: u32,
 }
 
 impl Grid {
-    /// The grid for positions within `lo..=hi` (per axis), `source_step` the source's step
-    /// (`None` for float sources), `targets` whether the mesh has morph targets. `None`
-    /// when the positions are better kept as floats: not finite, or the extent would need
-    /// a step over twice the source's.
+    /// The grid for positions within `lo..=hi` (per axis). `source` is the source's step
+    /// per axis (0 on an axis the source keeps flat), `None` for float sources; `targets`
+    /// whether the mesh has morph targets. `None` when the positions are better kept as
+    /// floats: not finite, or an extent that would need a step over twice the source's.
     pub fn new(
         lo: [f64; 3],
         hi: [f64; 3],
-        source_step: Option<f64>,
+        source: Option<[f64; 3]>,
         targets: bool,
     ) -> Option<Grid> {
         if !lo.iter().chain(&hi).all(|c| c.is_finite()) || (0..3).any(|a| lo[a] > hi[a]) {
             return None;
         }
-        let source = source_step.filter(|s| s.is_finite() && *s > 0.0);
-        let most = if targets && source.is_none() {
-            SPAN_FLOAT_TARGETS
-        } else {
-            SPAN
+        let span: [f64; 3] = std::array::from_fn(|a| hi[a] - lo[a]);
+        let largest = span.iter().copied().fold(0.0, f64::max);
+        let source = source.filter(|s| s.iter().any(|&c| c > 0.0));
+        let wanted: [f64; 3] = match source {
+            None => {
+                let most = if targets { SPAN_FLOAT_TARGETS } else { SPAN };
+                [largest / most; 3]
+            }
+            Some(s) => {
+                let mut g: [f64; 3] = std::array::from_fn(|a| {
+                    if s[a] > 0.0 {
+                        s[a].max(span[a] / SPAN)
+                    } else {
+                        span[a] / SPAN
+                    }
+                });
+                if (0..3).any(|a| s[a] > 0.0 && g[a] > 2.0 * s[a]) {
+                    return None;
+                }
+                // An axis the source keeps flat takes the finest other step.
+                let finest = (0..3)
+                    .filter(|&a| s[a] > 0.0)
+                    .map(|a| g[a])
+                    .fold(f64::INFINITY, f64::min);
+                for a in 0..3 {
+                    if s[a] <= 0.0 {
+                        g[a] = g[a].max(finest);
+                    }
+                }
+                g
+            }
         };
-        let span = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max);
-        let fine = span / most;
-        let step = match source {
-            Some(s) => s.max(fine),
-            None => fine,
-        };
-        if let Some(s) = source {
-            if step > 2.0 * s {
+        let origin = lo.map(|c| c as f32);
+        let mut top = 0u32;
+        let mut step = [0f32; 3];
+        for a in 0..3 {
+            let most = if source.is_none() && targets {
+                SPAN_FLOAT_TARGETS
+            } else {
+                SPAN
+            };
+            let mut g = wanted[a] as f32;
+            if !(g.is_normal() && g > 0.0) {
+                if span[a] != 0.0 {
+                    return None;
+                }
+                g = 1.0;
+            }
+            // The f32 origin and step may put the far corner one step past the limit.
+            let mut fits = false;
+            for _ in 0..64 {
+                let t = ((hi[a] - f64::from(origin[a])) / f64::from(g)).round();
+                if t <= most {
+                    top = top.max(t as u32);
+                    fits = true;
+                    break;
+                }
+                g = f32::from_bits(g.to_bits() + 1);
+            }
+            if !fits || source.is_some_and(|s| s[a] > 0.0 && f64::from(g) > 2.0 * s[a]) {
                 return None;
             }
+            step[a] = g;
         }
-        let origin = lo.map(|c| c as f32);
-        let mut step = if step > 0.0 && (step as f32).is_normal() {
-            step as f32
-        } else if span == 0.0 {
-            1.0
-        } else {
-            return None;
-        };
-        // The f32 origin and step may put the far corner one step past the limit.
-        for _ in 0..64 {
-            let top = (0..3)
-                .map(|a| ((hi[a] - f64::from(origin[a])) / f64::from(step)).round())
-                .fold(0.0, f64::max);
-            if top <= most {
-                let grid = Grid {
-                    origin,
-                    step,
-                    top: top as u32,
-                };
-                return (source.is_none_or(|s| f64::from(step) <= 2.0 * s)).then_some(grid);
-            }
-            step = f32::from_bits(step.to_bits() + 1);
-        }
-        None
+        Some(Grid { origin, step, top })
     }
 
     /// The grid point nearest `p` (which lies within the grid's bounds).
     pub fn quantize(&self, p: [f32; 3]) -> [i32; 3] {
         std::array::from_fn(|a| {
-            let q = ((f64::from(p[a]) - f64::from(self.origin[a])) / f64::from(self.step)).round();
+            let q =
+                ((f64::from(p[a]) - f64::from(self.origin[a])) / f64::from(self.step[a])).round();
             q.clamp(0.0, f64::from(self.top)) as i32
         })
     }
 
     /// Where grid point `q` is.
     pub fn position(&self, q: [i32; 3]) -> [f64; 3] {
-        std::array::from_fn(|a| f64::from(self.origin[a]) + f64::from(self.step) * f64::from(q[a]))
+        std::array::from_fn(|a| {
+            f64::from(self.origin[a]) + f64::from(self.step[a]) * f64::from(q[a])
+        })
     }
 
     /// The component type of base positions: `UNSIGNED_BYTE` up to 255 steps.
@@ -128,24 +157,36 @@ impl Grid {
             Component::U16
         }
     }
+
+    /// The node scale normals are stored under ([`Normals`]).
+    pub fn normal_scale(&self) -> [f64; 3] {
+        self.step.map(f64::from)
+    }
 }
 
-/// The smallest step of `steps` (per pose and axis), in the units of a node whose world
-/// transform scales by up to `scale`; `None` when a pose has no step (float source).
-pub(super) fn smallest_step<'a>(
+/// The smallest step of each axis of `steps` (per pose, model axes), in glTF's axes and the
+/// units of a node whose world transform scales by up to `scale`: 0 on an axis no pose
+/// has a step on, `None` when a pose has no step at all (a float source).
+pub(super) fn smallest_steps<'a>(
     steps: impl IntoIterator<Item = &'a Option<[f32; 3]>>,
     scale: f64,
-) -> Option<f64> {
-    let mut out = f64::INFINITY;
+) -> Option<[f64; 3]> {
+    let mut out = [f64::INFINITY; 3];
     for s in steps {
-        for c in (*s)? {
-            let c = f64::from(c).abs();
+        let s = (*s)?;
+        for a in 0..3 {
+            let c = f64::from(s[a]).abs();
             if c.is_finite() && c > 0.0 {
-                out = out.min(c);
+                out[a] = out[a].min(c);
             }
         }
     }
-    (out.is_finite() && scale.is_finite() && scale > 0.0).then_some(out / scale)
+    if !(scale.is_finite() && scale > 0.0) {
+        return None;
+    }
+    let out = out.map(|c| if c.is_finite() { c / scale } else { 0.0 });
+    // Model (x, y, z) is glTF (x, z, -y).
+    Some([out[0], out[2], out[1]])
 }
 
 /// The component types the quantised export writes.
@@ -330,11 +371,10 @@ impl Column {
 /// `NORMAL` whose length is off by more than 0.00674.
 const UNIT_SLACK: f64 = 0.0065;
 
-/// A unit normal as normalised `BYTE`s: the components rounded, or, when that vector's
+/// A unit vector as normalised `BYTE`s: the components rounded, or, when that vector's
 /// length is too far from 1 for validators, the nearest of its neighbours in direction
 /// whose length is not.
-pub(super) fn normal_bytes(n: [f32; 3]) -> [i32; 3] {
-    let n = n.map(f64::from);
+pub(super) fn normal_bytes(n: [f64; 3]) -> [i32; 3] {
     let round = n.map(|c| (c * 127.0).round().clamp(-127.0, 127.0) as i32);
     let length = |b: [i32; 3]| b.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt() / 127.0;
     if (length(round) - 1.0).abs() <= UNIT_SLACK {
@@ -376,71 +416,139 @@ fn largest_lambda(b: [f64; 3], n: [f64; 3]) -> f64 {
     })
 }
 
-/// The normal deltas of one pose against the base normals `base` (normalised `BYTE`s):
-/// the first of normalised `BYTE`, normalised `SHORT` and `FLOAT` whose every decoded
-/// normal points within [`NORMAL_TOLERANCE`] of `wanted` (unit normals), and the largest
-/// angle left.
-pub(super) fn normal_deltas(base: &[[i32; 3]], wanted: &[[f32; 3]]) -> (Column, f64) {
-    let decoded: Vec<[f64; 3]> = base
-        .iter()
-        .map(|b| b.map(|c| Component::I8.unit(c)))
-        .collect();
-    let wanted: Vec<[f64; 3]> = wanted.iter().map(|n| n.map(f64::from)).collect();
-    'kinds: for component in [Component::I8, Component::I16] {
-        let scale = component.scale();
-        let mut rows = Vec::with_capacity(base.len());
-        let mut worst = 0.0f64;
-        for (b, n) in decoded.iter().zip(&wanted) {
-            let already = angle(*b, *n);
-            if already <= NORMAL_TOLERANCE {
-                rows.push([0; 3]);
-                worst = worst.max(already);
-                continue;
-            }
-            let l = largest_lambda(*b, *n);
-            if l.is_nan() || l <= 0.0 {
-                continue 'kinds;
-            }
-            let c: [i32; 3] = std::array::from_fn(|k| {
-                ((l * n[k] - b[k]) * scale).round().clamp(-scale, scale) as i32
-            });
-            let got: [f64; 3] = std::array::from_fn(|k| b[k] + component.unit(c[k]));
-            let off = angle(got, *n);
-            if off > NORMAL_TOLERANCE {
-                continue 'kinds;
-            }
-            worst = worst.max(off);
-            rows.push(c);
+/// Normals stored under a node scale `scale` (per axis): a normal `n` is stored as
+/// `scale * n` normalised, and a stored vector `s` means the direction of `s / scale`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Normals {
+    /// The node's scale.
+    pub scale: [f64; 3],
+}
+
+impl Normals {
+    /// The unit vector stored for the normal `n`.
+    fn stored(&self, n: [f32; 3]) -> [f64; 3] {
+        let v: [f64; 3] = std::array::from_fn(|k| f64::from(n[k]) * self.scale[k]);
+        let len = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+        if len > 0.0 && len.is_finite() {
+            v.map(|c| c / len)
+        } else {
+            [0.0, 1.0, 0.0]
         }
-        let column = Column {
-            component,
-            normalized: true,
-            rows: Rows::Int(rows),
-        };
-        return (column, worst);
     }
-    let mut worst = 0.0f64;
-    let rows = decoded
-        .iter()
-        .zip(&wanted)
-        .map(|(b, n)| {
-            let already = angle(*b, *n);
-            if already <= NORMAL_TOLERANCE {
-                worst = worst.max(already);
-                return [0.0; 3];
+
+    /// The angle between the direction a stored vector `s` means and the unit normal `n`.
+    fn error(&self, s: [f64; 3], n: [f32; 3]) -> f64 {
+        let t: [f64; 3] = std::array::from_fn(|k| s[k] / self.scale[k]);
+        angle(t, n.map(f64::from))
+    }
+
+    /// The base normals: the first of normalised `BYTE`, normalised `SHORT` and `FLOAT` that
+    /// keeps every normal within [`NORMAL_TOLERANCE`]; the column, the decoded stored
+    /// vectors (what morph deltas add to), and the largest angle left.
+    pub fn base(&self, normals: &[[f32; 3]]) -> (Column, Vec<[f64; 3]>, f64) {
+        let stored: Vec<[f64; 3]> = normals.iter().map(|&n| self.stored(n)).collect();
+        for component in [Component::I8, Component::I16] {
+            let rows: Vec<[i32; 3]> = stored
+                .iter()
+                .map(|&s| match component {
+                    Component::I8 => normal_bytes(s),
+                    _ => s.map(|c| (c * 32767.0).round().clamp(-32767.0, 32767.0) as i32),
+                })
+                .collect();
+            let decoded: Vec<[f64; 3]> =
+                rows.iter().map(|r| r.map(|c| component.unit(c))).collect();
+            let worst = decoded
+                .iter()
+                .zip(normals)
+                .map(|(&d, &n)| self.error(d, n))
+                .fold(0.0, f64::max);
+            if worst <= NORMAL_TOLERANCE {
+                let column = Column {
+                    component,
+                    normalized: true,
+                    rows: Rows::Int(rows),
+                };
+                return (column, decoded, worst);
             }
-            let d: [f32; 3] = std::array::from_fn(|k| (n[k] - b[k]) as f32);
-            let got: [f64; 3] = std::array::from_fn(|k| b[k] + f64::from(d[k]));
-            worst = worst.max(angle(got, *n));
-            d
-        })
-        .collect();
-    let column = Column {
-        component: Component::F32,
-        normalized: false,
-        rows: Rows::Float(rows),
-    };
-    (column, worst)
+        }
+        let rows: Vec<[f32; 3]> = stored.iter().map(|s| s.map(|c| c as f32)).collect();
+        let decoded: Vec<[f64; 3]> = rows.iter().map(|r| r.map(f64::from)).collect();
+        let worst = decoded
+            .iter()
+            .zip(normals)
+            .map(|(&d, &n)| self.error(d, n))
+            .fold(0.0, f64::max);
+        let column = Column {
+            component: Component::F32,
+            normalized: false,
+            rows: Rows::Float(rows),
+        };
+        (column, decoded, worst)
+    }
+
+    /// The normal deltas of one pose against the decoded base normals `base`: the first of
+    /// normalised `BYTE`, normalised `SHORT` and `FLOAT` whose every morphed normal points
+    /// within [`NORMAL_TOLERANCE`] of `wanted` (the pose's unit normals), and the largest
+    /// angle left.
+    pub fn deltas(&self, base: &[[f64; 3]], wanted: &[[f32; 3]]) -> (Column, f64) {
+        'kinds: for component in [Component::I8, Component::I16] {
+            let scale = component.scale();
+            let mut rows = Vec::with_capacity(base.len());
+            let mut worst = 0.0f64;
+            for (&b, &n) in base.iter().zip(wanted) {
+                let already = self.error(b, n);
+                if already <= NORMAL_TOLERANCE {
+                    rows.push([0; 3]);
+                    worst = worst.max(already);
+                    continue;
+                }
+                let s = self.stored(n);
+                let l = largest_lambda(b, s);
+                if l.is_nan() || l <= 0.0 {
+                    continue 'kinds;
+                }
+                let c: [i32; 3] = std::array::from_fn(|k| {
+                    ((l * s[k] - b[k]) * scale).round().clamp(-scale, scale) as i32
+                });
+                let got: [f64; 3] = std::array::from_fn(|k| b[k] + component.unit(c[k]));
+                let off = self.error(got, n);
+                if off > NORMAL_TOLERANCE {
+                    continue 'kinds;
+                }
+                worst = worst.max(off);
+                rows.push(c);
+            }
+            let column = Column {
+                component,
+                normalized: true,
+                rows: Rows::Int(rows),
+            };
+            return (column, worst);
+        }
+        let mut worst = 0.0f64;
+        let rows = base
+            .iter()
+            .zip(wanted)
+            .map(|(&b, &n)| {
+                let already = self.error(b, n);
+                if already <= NORMAL_TOLERANCE {
+                    worst = worst.max(already);
+                    return [0.0; 3];
+                }
+                let s = self.stored(n);
+                let d: [f32; 3] = std::array::from_fn(|k| (s[k] - b[k]) as f32);
+                let got: [f64; 3] = std::array::from_fn(|k| b[k] + f64::from(d[k]));
+                worst = worst.max(self.error(got, n));
+                d
+            })
+            .collect();
+        let column = Column {
+            component: Component::F32,
+            normalized: false,
+            rows: Rows::Float(rows),
+        };
+        (column, worst)
+    }
 }
 
 /// Texture coordinates as normalised `UNSIGNED_SHORT`s rounded up, when all lie within
@@ -532,28 +640,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn grids_keep_the_source_step_and_fit_shorts() {
-        // A Quake-like mesh: 255 steps of 0.1 on x, of 0.2 on y.
-        let g = Grid::new([-5.0, 0.0, 0.0], [20.5, 51.0, 0.0], Some(0.1), true).unwrap();
-        assert_eq!(g.step, 0.1);
-        assert_eq!(g.top, 510);
-        assert_eq!(g.base_component(), Component::U16);
+    fn grids_keep_the_source_steps_and_fit_shorts() {
+        // A Quake-like mesh: 255 steps of 0.1 on x, of 0.2 on y, flat on z.
+        let g = Grid::new(
+            [-5.0, 0.0, 0.0],
+            [20.5, 51.0, 0.0],
+            Some([0.1, 0.2, 0.0]),
+            true,
+        )
+        .unwrap();
+        assert_eq!(g.step, [0.1, 0.2, 0.1]);
+        assert_eq!(g.top, 255);
+        assert_eq!(g.base_component(), Component::U8);
         // The source's grid points come back exactly.
         let p = [-5.0 + 0.1 * 17.0, 0.2 * 100.0, 0.0];
         let q = g.quantize(p);
-        assert_eq!(q, [17, 200, 0]);
+        assert_eq!(q, [17, 100, 0]);
         assert!(position_error(&g, q, p, None) < 1e-5);
-        // An extent of more than 65535 source steps coarsens the step, up to twice.
-        let g = Grid::new([0.0; 3], [6553.0, 1.0, 1.0], Some(0.1), true).unwrap();
-        assert_eq!((g.step, g.top), (0.1, 65530));
-        let g = Grid::new([0.0; 3], [10000.0, 1.0, 1.0], Some(0.1), true).unwrap();
-        assert!(g.step > 0.1 && g.step <= 0.2, "{}", g.step);
+        // An extent of more than 65535 source steps coarsens that axis's step, up to twice.
+        let s = Some([0.1; 3]);
+        let g = Grid::new([0.0; 3], [6553.0, 1.0, 1.0], s, true).unwrap();
+        assert_eq!((g.step, g.top), ([0.1; 3], 65530));
+        let g = Grid::new([0.0; 3], [10000.0, 1.0, 1.0], s, true).unwrap();
+        assert!(g.step[0] > 0.1 && g.step[0] <= 0.2, "{:?}", g.step);
+        assert_eq!(&g.step[1..], &[0.1, 0.1]);
         assert!(g.top <= 65535);
-        assert!(Grid::new([0.0; 3], [14000.0, 1.0, 1.0], Some(0.1), true).is_none());
-        // Float sources: 32767 steps over the largest extent with targets, else 65535.
+        assert!(Grid::new([0.0; 3], [14000.0, 1.0, 1.0], s, true).is_none());
+        // Float sources: one step, 32767 of them over the largest extent with targets,
+        // else 65535.
         let g = Grid::new([1.0, 2.0, 3.0], [2.0, 2.5, 3.0], None, true).unwrap();
         assert_eq!(g.top, 32767);
-        assert!((f64::from(g.step) - 1.0 / 32767.0).abs() < 1e-9);
+        assert!(g
+            .step
+            .iter()
+            .all(|&c| (f64::from(c) - 1.0 / 32767.0).abs() < 1e-9));
         let g = Grid::new([1.0, 2.0, 3.0], [2.0, 2.5, 3.0], None, false).unwrap();
         assert_eq!(g.top, 65535);
         // A single point.
@@ -563,12 +683,16 @@ mod tests {
     }
 
     #[test]
-    fn smallest_steps_skip_flat_axes() {
-        let steps = [Some([0.1, 0.0, 0.3]), Some([0.2, 0.05, 0.3])];
-        assert_eq!(smallest_step(&steps, 1.0), Some(0.05f32 as f64));
-        assert_eq!(smallest_step(&steps, 2.0), Some(0.05f32 as f64 / 2.0));
-        assert_eq!(smallest_step(&[Some([0.1; 3]), None], 1.0), None);
-        assert_eq!(smallest_step(&[Some([0.0; 3])], 1.0), None);
+    fn smallest_steps_per_axis_in_gltf_order() {
+        let steps = [Some([0.1, 0.0, 0.3]), Some([0.2, 0.05, 0.4])];
+        let f = |x: f32| f64::from(x);
+        assert_eq!(smallest_steps(&steps, 1.0), Some([f(0.1), f(0.3), f(0.05)]));
+        assert_eq!(
+            smallest_steps(&steps, 2.0),
+            Some([f(0.1) / 2.0, f(0.3) / 2.0, f(0.05) / 2.0])
+        );
+        assert_eq!(smallest_steps(&[Some([0.1; 3]), None], 1.0), None);
+        assert_eq!(smallest_steps(&[Some([0.0; 3])], 1.0), Some([0.0; 3]));
     }
 
     fn unit(v: [f64; 3]) -> [f32; 3] {
@@ -578,23 +702,23 @@ mod tests {
 
     #[test]
     fn normal_deltas_point_the_right_way() {
-        let base: Vec<[i32; 3]> = [[0.6, 0.0, 0.8], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
-            .iter()
-            .map(|&n| normal_bytes(n))
-            .collect();
+        let same = Normals { scale: [1.0; 3] };
+        let (column, base, worst) = same.base(&[[0.6, 0.0, 0.8], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]);
+        assert_eq!(column.component, Component::I8);
+        assert!(worst <= NORMAL_TOLERANCE);
         // Small turns, a half turn of a slanted normal: bytes.
         let wanted = [
             unit([-0.6, 0.0, -0.8]),
             unit([0.1, 1.0, 0.0]),
             [0.0, 0.0, 1.0],
         ];
-        let (c, worst) = normal_deltas(&base, &wanted);
+        let (c, worst) = same.deltas(&base, &wanted);
         assert_eq!(c.component, Component::I8);
         assert!(c.normalized && worst <= NORMAL_TOLERANCE);
         assert!(c.is_zero(2) && !c.is_zero(0));
         // A normal along an axis that flips has no fitting λ: floats.
         let wanted = [unit([0.6, 0.0, 0.8]), [0.0, -1.0, 0.0], [0.0, 0.0, 1.0]];
-        let (c, worst) = normal_deltas(&base, &wanted);
+        let (c, worst) = same.deltas(&base, &wanted);
         assert_eq!(c.component, Component::F32);
         assert!(worst <= NORMAL_TOLERANCE, "{worst}");
         assert!(c.is_zero(0) && c.is_zero(2) && !c.is_zero(1));
@@ -602,22 +726,34 @@ mod tests {
             panic!("{c:?}")
         };
         assert_eq!(rows[1], [0.0, -2.0, 0.0]);
-        // Decoding: base + delta points at the wanted normal.
+        // Decoding: base + delta points at the wanted normal, under a uniform scale and
+        // under one that differs per axis (the stored vectors are then turned).
         let wanted = [
             unit([0.6, 0.1, -0.79]),
             unit([1.0, 0.02, 0.0]),
             unit([0.3, 0.3, 0.9]),
         ];
-        let (c, _) = normal_deltas(&base, &wanted);
-        let Rows::Int(rows) = &c.rows else {
-            panic!("{c:?}")
-        };
-        for v in 0..3 {
-            let got: [f64; 3] = std::array::from_fn(|k| {
-                Component::I8.unit(base[v][k]) + c.component.unit(rows[v][k])
-            });
-            assert!(angle(got, wanted[v].map(f64::from)) <= NORMAL_TOLERANCE);
+        for scale in [[1.0; 3], [0.1, 0.25, 0.15]] {
+            let normals = Normals { scale };
+            let (_, base, _) = normals.base(&[[0.6, 0.0, 0.8], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]);
+            let (c, _) = normals.deltas(&base, &wanted);
+            let Rows::Int(rows) = &c.rows else {
+                panic!("{c:?}")
+            };
+            for v in 0..3 {
+                let got: [f64; 3] =
+                    std::array::from_fn(|k| (base[v][k] + c.component.unit(rows[v][k])) / scale[k]);
+                assert!(angle(got, wanted[v].map(f64::from)) <= NORMAL_TOLERANCE);
+            }
         }
+        // A strongly uneven scale needs finer base normals than bytes.
+        let uneven = Normals {
+            scale: [1.0, 0.01, 1.0],
+        };
+        let (column, base, worst) = uneven.base(&[unit([0.3, 0.9, 0.1])]);
+        assert_ne!(column.component, Component::I8);
+        assert!(worst <= NORMAL_TOLERANCE);
+        assert!(uneven.error(base[0], unit([0.3, 0.9, 0.1])) <= NORMAL_TOLERANCE);
     }
 
     #[test]
@@ -629,7 +765,7 @@ mod tests {
             let r = (1.0 - z * z).sqrt();
             let phi = f64::from(i) * 2.399963229728653;
             let n = [r * phi.cos(), r * phi.sin(), z];
-            let b = normal_bytes(n.map(|c| c as f32));
+            let b = normal_bytes(n);
             let len = b.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt() / 127.0;
             assert!((len - 1.0).abs() <= 0.00674, "{n:?} -> {b:?} ({len})");
             worst = worst.max(angle(b.map(f64::from), n));
@@ -642,7 +778,7 @@ mod tests {
         let len = b.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt() / 127.0;
         assert_ne!(b, [67, 72, 79]);
         assert!((len - 1.0).abs() <= UNIT_SLACK, "{b:?} {len}");
-        assert!(angle(b.map(f64::from), n.map(f64::from)) < NORMAL_TOLERANCE);
+        assert!(angle(b.map(f64::from), n) < NORMAL_TOLERANCE);
     }
 
     #[test]
