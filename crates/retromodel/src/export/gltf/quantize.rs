@@ -18,11 +18,13 @@
 //!   pointing where the model's does. A morph target's normal delta lies in `[-2, 2]` per
 //!   component, normalised types hold `[-1, 1]`: since renderers normalise the morphed
 //!   normal, the delta stored is `λ n - n0` with the largest `λ <= 1` that fits, which
-//!   points the pose's normal exactly where `n` does. The base normals and each target
-//!   take the first of normalised `BYTE`, normalised `SHORT` and `FLOAT` that keeps every
-//!   normal within [`NORMAL_TOLERANCE`] of the model's (a base normal along an axis that
-//!   flips to the other side has no such `λ`: `FLOAT`). A normal that the base already
-//!   points within the tolerance of gets a zero delta.
+//!   points the pose's normal exactly where `n` does. The base normals are normalised
+//!   `SHORT`s within 1.5e-5 of unit length (Blender 3.4 does not normalise the normals
+//!   it imports: the half-percent length error of a `BYTE` normal shows there as shading
+//!   off by degrees); each target takes the first of normalised `BYTE`, normalised `SHORT`
+//!   and `FLOAT` that keeps every morphed normal within [`NORMAL_TOLERANCE`] of the model's
+//!   (a base normal along an axis that flips to the other side has no such `λ`: `FLOAT`).
+//!   A normal that the base already points within the tolerance of gets a zero delta.
 //! - **Texture coordinates** all within `[0, 1]` are normalised `UNSIGNED_SHORT`s, rounded
 //!   up (a coordinate on a texel's corner, as MD2 stores them, stays in its texel); others
 //!   stay floats.
@@ -367,26 +369,19 @@ impl Column {
     }
 }
 
-/// How far from 1 the length of a quantised normal may be: Khronos' validator reports a
-/// `NORMAL` whose length is off by more than 0.00674.
-const UNIT_SLACK: f64 = 0.0065;
-
-/// A unit vector as normalised `BYTE`s: the components rounded, or, when that vector's
-/// length is too far from 1 for validators, the nearest of its neighbours in direction
-/// whose length is not.
-pub(super) fn normal_bytes(n: [f64; 3]) -> [i32; 3] {
-    let round = n.map(|c| (c * 127.0).round().clamp(-127.0, 127.0) as i32);
-    let length = |b: [i32; 3]| b.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt() / 127.0;
-    if (length(round) - 1.0).abs() <= UNIT_SLACK {
-        return round;
-    }
-    let mut best = (f64::INFINITY, round);
-    for k in 0..27 {
-        let d = [k % 3, k / 3 % 3, k / 9].map(|x| x - 1);
-        let b: [i32; 3] = std::array::from_fn(|a| (round[a] + d[a]).clamp(-127, 127));
-        let off = angle(b.map(f64::from), n);
-        if (length(b) - 1.0).abs() <= UNIT_SLACK && off < best.0 {
-            best = (off, b);
+/// A unit vector as normalised `SHORT`s: of the vectors within two steps of it on every
+/// axis, the one whose length is nearest 1 (within 1.5e-5; rounding is up to 2.6e-5 off).
+pub(super) fn unit_shorts(n: [f64; 3]) -> [i32; 3] {
+    let floor = n.map(|c| (c * 32767.0).floor());
+    let mut best = (f64::INFINITY, [0; 3]);
+    for k in 0..64 {
+        let b: [i32; 3] = std::array::from_fn(|a| {
+            let d = f64::from((k >> (2 * a)) & 3) - 1.0;
+            (floor[a] + d).clamp(-32767.0, 32767.0) as i32
+        });
+        let len = b.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt() / 32767.0;
+        if (len - 1.0).abs() < best.0 {
+            best = ((len - 1.0).abs(), b);
         }
     }
     best.1
@@ -442,48 +437,43 @@ impl Normals {
         angle(t, n.map(f64::from))
     }
 
-    /// The base normals: the first of normalised `BYTE`, normalised `SHORT` and `FLOAT` that
-    /// keeps every normal within [`NORMAL_TOLERANCE`]; the column, the decoded stored
-    /// vectors (what morph deltas add to), and the largest angle left.
+    /// The base normals: normalised `SHORT`s of unit length to 1.5e-5 (Blender 3.4 uses
+    /// the normals it imports without normalising them, and the half-percent length error
+    /// of a `BYTE` normal turns into degrees there: bytes are for morph deltas), or `FLOAT`s
+    /// when the shorts stray past [`NORMAL_TOLERANCE`] (a very uneven scale); the column,
+    /// the decoded stored vectors (what morph deltas add to), and the largest angle left.
     pub fn base(&self, normals: &[[f32; 3]]) -> (Column, Vec<[f64; 3]>, f64) {
         let stored: Vec<[f64; 3]> = normals.iter().map(|&n| self.stored(n)).collect();
-        for component in [Component::I8, Component::I16] {
-            let rows: Vec<[i32; 3]> = stored
-                .iter()
-                .map(|&s| match component {
-                    Component::I8 => normal_bytes(s),
-                    _ => s.map(|c| (c * 32767.0).round().clamp(-32767.0, 32767.0) as i32),
-                })
-                .collect();
-            let decoded: Vec<[f64; 3]> =
-                rows.iter().map(|r| r.map(|c| component.unit(c))).collect();
-            let worst = decoded
+        let worst = |decoded: &[[f64; 3]]| {
+            decoded
                 .iter()
                 .zip(normals)
                 .map(|(&d, &n)| self.error(d, n))
-                .fold(0.0, f64::max);
-            if worst <= NORMAL_TOLERANCE {
-                let column = Column {
-                    component,
-                    normalized: true,
-                    rows: Rows::Int(rows),
-                };
-                return (column, decoded, worst);
-            }
+                .fold(0.0, f64::max)
+        };
+        let rows: Vec<[i32; 3]> = stored.iter().map(|&s| unit_shorts(s)).collect();
+        let decoded: Vec<[f64; 3]> = rows
+            .iter()
+            .map(|r| r.map(|c| Component::I16.unit(c)))
+            .collect();
+        let off = worst(&decoded);
+        if off <= NORMAL_TOLERANCE {
+            let column = Column {
+                component: Component::I16,
+                normalized: true,
+                rows: Rows::Int(rows),
+            };
+            return (column, decoded, off);
         }
         let rows: Vec<[f32; 3]> = stored.iter().map(|s| s.map(|c| c as f32)).collect();
         let decoded: Vec<[f64; 3]> = rows.iter().map(|r| r.map(f64::from)).collect();
-        let worst = decoded
-            .iter()
-            .zip(normals)
-            .map(|(&d, &n)| self.error(d, n))
-            .fold(0.0, f64::max);
+        let off = worst(&decoded);
         let column = Column {
             component: Component::F32,
             normalized: false,
             rows: Rows::Float(rows),
         };
-        (column, decoded, worst)
+        (column, decoded, off)
     }
 
     /// The normal deltas of one pose against the decoded base normals `base`: the first of
@@ -704,11 +694,11 @@ mod tests {
     fn normal_deltas_point_the_right_way() {
         let same = Normals { scale: [1.0; 3] };
         let (column, base, worst) = same.base(&[[0.6, 0.0, 0.8], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]);
-        assert_eq!(column.component, Component::I8);
+        assert_eq!(column.component, Component::I16);
         assert!(worst <= NORMAL_TOLERANCE);
-        // Small turns, a half turn of a slanted normal: bytes.
+        // Small turns: bytes.
         let wanted = [
-            unit([-0.6, 0.0, -0.8]),
+            unit([0.8, 0.0, 0.6]),
             unit([0.1, 1.0, 0.0]),
             [0.0, 0.0, 1.0],
         ];
@@ -716,6 +706,12 @@ mod tests {
         assert_eq!(c.component, Component::I8);
         assert!(c.normalized && worst <= NORMAL_TOLERANCE);
         assert!(c.is_zero(2) && !c.is_zero(0));
+        // A half turn of a normal near an axis: λ = 0.05 fits, too short for bytes.
+        let near = unit([0.3, 0.1, 0.95]);
+        let (_, base_near, _) = same.base(&[near]);
+        let (c, worst) = same.deltas(&base_near, &[near.map(|c| -c)]);
+        assert_eq!(c.component, Component::I16);
+        assert!(c.normalized && worst <= NORMAL_TOLERANCE);
         // A normal along an axis that flips has no fitting λ: floats.
         let wanted = [unit([0.6, 0.0, 0.8]), [0.0, -1.0, 0.0], [0.0, 0.0, 1.0]];
         let (c, worst) = same.deltas(&base, &wanted);
@@ -746,39 +742,33 @@ mod tests {
                 assert!(angle(got, wanted[v].map(f64::from)) <= NORMAL_TOLERANCE);
             }
         }
-        // A strongly uneven scale needs finer base normals than bytes.
+        // A wildly uneven scale needs float base normals.
         let uneven = Normals {
-            scale: [1.0, 0.01, 1.0],
+            scale: [1.0, 1e-6, 1.0],
         };
         let (column, base, worst) = uneven.base(&[unit([0.3, 0.9, 0.1])]);
-        assert_ne!(column.component, Component::I8);
+        assert_eq!(column.component, Component::F32);
         assert!(worst <= NORMAL_TOLERANCE);
         assert!(uneven.error(base[0], unit([0.3, 0.9, 0.1])) <= NORMAL_TOLERANCE);
     }
 
     #[test]
-    fn byte_normals_are_unit_enough_for_validators() {
-        let mut worst = 0.0f64;
+    fn short_normals_are_nearly_unit() {
+        let mut worst = (0.0f64, 0.0f64);
         for i in 0..20000 {
             // Directions spread over the sphere (a Fibonacci lattice).
             let z = 1.0 - 2.0 * (f64::from(i) + 0.5) / 20000.0;
             let r = (1.0 - z * z).sqrt();
             let phi = f64::from(i) * 2.399963229728653;
             let n = [r * phi.cos(), r * phi.sin(), z];
-            let b = normal_bytes(n);
-            let len = b.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt() / 127.0;
-            assert!((len - 1.0).abs() <= 0.00674, "{n:?} -> {b:?} ({len})");
-            worst = worst.max(angle(b.map(f64::from), n));
+            let b = unit_shorts(n);
+            let len = b.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt() / 32767.0;
+            // Plain rounding is off by up to 2.6e-5.
+            worst.0 = worst.0.max((len - 1.0).abs());
+            worst.1 = worst.1.max(angle(b.map(f64::from), n));
         }
-        assert!(worst < NORMAL_TOLERANCE, "{worst}");
-        // Rounding this one gives [67, 72, 79], 0.00669 short of unit length: a neighbour
-        // is taken.
-        let n = [0.531_417_3, 0.570_787_4, 0.625_937_2];
-        let b = normal_bytes(n);
-        let len = b.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt() / 127.0;
-        assert_ne!(b, [67, 72, 79]);
-        assert!((len - 1.0).abs() <= UNIT_SLACK, "{b:?} {len}");
-        assert!(angle(b.map(f64::from), n) < NORMAL_TOLERANCE);
+        assert!(worst.0 < 1.5e-5, "{worst:?}");
+        assert!(worst.1 < 2e-4, "{worst:?}");
     }
 
     #[test]
