@@ -24,6 +24,9 @@ use retromodel::{Document, Limits, Model, NoFiles};
 
 use common::mat::{mat_mul, node_tree, trs, Mat};
 
+/// Decoded `VEC3` elements.
+type Points = Vec<[f64; 3]>;
+
 /// The angle (radians) a quantised normal may be off: the exporter's tolerance
 /// (`NORMAL_TOLERANCE`, 0.01) and a little for `f32` decoding.
 const NORMAL_ANGLE: f64 = 0.0101;
@@ -41,7 +44,7 @@ fn read_glb(glb: &[u8]) -> (gltf::Document, Vec<u8>) {
     );
     // Required exactly when a position or normal is stored as integers.
     let integers = root.meshes.iter().flat_map(|m| &m.primitives).any(|p| {
-        let attrs = p.attributes.iter().map(|(_, a)| a);
+        let attrs = p.attributes.values();
         let targets = p
             .targets
             .iter()
@@ -178,7 +181,7 @@ fn check(what: &str, bytes: &[u8], model: &Model, q: &Output) -> Found {
         let base_n = vec3s(&prim.get(&gltf::Semantic::Normals).unwrap(), &blob);
         assert_eq!(base.len(), m.positions.len(), "{what}: vertices");
         // Float grids: 32767 steps (65535 without targets) over the largest extent.
-        let targets: Vec<(Vec<[f64; 3]>, Vec<[f64; 3]>)> = prim
+        let targets: Vec<(Points, Points)> = prim
             .morph_targets()
             .map(|t| {
                 (

@@ -166,7 +166,12 @@ fn compact_encoding_keeps_every_pixel_in_the_smallest_colour_type() {
     let few: Vec<u8> = (0..64 * 64u32)
         .flat_map(|i| {
             let c = (i * 7 % 256) as u8;
-            [c, c / 2, 255 - c, if c % 50 == 0 { 0 } else { 255 }]
+            [
+                c,
+                c / 2,
+                255 - c,
+                if c.is_multiple_of(50) { 0 } else { 255 },
+            ]
         })
         .collect();
     let png = encode_compact(64, 64, &few).unwrap();

@@ -32,7 +32,8 @@
 //!   transform (the Model keeps them in model space), so that the scene puts them back where
 //!   the Model has them. Meshes no node holds are written as below, one node each. Skins
 //!   are then plain materials shared by name, never variants.
-//! - *Skins*: every picture as a PNG image (palette applied). Each skin is a material: its
+//! - *Skins*: every picture as a PNG image (palette applied; palette-indexed when it has at
+//!   most 256 colours). Each skin is a material: its
 //!   first picture the base colour texture (nearest-neighbour sampling unless
 //!   [`Filter::Linear`]), metallic 0, roughness 1; its fullbright mask the emissive texture;
 //!   an indexed picture with a transparent index (`MF_HOLEY`) makes it `alphaMode: MASK`. A
@@ -47,11 +48,38 @@
 //! clockwise when seen from the front, glTF's counter-clockwise, so every triangle is written
 //! as `(a, c, b)`.
 //!
+//! **Quantisation** ([`GltfOptions::quantize`], off by default: readers without
+//! `KHR_mesh_quantization` refuse the file or, like Assimp 5.2, misread it).
+//! - Positions lie on a grid `origin + step * q` that is the mesh node's transform (a scene
+//!   node with a transform, motion or children of its own gets a `NAME_mesh` child for it).
+//!   The step on each axis is the source's ([`crate::model::Frame::position_step`], the
+//!   smallest over the poses), halved where the poses are not all on one grid (MD2), so the
+//!   error stays within half a source step (none for Quake MDL, MD3 and GameStudio
+//!   MDL2..MDL5); an extent of more than 65535 steps coarsens the step up to twice (within
+//!   one step), past that the mesh keeps floats. Float sources get 32767 steps over the
+//!   largest extent. Base positions are unsigned bytes or shorts; morph deltas bytes where
+//!   they fit, else shorts, else floats holding the integers. Skinned meshes keep float
+//!   positions (glTF ignores their node's transform).
+//! - Normals are stored as the model's scaled by the grid step and normalised (the normal
+//!   matrix turns them back), base normals as unit-length normalised shorts (Blender 3.4
+//!   uses imported normals without normalising them), morph deltas as `λ n - n0` with the
+//!   largest `λ <= 1` that fits normalised integers (renderers normalise the morphed normal,
+//!   which then points exactly along `n`): bytes, shorts or floats, whichever first keeps
+//!   every normal within 0.01 radian.
+//! - Texture coordinates within `[0, 1]` are normalised unsigned shorts, rounded up (a
+//!   coordinate on a texel's corner stays in its texel).
+//! - Each target is dense, sparse with one index list for position and normal, or each its
+//!   own way, whichever is smallest; a target equal to an earlier one shares its accessors;
+//!   one-hot animation weights are sparse normalised bytes.
+//! - [`export`] returns the largest errors per mesh ([`QuantizedMesh`]).
+//!
 //! **Validity.** The output is meant to pass Khronos' glTF validator with no error and no
-//! warning: `POSITION` accessors (morph deltas included) carry exact `min`/`max`, normals and
-//! rotations are unit length, buffer views start on 4-byte boundaries and have no stride,
-//! animation times strictly increase, joint weights sum to 1 with unused slots at joint 0, and
-//! objects nothing uses are not written.
+//! warning: `POSITION` accessors (morph deltas included) carry exact `min`/`max` (in the
+//! stored integers when quantised, sparse zeros included), normals and rotations are unit
+//! length, buffer views start on 4-byte boundaries and have no stride (quantised vertex data
+//! shares views whose stride keeps every element on a 4-byte boundary), animation times
+//! strictly increase, joint weights sum to 1 with unused slots at joint 0, and objects
+//! nothing uses are not written.
 //!
 //! ```
 //! # let bytes = retromodel::formats::quake_mdl::fixtures::minimal();

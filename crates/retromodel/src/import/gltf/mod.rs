@@ -2,7 +2,9 @@
 //!
 //! Source: the Khronos glTF 2.0 specification; the `gltf` crate parses and validates the
 //! JSON and the GLB container, every accessor is read here with its ranges checked
-//! (the `accessor` module).
+//! (the `accessor` module). Files that require `KHR_mesh_quantization` are read: their
+//! integer and normalised attributes are decoded like any other, and positions go through
+//! the node transforms that dequantise them.
 //!
 //! - **Scene.** The default scene (else the first, else every root node) is walked; each
 //!   primitive drawn as triangles, a strip or a fan becomes a [`Mesh`](crate::model::Mesh)
