@@ -6,7 +6,8 @@
 //! issue's bound); MDL7 stores floats: within half the grid step, which spans the mesh's
 //! largest extent in at most 32767 steps. Every normal within the exporter's tolerance,
 //! the exporter's own error report equal to what is measured, the extension required
-//! exactly when a position or normal is stored as integers, and the output smaller than
+//! exactly when a position or normal is stored as integers, texture coordinates rounded up
+//! by less than 1/65535 and in their texels, and the output smaller than
 //! the float export. The size totals per format are printed (`--nocapture`). Skipped
 //! without `RETROMODEL_CORPUS`.
 
@@ -126,6 +127,8 @@ struct Found {
     of_step: f64,
     /// The largest normal angle.
     normal: f64,
+    /// Texture coordinates compared.
+    uvs: usize,
 }
 
 /// Checks the quantised export `q` of `model` (from the file `bytes`) against the model.
@@ -258,6 +261,51 @@ fn check(what: &str, bytes: &[u8], model: &Model, q: &Output) -> Found {
             }
             found.vertex_poses += base.len();
         }
+        // Texture coordinates: 16-bit ones rounded up, less than 1/65535 away; a texel's
+        // corner (MD2) or centre (MDL) stays in its texel.
+        if let Some(acc) = prim.get(&gltf::Semantic::TexCoords(0)) {
+            let uvs: Vec<[f64; 2]> = match acc.data_type() {
+                DataType::U16 => {
+                    assert!(acc.normalized(), "{what}: texture coordinates");
+                    gltf::accessor::Iter::<[u16; 2]>::new(acc, |_| Some(blob.as_slice()))
+                        .unwrap()
+                        .map(|c| c.map(|x| f64::from(x) / 65535.0))
+                        .collect()
+                }
+                DataType::F32 => {
+                    gltf::accessor::Iter::<[f32; 2]>::new(acc, |_| Some(blob.as_slice()))
+                        .unwrap()
+                        .map(|c| c.map(f64::from))
+                        .collect()
+                }
+                t => panic!("{what}: texture coordinates of {t:?}"),
+            };
+            let size = m.skin_size.map_or([1.0; 2], |s| s.map(f64::from));
+            let texels = matches!(&bytes[..4], b"IDPO" | b"IDP2");
+            for (got, want) in uvs.iter().zip(&m.uvs) {
+                for k in 0..2 {
+                    let d = got[k] - f64::from(want[k]);
+                    assert!(
+                        (0.0..1.0 / 65535.0 + 1e-9).contains(&d) || (d.abs() < 1e-9),
+                        "{what}: texture coordinate {} became {}",
+                        want[k],
+                        got[k]
+                    );
+                    // Quake MDL and MD2 store texels (the other formats floats).
+                    if !texels {
+                        continue;
+                    }
+                    let texel = |u: f64| (u * size[k] + 1.0 / 256.0).floor();
+                    assert_eq!(
+                        texel(got[k]),
+                        texel(f64::from(want[k])),
+                        "{what}: texture coordinate {} changed texel",
+                        want[k]
+                    );
+                }
+            }
+            found.uvs += uvs.len();
+        }
         if let (None, Some(g)) = (&steps, grid) {
             // A float source: a grid step of at most the largest extent over 32767.
             let mut extent = 0.0f64;
@@ -330,6 +378,7 @@ fn corpus_keyframe_models_quantised_within_their_step() {
     ];
     let mut sizes: BTreeMap<&str, Sizes> = BTreeMap::new();
     let (mut checked, mut poses, mut worst_step, mut worst_normal) = (0, 0, 0.0f64, 0.0f64);
+    let mut uvs = 0;
     let limits = Limits::default();
     for (magic, format) in magics {
         for path in common::files_with_magic(&dir, magic) {
@@ -363,6 +412,7 @@ fn corpus_keyframe_models_quantised_within_their_step() {
                 poses += found.vertex_poses;
                 worst_step = worst_step.max(found.of_step);
                 worst_normal = worst_normal.max(found.normal);
+                uvs += found.uvs;
                 checked += 1;
             }
             let e = sizes.entry(format).or_default();
@@ -375,7 +425,8 @@ fn corpus_keyframe_models_quantised_within_their_step() {
     }
     eprintln!(
         "{checked} keyframe files quantised, {poses} vertex poses within their source's step \
-         (largest error {worst_step:.3} of a step), normals within {:.3} degrees",
+         (largest error {worst_step:.3} of a step), normals within {:.3} degrees, {uvs} \
+         texture coordinates in their texels",
         worst_normal.to_degrees()
     );
     eprintln!("format        files   input MB   float MB  quantised MB (x input; images MB)");
