@@ -417,8 +417,9 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// The vertex range (lowest to highest used, or every vertex in model space) and the
-    /// functions placing frame `f`'s positions and normals in the node's space.
+    /// The vertices a primitive of mesh `mi` with triangles `tris` writes: in a node's space
+    /// (`locals` not empty) those from the lowest to the highest the triangles use, in
+    /// model space all of them.
     fn part(&self, mi: usize, tris: &std::ops::Range<usize>, locals: &[Local]) -> (usize, usize) {
         let m = &self.model.meshes[mi];
         if locals.is_empty() {
@@ -588,19 +589,18 @@ impl Builder<'_> {
         }
         let quantized = self.options.quantize;
         let mut attributes = BTreeMap::new();
-        // Quantised: the grid points of the base pose, the base normals as bytes.
+        // Quantised: the grid points of the base pose; the normals stored under the grid's
+        // scale (unscaled for float positions), the base ones decoded for the deltas.
         let base_q: Option<Vec<[i32; 3]>> =
             grid.map(|g| base.iter().map(|&p| g.quantize(p)).collect());
-        // Normals under the grid's scale (model space for float positions).
         let stored = quantize::Normals {
             scale: grid.map_or([1.0; 3], Grid::normal_scale),
         };
-        let (base_normals, base_decoded, worst) = if quantized {
-            stored.base(&base_n)
-        } else {
-            (Column::deltas(Vec::new()), Vec::new(), 0.0)
-        };
-        report.normal_error = report.normal_error.max(worst);
+        let base_normals = quantized.then(|| stored.base(&base_n));
+        let base_decoded = base_normals.as_ref().map_or(&[][..], |b| &b.1[..]);
+        if let Some((_, _, worst)) = &base_normals {
+            report.normal_error = report.normal_error.max(*worst);
+        }
         let a = match (grid, &base_q) {
             (Some(g), Some(q)) => {
                 for (&qv, &p) in q.iter().zip(&base) {
@@ -619,10 +619,9 @@ impl Builder<'_> {
             _ => self.floats(&base, Some(Target::ArrayBuffer), true),
         };
         attributes.insert(Valid(Semantic::Positions), a);
-        let a = if quantized {
-            self.dense_column(&base_normals, false)
-        } else {
-            self.floats(&base_n, Some(Target::ArrayBuffer), false)
+        let a = match &base_normals {
+            Some((column, _, _)) => self.dense_column(column, false),
+            None => self.floats(&base_n, Some(Target::ArrayBuffer), false),
         };
         attributes.insert(Valid(Semantic::Normals), a);
         if !m.uvs.is_empty() {
@@ -664,7 +663,7 @@ impl Builder<'_> {
                         ),
                     },
                 };
-                let (normal, worst) = stored.deltas(&base_decoded, &turn(f, &t.normals));
+                let (normal, worst) = stored.deltas(base_decoded, &turn(f, &t.normals));
                 report.normal_error = report.normal_error.max(worst);
                 self.quantized_target(&position, &normal)
             } else {
