@@ -5,9 +5,12 @@
 //!   translation and a scale). Its step on each axis is the source's own there
 //!   ([`Frame::position_step`](crate::model::Frame), the smallest over the poses), so the
 //!   error stays within half of it and is none where the source's grid is that one (Quake
-//!   MDL, GameStudio MDL2..MDL5: every pose on one grid); an axis whose extent would span
-//!   more than 65535 steps (a 16-bit source) gets a coarser step, up to twice the source's,
-//!   the error staying within one source step; past that the mesh keeps float positions.
+//!   MDL, MD3, GameStudio MDL2..MDL5: every pose on one grid). On an axis where the poses
+//!   are not all on one grid (MD2 stores each frame on its own) the step is halved, so that
+//!   a writer putting each pose back on a grid of its own stays within one step. An axis
+//!   whose extent would span more than 65535 steps (a 16-bit source) gets a coarser step,
+//!   up to twice the source's, the error staying within one source step; past that the
+//!   mesh keeps float positions.
 //!   Positions stored as floats get one step for the three axes, 32767 of them over the
 //!   mesh's largest extent (65535 without morph targets). A target's delta
 //!   `q_pose - q_base` is written as `BYTE`s when it fits, else `SHORT`s, else (a vertex
@@ -33,7 +36,7 @@ use super::mesh::Local;
 
 /// The largest angle (radians, about 0.57°) between a quantised normal and the model's:
 /// under half the 1.4° step of MD3's latitude/longitude normals, the finest normals of the
-/// sources (Quake's 162 directions are about 10° apart).
+/// sources (Quake's 162 directions are much further apart).
 pub(super) const NORMAL_TOLERANCE: f64 = 0.01;
 
 /// Most grid steps a mesh spans per axis (an `UNSIGNED_SHORT`).
