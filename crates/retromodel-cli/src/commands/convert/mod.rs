@@ -139,7 +139,7 @@ pub struct Args {
     embed: bool,
     /// glTF: quantised vertex data (KHR_mesh_quantization, required by the file): positions
     /// on the source's own grid (the node transform dequantises; -v prints the largest
-    /// error), normals as bytes, texture coordinates as 16-bit integers, morph targets as
+    /// error), normals and texture coordinates as 16-bit integers, morph targets as
     /// bytes or shorts, sparse where few vertices move. Several times smaller; Blender and
     /// three.js read it, Assimp 5.2 and Godot 4 do not (see the README).
     #[arg(long, overrides_with = "no_quantize")]

@@ -164,7 +164,7 @@ pub struct GltfOptions {
     pub max_influences: usize,
     /// Quantised vertex data under `KHR_mesh_quantization` (see the module documentation):
     /// positions on a grid as fine as the source's (the node's transform dequantises),
-    /// normals as bytes, texture coordinates as 16-bit integers, morph targets as bytes or
+    /// normals and texture coordinates as 16-bit integers, morph targets as bytes or
     /// shorts and sparse where few vertices move, equal targets sharing their data, and
     /// one-hot animation weights as sparse bytes. The file then requires the extension.
     /// Off by default: Blender, three.js and Khronos' validator read such files, Assimp 5.2
