@@ -142,3 +142,73 @@ fn walk(dir: &Path) -> Vec<String> {
     }
     out
 }
+
+/// Issue 16: `--quantize` writes KHR_mesh_quantization data, `-v` reports the largest
+/// error, `--no-quantize` (the default) floats, and the quantised file converts back to
+/// MDL with the poses the float one gives.
+#[test]
+fn quantized_glb_converts_back_like_the_float_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let mdl = common::sample(dir.path(), "demo.mdl");
+    let (fl, q) = (dir.path().join("f.glb"), dir.path().join("q.glb"));
+    run_ok(&["convert", s(&mdl), s(&fl)]);
+    let out = run_ok(&["convert", s(&mdl), s(&q), "--quantize", "-v"]);
+    let log = text(&out.stdout) + &text(&out.stderr);
+    let error: f64 = log
+        .lines()
+        .find_map(|l| l.split("quantised, largest position error ").nth(1))
+        .unwrap_or_else(|| panic!("no error report in {log}"))
+        .trim()
+        .parse()
+        .unwrap();
+    let (jf, jq) = (
+        glb_json(&std::fs::read(&fl).unwrap()),
+        glb_json(&std::fs::read(&q).unwrap()),
+    );
+    assert!(jf.get("extensionsRequired").is_none());
+    assert_eq!(jq["extensionsRequired"][0], "KHR_mesh_quantization");
+    assert!(std::fs::metadata(&q).unwrap().len() < std::fs::metadata(&fl).unwrap().len());
+    // The last flag wins.
+    let back_to_float = dir.path().join("f2.glb");
+    run_ok(&[
+        "convert",
+        s(&mdl),
+        s(&back_to_float),
+        "--quantize",
+        "--no-quantize",
+    ]);
+    assert_eq!(
+        std::fs::read(&back_to_float).unwrap(),
+        std::fs::read(&fl).unwrap()
+    );
+    // Both back to Quake MDL: the same frames, positions as far apart as the error says
+    // (plus the MDL writer's requantisation, within a step of the written file).
+    let (mf, mq) = (dir.path().join("f.mdl"), dir.path().join("q.mdl"));
+    run_ok(&["convert", s(&fl), s(&mf)]);
+    run_ok(&["convert", s(&q), s(&mq)]);
+    let limits = retromodel::Limits::default();
+    let read = |p: &Path| {
+        let bytes = std::fs::read(p).unwrap();
+        let f = quake_mdl::File::parse(&bytes, &limits).unwrap();
+        let step = f.header.scale;
+        let model = retromodel::read(&bytes, &limits, &retromodel::NoFiles).unwrap();
+        (model, step)
+    };
+    let ((a, sa), (b, sb)) = (read(&mf), read(&mq));
+    assert_eq!(a.frames.len(), b.frames.len());
+    for (ta, tb) in a.meshes[0]
+        .morph_targets
+        .iter()
+        .zip(&b.meshes[0].morph_targets)
+    {
+        for (p, r) in ta.positions.iter().zip(&tb.positions) {
+            for k in 0..3 {
+                let allowed = f64::from(sa[k].max(sb[k])) + error;
+                assert!(
+                    f64::from((p[k] - r[k]).abs()) <= allowed * 1.0001,
+                    "{p:?} {r:?} ({allowed})"
+                );
+            }
+        }
+    }
+}

@@ -2,25 +2,42 @@
 //! its own format keeps its vertex count (or the seam-split count), triangle count, frame
 //! count and names, clip timing, and its positions within one quantisation step per frame
 //! (MD5: bind pose and every sampled pose within 1e-4, relative to the model's size).
+//! Issue 16, criterion 3: the same through quantised glTF (`GltfOptions::quantize`).
 
 mod common;
 
 use common::steps;
 
-use retromodel::export::gltf::{to_glb, GltfOptions};
+use retromodel::export::gltf::{export, Container, GltfOptions};
 use retromodel::formats::{md2, md5, quake_mdl};
 use retromodel::image::{Palette, Pixels};
 use retromodel::import::{self, bake::bake_skeletal, ImportOptions};
 use retromodel::model::Clip;
 use retromodel::{Document, Limits, Model, NoFiles, WriteOptions};
 
-/// The model through `.glb` and back into a Model.
-fn via_glb(what: &str, a: &Model) -> Model {
-    let (glb, _) =
-        to_glb(a, &GltfOptions::default()).unwrap_or_else(|e| panic!("{what}: export: {e}"));
-    import::gltf::read(&glb, &NoFiles, &ImportOptions::default())
+/// The model through `.glb` (quantised when `quantize`) and back into a Model, with the
+/// largest position error the quantisation reported (0 for floats).
+fn via_glb(what: &str, a: &Model, quantize: bool) -> (Model, f32) {
+    let options = GltfOptions {
+        quantize,
+        ..GltfOptions::default()
+    };
+    let out =
+        export(a, &options, &Container::Glb).unwrap_or_else(|e| panic!("{what}: export: {e}"));
+    assert_eq!(
+        out.quantized.is_empty(),
+        !quantize,
+        "{what}: quantisation report"
+    );
+    let error = out
+        .quantized
+        .iter()
+        .map(|m| m.position_error)
+        .fold(0.0, f64::max);
+    let model = import::gltf::read(&out.file, &NoFiles, &ImportOptions::default())
         .unwrap_or_else(|e| panic!("{what}: import: {e}"))
-        .model
+        .model;
+    (model, error as f32)
 }
 
 fn same_clips(what: &str, a: &[Clip], b: &[Clip]) {
@@ -67,12 +84,21 @@ fn file_vertices(bytes: &[u8]) -> usize {
     }
 }
 
-fn keyframe_round_trip(path: &std::path::Path, skins_compared: &mut usize) -> usize {
+fn keyframe_round_trip(
+    path: &std::path::Path,
+    quantize: bool,
+    skins_compared: &mut usize,
+) -> usize {
     let (what, bytes) = common::read_named(path);
+    let what = if quantize {
+        format!("{what} (quantised)")
+    } else {
+        what
+    };
     let limits = Limits::default();
     let doc = Document::parse(&bytes, &limits).unwrap_or_else(|e| panic!("{what}: {e}"));
     let a = doc.to_model(&Default::default(), &NoFiles).model;
-    let b = via_glb(&what, &a);
+    let (b, gltf_error) = via_glb(&what, &a, quantize);
     // The imported model itself: names and timing.
     assert_eq!(
         a.frames.len(),
@@ -151,6 +177,10 @@ fn keyframe_round_trip(path: &std::path::Path, skins_compared: &mut usize) -> us
             }
         }
     }
+    // Writing requantises (within half a step of the file written, one step allowed);
+    // quantised glTF moved the positions first, by up to what its report says (within
+    // half the source's step, tests/gltf_quantize.rs checks): each rounding within its
+    // bound.
     let step = steps(&back);
     let (ma, mc) = (&a.meshes[0], &c.meshes[0]);
     for (ta, tc) in ma.triangles.iter().zip(&mc.triangles) {
@@ -163,7 +193,11 @@ fn keyframe_round_trip(path: &std::path::Path, skins_compared: &mut usize) -> us
                 );
                 for ax in 0..3 {
                     let d = (pa[ax] - pc[ax]).abs();
-                    let limit = s[ax] * 1.0001 + 1e-5 * pa[ax].abs().max(1.0);
+                    let limit = if quantize {
+                        (s[ax] * 0.5 + gltf_error) * 1.0001
+                    } else {
+                        s[ax] * 1.0001
+                    } + 1e-5 * pa[ax].abs().max(1.0);
                     assert!(
                         d <= limit,
                         "{what}: frame {f} axis {ax}: {pa:?} became {pc:?} (error {d}, step {})",
@@ -190,17 +224,20 @@ fn corpus_mdl_and_md2_survive_gltf() {
         })
         .collect();
     assert!(files.len() >= 240, "{} files", files.len());
-    let mut skins = 0;
-    let frames: usize = files
-        .iter()
-        .map(|p| keyframe_round_trip(p, &mut skins))
-        .sum();
-    eprintln!(
-        "{} MDL and MD2 files through glTF and back ({frames} frames, {skins} Quake skins \
-         compared pixel for pixel)",
-        files.len()
-    );
-    assert!(skins >= 150, "{skins} skins compared");
+    for quantize in [false, true] {
+        let mut skins = 0;
+        let frames: usize = files
+            .iter()
+            .map(|p| keyframe_round_trip(p, quantize, &mut skins))
+            .sum();
+        eprintln!(
+            "{} MDL and MD2 files through {}glTF and back ({frames} frames, {skins} Quake \
+             skins compared pixel for pixel)",
+            files.len(),
+            if quantize { "quantised " } else { "" }
+        );
+        assert!(skins >= 150, "{skins} skins compared");
+    }
 }
 
 /// The md5mesh at `path` with every md5anim beside it that fits.
@@ -245,14 +282,25 @@ fn corpus_md5_survives_gltf() {
     };
     let meshes = common::files_with_extension(&dir, &["md5mesh"]);
     assert!(!meshes.is_empty());
+    for quantize in [false, true] {
+        md5_round_trips(&meshes, quantize);
+    }
+}
+
+/// Every md5mesh of `meshes` with its animations through glTF and back to MD5 text.
+fn md5_round_trips(meshes: &[std::path::PathBuf], quantize: bool) {
     let (mut poses, mut checked) = (0, 0);
-    for path in &meshes {
-        let what = path.display().to_string();
+    for path in meshes {
+        let what = format!(
+            "{}{}",
+            path.display(),
+            if quantize { " (quantised)" } else { "" }
+        );
         let a = md5_model(path);
         if a.meshes.is_empty() {
             continue;
         }
-        let b = via_glb(&what, &a);
+        let (b, _) = via_glb(&what, &a, quantize);
         assert_eq!(a.joints.len(), b.joints.len(), "{what}: joints");
         assert_eq!(a.animations.len(), b.animations.len(), "{what}: animations");
         // Through the md5 text files.
@@ -322,6 +370,9 @@ fn corpus_md5_survives_gltf() {
         poses += ba.frames.len();
         checked += 1;
     }
-    eprintln!("{checked} md5 models through glTF and back, {poses} sampled poses compared");
+    eprintln!(
+        "{checked} md5 models through {}glTF and back, {poses} sampled poses compared",
+        if quantize { "quantised " } else { "" }
+    );
     assert!(checked >= 10);
 }

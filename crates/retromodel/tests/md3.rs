@@ -365,10 +365,23 @@ fn gltf_round_trip_keeps_frames_and_moving_tags() {
     .write();
     let file = parse(&bytes);
     let model = md3::to_model(&file, &ConvertOptions::default(), &NoFiles).model;
-    let (glb, _) = retromodel::export::gltf::to_glb(&model, &Default::default()).unwrap();
-    let back = retromodel::import::gltf::read(&glb, &NoFiles, &Default::default())
-        .unwrap()
-        .model;
+    // Float and quantised glTF (MD3's 1/64 grid is kept exactly).
+    for quantize in [false, true] {
+        let options = retromodel::export::gltf::GltfOptions {
+            quantize,
+            ..Default::default()
+        };
+        let (glb, _) = retromodel::export::gltf::to_glb(&model, &options).unwrap();
+        let back = retromodel::import::gltf::read(&glb, &NoFiles, &Default::default())
+            .unwrap()
+            .model;
+        md3_comes_back(&file, &model, &back);
+    }
+}
+
+/// `back`, `model` (of `file`) through glTF and back, has the frames, meshes and moving
+/// tags of `model` and writes an MD3 within a 1/64 step of `file`.
+fn md3_comes_back(file: &File<'_>, model: &retromodel::Model, back: &retromodel::Model) {
     assert_eq!(back.frames.len(), 4);
     assert_eq!(back.meshes.len(), 2);
     assert_eq!(back.nodes.len(), 2);
@@ -386,7 +399,7 @@ fn gltf_round_trip_keeps_frames_and_moving_tags() {
             );
         }
     }
-    let (written, out) = write_md3(&back);
+    let (written, out) = write_md3(back);
     let again = parse(&written);
     assert!(
         out.frame_errors.iter().all(|&e| e <= 1.0 / 128.0),

@@ -8,7 +8,7 @@
 
 #![cfg(feature = "png")]
 
-use retromodel::image::png::{decode, encode_rgba8};
+use retromodel::image::png::{decode, encode_compact, encode_rgba8};
 use retromodel::image::Pixels;
 use retromodel::{ErrorKind, Limits};
 
@@ -139,6 +139,51 @@ fn round_trip_with_encode_rgba8() {
         let png = encode_rgba8(w, h, &rgba).unwrap();
         assert_eq!(rgba_of(&png), (w, h, rgba), "{w}x{h}");
     }
+}
+
+/// The colour type byte of a PNG's `IHDR`.
+fn colour_type(png: &[u8]) -> u8 {
+    png[25]
+}
+
+#[test]
+fn compact_encoding_keeps_every_pixel_in_the_smallest_colour_type() {
+    // Many colours with alpha: RGBA.
+    let rgba = test_rgba(64, 64);
+    let png = encode_compact(64, 64, &rgba).unwrap();
+    assert_eq!(colour_type(&png), 6);
+    assert_eq!(rgba_of(&png), (64, 64, rgba.clone()));
+    // Many colours, all opaque: RGB.
+    let opaque: Vec<u8> = rgba
+        .chunks(4)
+        .flat_map(|p| [p[0], p[1], p[2], 255])
+        .collect();
+    let png = encode_compact(64, 64, &opaque).unwrap();
+    assert_eq!(colour_type(&png), 2);
+    assert_eq!(rgba_of(&png), (64, 64, opaque.clone()));
+    // At most 256 colours, some translucent (a Quake skin with holes): indexed, far smaller
+    // than RGBA.
+    let few: Vec<u8> = (0..64 * 64u32)
+        .flat_map(|i| {
+            let c = (i * 7 % 256) as u8;
+            [
+                c,
+                c / 2,
+                255 - c,
+                if c.is_multiple_of(50) { 0 } else { 255 },
+            ]
+        })
+        .collect();
+    let png = encode_compact(64, 64, &few).unwrap();
+    assert_eq!(colour_type(&png), 3);
+    assert_eq!(rgba_of(&png), (64, 64, few.clone()));
+    assert!(png.len() * 2 < encode_rgba8(64, 64, &few).unwrap().len());
+    // 257 colours no longer fit a palette.
+    let mut more = few.clone();
+    more[..4].copy_from_slice(&[1, 2, 3, 4]);
+    let png = encode_compact(64, 64, &more).unwrap();
+    assert_eq!(colour_type(&png), 6);
+    assert_eq!(rgba_of(&png), (64, 64, more));
 }
 
 #[test]

@@ -67,6 +67,7 @@ fn strip_model(picture: Image, s: &[u32]) -> Model {
             name: "base".into(),
             bounds_min: [0.0; 3],
             bounds_max: [4.0 * s.len() as f32, 4.0, 2.0],
+            position_step: None,
         }],
         skins: vec![ModelSkin {
             name: "skin".into(),

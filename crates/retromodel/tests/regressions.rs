@@ -206,7 +206,7 @@ fn sampled_frames_follow_the_limit_and_the_frame_rate() {
     assert_eq!(e.kind, ErrorKind::LimitExceeded);
     assert_eq!(
         e.to_string(),
-        "gltf: animation \"slide\": 20001 frames of 3 vertices (3860193 bytes) would exceed \
+        "gltf: animation \"slide\": 20001 frames of 3 vertices (4180209 bytes) would exceed \
          the allocation limit of 100000 bytes"
     );
 }

@@ -143,6 +143,7 @@ pub fn keyframe_model(poses: Vec<PoseData>) -> Model {
             name: format!("move{}", i + 1),
             bounds_min: [0.0; 3],
             bounds_max: [0.0; 3],
+            position_step: None,
         })
         .collect();
     let clips = vec![Clip {

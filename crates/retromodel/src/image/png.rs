@@ -1,4 +1,5 @@
-//! PNG pictures (feature `png`): decoded to RGBA8, and RGBA8 encoded.
+//! PNG pictures (feature `png`): decoded to RGBA8, and RGBA8 encoded (as it is, or in the
+//! smallest colour type that keeps it).
 //!
 //! Decoding uses the `png` crate: greyscale, greyscale with alpha, RGB, RGBA and indexed
 //! pictures of any bit depth are read (palettes and `tRNS` transparency expanded, 16-bit
@@ -22,6 +23,79 @@ pub const FORMAT: &str = "png";
 const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
 /// Offset of the width in the `IHDR` chunk (signature, chunk length, chunk type).
 const WIDTH_OFFSET: usize = 16;
+
+/// Encodes RGBA8 pixels of `width` x `height` as the smallest of the PNG colour types that
+/// keep every pixel as it is: indexed (a palette, with `tRNS` alphas) when there are at most
+/// 256 colours, RGB when every pixel is opaque, else RGBA. Decoded, the file gives back
+/// `rgba` exactly.
+pub fn encode_compact(
+    width: u32,
+    height: u32,
+    rgba: &[u8],
+) -> Result<Vec<u8>, ::png::EncodingError> {
+    let mut colours: std::collections::HashMap<[u8; 4], u8> = std::collections::HashMap::new();
+    let mut indexed = true;
+    for p in rgba.chunks_exact(4) {
+        let c = [p[0], p[1], p[2], p[3]];
+        if !colours.contains_key(&c) {
+            if colours.len() == 256 {
+                indexed = false;
+                break;
+            }
+            colours.insert(c, colours.len() as u8);
+        }
+    }
+    let mut out = Vec::new();
+    {
+        let mut enc = ::png::Encoder::new(&mut out, width, height);
+        enc.set_depth(::png::BitDepth::Eight);
+        enc.set_compression(::png::Compression::Default);
+        if indexed {
+            // Translucent entries first, so that tRNS stops at the last of them.
+            let mut palette: Vec<[u8; 4]> = colours.keys().copied().collect();
+            palette.sort_by_key(|c| (c[3] == 255, *c));
+            let index: std::collections::HashMap<[u8; 4], u8> = palette
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| (c, i as u8))
+                .collect();
+            enc.set_color(::png::ColorType::Indexed);
+            enc.set_palette(
+                palette
+                    .iter()
+                    .flat_map(|c| [c[0], c[1], c[2]])
+                    .collect::<Vec<u8>>(),
+            );
+            let translucent = palette.iter().take_while(|c| c[3] != 255).count();
+            if translucent > 0 {
+                enc.set_trns(
+                    palette[..translucent]
+                        .iter()
+                        .map(|c| c[3])
+                        .collect::<Vec<u8>>(),
+                );
+            }
+            let data: Vec<u8> = rgba
+                .chunks_exact(4)
+                .map(|p| index[&[p[0], p[1], p[2], p[3]]])
+                .collect();
+            enc.write_header()?.write_image_data(&data)?;
+        } else if rgba.chunks_exact(4).all(|p| p[3] == 255) {
+            enc.set_color(::png::ColorType::Rgb);
+            enc.set_adaptive_filter(::png::AdaptiveFilterType::Adaptive);
+            let data: Vec<u8> = rgba
+                .chunks_exact(4)
+                .flat_map(|p| [p[0], p[1], p[2]])
+                .collect();
+            enc.write_header()?.write_image_data(&data)?;
+        } else {
+            enc.set_color(::png::ColorType::Rgba);
+            enc.set_adaptive_filter(::png::AdaptiveFilterType::Adaptive);
+            enc.write_header()?.write_image_data(rgba)?;
+        }
+    }
+    Ok(out)
+}
 
 /// Encodes RGBA8 pixels of `width` x `height` as a PNG file.
 pub fn encode_rgba8(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, ::png::EncodingError> {
@@ -172,8 +246,9 @@ fn decoding_error(e: ::png::DecodingError, data: &[u8]) -> Error {
 }
 
 impl Image {
-    /// The picture as a PNG file (RGBA, palette applied).
+    /// The picture as a PNG file, palette applied: indexed, RGB or RGBA, whichever keeps
+    /// every pixel's colour ([`encode_compact`]).
     pub fn to_png(&self) -> Result<Vec<u8>, ::png::EncodingError> {
-        encode_rgba8(self.width, self.height, &self.to_rgba8())
+        encode_compact(self.width, self.height, &self.to_rgba8())
     }
 }

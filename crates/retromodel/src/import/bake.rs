@@ -106,6 +106,7 @@ pub fn bake_skeletal_with(model: &Model, fps: Option<f32>, limits: &Limits) -> R
             name,
             bounds_min: lo,
             bounds_max: hi,
+            position_step: None,
         });
         for (m, t) in out.meshes.iter_mut().zip(targets) {
             m.morph_targets.push(t);

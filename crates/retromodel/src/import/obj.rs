@@ -341,6 +341,7 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
         name: "frame1".into(),
         bounds_min: lo,
         bounds_max: hi,
+        position_step: None,
     });
     if model.meshes.len() > 1 {
         warnings.push(format!(

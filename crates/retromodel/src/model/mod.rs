@@ -68,6 +68,13 @@ pub struct Frame {
     pub bounds_min: [f32; 3],
     /// Axis-aligned bounds of the pose: maximum corner.
     pub bounds_max: [f32; 3],
+    /// The spacing, per model axis, of the grid the source file stored this pose's positions
+    /// on: Quake MDL and GameStudio MDL2..MDL5 the header's `scale` (QuakeForge's `MD16` a
+    /// 256th of it), MD2 the frame's `scale`, MD3 1/64 unit. `None` when the positions were
+    /// stored as floats (MD5, MDL7, WMP, imported glTF and OBJ) or are not known. A writer
+    /// that rounds positions to a grid of its own and stays within half of this step keeps
+    /// what the source stored (the glTF exporter's quantisation does).
+    pub position_step: Option<[f32; 3]>,
 }
 
 /// A triangle mesh.

@@ -3,7 +3,9 @@
 use std::path::Path;
 
 use anyhow::Result;
-use retromodel::export::gltf::{self as export, ClipSplit, Filter, Frames, GltfOptions};
+use retromodel::export::gltf::{
+    self as export, ClipSplit, Container, Filter, Frames, GltfOptions, QuantizedMesh,
+};
 
 use super::{output_dir, output_stem, Args, Input, Plan};
 
@@ -26,6 +28,7 @@ fn options(args: &Args) -> GltfOptions {
         } else {
             Filter::Nearest
         },
+        quantize: args.quantize && !args.no_quantize,
         ..GltfOptions::default()
     }
 }
@@ -35,45 +38,38 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, binary: bool) 
     let mut plan = Plan::default();
     let model = input.model(args, &mut plan.notes)?.model;
     let opts = options(args);
-    let what = if binary {
-        let (glb, warnings) = export::to_glb(&model, &opts)?;
-        plan.notes.extend(
-            warnings
-                .iter()
-                .map(|w| format!("{}: warning: {w}", output.display())),
-        );
-        let n = glb.len();
-        plan.files.push((output.to_path_buf(), glb));
-        format!("{n} bytes")
+    let stem = output_stem(output);
+    let container = if binary {
+        Container::Glb
     } else if args.embed {
-        let (json, warnings) = export::to_gltf_embedded(&model, &opts)?;
-        plan.notes.extend(
-            warnings
-                .iter()
-                .map(|w| format!("{}: warning: {w}", output.display())),
-        );
-        let n = json.len();
-        plan.files.push((output.to_path_buf(), json.into_bytes()));
-        format!("{n} bytes, embedded")
+        Container::Embedded
     } else {
-        let stem = output_stem(output);
-        let dir = output_dir(output);
-        let bin_name = format!("{stem}.bin");
-        let out = export::to_gltf_separate(&model, &opts, &bin_name, &stem)?;
-        plan.notes.extend(
-            out.warnings
-                .iter()
-                .map(|w| format!("{}: warning: {w}", output.display())),
-        );
-        let extra = out.images.len() + 1;
-        for (name, png) in out.images {
-            plan.files.push((dir.join(name), png));
+        Container::Separate {
+            bin_name: format!("{stem}.bin"),
+            image_prefix: stem,
         }
-        plan.files.push((dir.join(&bin_name), out.bin));
-        plan.files
-            .push((output.to_path_buf(), out.json.into_bytes()));
-        format!("{extra} side files")
     };
+    let out = export::export(&model, &opts, &container)?;
+    plan.notes.extend(
+        out.warnings
+            .iter()
+            .map(|w| format!("{}: warning: {w}", output.display())),
+    );
+    if args.verbose && opts.quantize {
+        plan.notes
+            .extend(quantization_notes(output, &out.quantized));
+    }
+    let n = out.file.len();
+    let what = match container {
+        Container::Glb => format!("{n} bytes"),
+        Container::Embedded => format!("{n} bytes, embedded"),
+        Container::Separate { .. } => format!("{} side files", out.side_files.len()),
+    };
+    let dir = output_dir(output);
+    for (name, bytes) in out.side_files {
+        plan.files.push((dir.join(name), bytes));
+    }
+    plan.files.push((output.to_path_buf(), out.file));
     plan.summary = format!(
         "{} -> {} ({what}; {} frames, {} clips, {} joints, {} animations)",
         input.path.display(),
@@ -84,4 +80,31 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, binary: bool) 
         model.animations.len()
     );
     Ok(plan)
+}
+
+/// `-v` lines of a quantised export: each mesh's grid and largest errors, then the file's
+/// largest position error.
+fn quantization_notes(output: &Path, meshes: &[QuantizedMesh]) -> Vec<String> {
+    let mut notes: Vec<String> = meshes
+        .iter()
+        .map(|m| {
+            let grid = match m.step {
+                Some([x, y, z]) if x == y && y == z => format!("grid step {x}"),
+                Some(s) => format!("grid steps {s:?} (x, y, z of glTF)"),
+                None => "float positions".to_string(),
+            };
+            format!(
+                "  mesh {:?}: {grid}, largest position error {:.6}, normal error {:.3} degrees",
+                m.name,
+                m.position_error,
+                m.normal_error.to_degrees()
+            )
+        })
+        .collect();
+    let largest = meshes.iter().map(|m| m.position_error).fold(0.0, f64::max);
+    notes.push(format!(
+        "{}: quantised, largest position error {largest:.6}",
+        output.display()
+    ));
+    notes
 }

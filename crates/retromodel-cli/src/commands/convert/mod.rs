@@ -35,7 +35,9 @@ use crate::SideFileArgs;
 /// - glTF: the first pose as the mesh, every other pose as a morph target, one animation per
 ///   clip; MD5 skeletons as joints and a skin, one animation per .md5anim beside the mesh
 ///   that fits (or each --anim), the md5camera path as a camera; skins as PNG textures.
-///   .gltf writes OUTPUT_STEM.bin and PNG files beside it unless --embed.
+///   .gltf writes OUTPUT_STEM.bin and PNG files beside it unless --embed. --quantize
+///   writes 8- and 16-bit vertex data (KHR_mesh_quantization) within the source's
+///   precision.
 /// - MD3: one surface per mesh, every frame requantised to 1/64 unit (the error reported),
 ///   tags from nodes named tag_*, shader names from the skins' paths.
 /// - OBJ: one pose (--frame N), a .mtl and PNG skins beside it.
@@ -64,6 +66,7 @@ use crate::SideFileArgs;
 /// Examples:
 ///   retromodel convert progs/player.mdl player.md2
 ///   retromodel convert progs/player.mdl player.glb --clip-split names
+///   retromodel convert tris.md2 tris.glb --quantize -v
 ///   retromodel convert models/monsters/imp.md5mesh imp.glb --anim walk1.md5anim
 ///   retromodel convert progs/player.mdl player.obj --frame 12
 ///   retromodel convert tank.md2 tank.mdl --game-dir baseq2
@@ -134,6 +137,16 @@ pub struct Args {
     /// .gltf output: embed the buffer and images as data URIs instead of side-car files.
     #[arg(long)]
     embed: bool,
+    /// glTF: quantised vertex data (KHR_mesh_quantization, required by the file): positions
+    /// on the source's own grid (the node transform dequantises; -v prints the largest
+    /// error), normals and texture coordinates as 16-bit integers, morph targets as
+    /// bytes or shorts, sparse where few vertices move. Several times smaller; Blender and
+    /// three.js read it, Assimp 5.2 and Godot 4 do not (see the README).
+    #[arg(long, overrides_with = "no_quantize")]
+    quantize: bool,
+    /// glTF: float vertex data, read everywhere (the default).
+    #[arg(long, overrides_with = "quantize")]
+    no_quantize: bool,
     /// A picture (PNG or PCX) to use as the only skin, instead of the input's skins or
     /// textures (glTF and OBJ textures are then not decoded).
     #[arg(long, value_name = "IMAGE")]
@@ -141,7 +154,8 @@ pub struct Args {
     /// MDL/MD2 skins: Floyd-Steinberg dithering when matching colours to the palette.
     #[arg(long)]
     dither: bool,
-    /// Print the position error of every frame.
+    /// Print the position error of every frame (glTF with --quantize: of every mesh, and
+    /// the file's largest).
     #[arg(short, long)]
     verbose: bool,
     /// Quake 3 player folder as INPUT: a weapon model (.md3) to attach on tag_weapon.

@@ -1,14 +1,61 @@
 //! The binary buffer: buffer views on 4-byte boundaries (no stride: one accessor a view),
 //! typed accessors with exact bounds, images, and the containers (GLB, `data:` URIs).
+//!
+//! The quantised export ([`Packed`]) puts its vertex data in a few shared views instead, one
+//! per element stride (4, 8 and 12 bytes, every element starting on a 4-byte boundary as
+//! glTF wants of vertex attributes) and one without stride for sparse indices and values
+//! (tightly packed), each accessor at its offset: thousands of morph targets then cost
+//! thousands of accessors but no more views.
 
 use gltf_json as json;
 use json::accessor::{ComponentType, GenericComponentType, Type};
 use json::buffer::Target;
 use json::validation::{Checked::Valid, USize64};
 use serde_json::Value;
+use std::collections::HashMap;
 
+use super::quantize::{index_size, Column, Component, Rows};
 use super::{Builder, Placement, FORMAT};
 use crate::error::{Error, ErrorKind, Location, Result};
+
+/// The views of the quantised export and the accessors written so far, for sharing.
+#[derive(Debug, Default)]
+pub(super) struct Packed {
+    /// Per slot ([`SLOT_STRIDES`], then the sparse slot): the view, pushed on first use,
+    /// and its bytes, placed in the buffer when the document is finished.
+    slots: [Option<(json::Index<json::buffer::View>, Vec<u8>)>; 4],
+    /// Accessors written, by a key of their content: a morph target equal to an earlier
+    /// one (a held pose, a repeated frame) refers to the same accessors.
+    pub shared: HashMap<Vec<u8>, Vec<json::Index<json::Accessor>>>,
+    /// Whether a position or normal was written with integers: the file then requires
+    /// `KHR_mesh_quantization` (normalised texture coordinates and weights are core glTF).
+    pub integers: bool,
+}
+
+/// The element strides of the vertex-data slots.
+const SLOT_STRIDES: [usize; 3] = [4, 8, 12];
+/// The slot of sparse indices and values.
+const SPARSE: usize = 3;
+
+/// A component type as glTF's.
+fn component_type(c: Component) -> ComponentType {
+    match c {
+        Component::I8 => ComponentType::I8,
+        Component::U8 => ComponentType::U8,
+        Component::I16 => ComponentType::I16,
+        Component::U16 => ComponentType::U16,
+        Component::F32 => ComponentType::F32,
+    }
+}
+
+/// `min`/`max` as JSON: integers for integer columns, the `f32` values for float ones.
+fn json_bounds(col: &Column, (lo, hi): ([f64; 3], [f64; 3])) -> (Value, Value) {
+    let json = |a: [f64; 3]| match col.rows {
+        Rows::Int(_) => Value::from(a.iter().map(|&x| x as i64).collect::<Vec<_>>()),
+        Rows::Float(_) => Value::from(a.to_vec()),
+    };
+    (json(lo), json(hi))
+}
 
 /// Pads `bin` with `byte` to a multiple of 4.
 pub(super) fn pad(bin: &mut Vec<u8>, byte: u8) {
@@ -231,6 +278,221 @@ impl Builder<'_> {
         target: Option<Target>,
     ) -> json::Index<json::Accessor> {
         self.accessor(data, target, None)
+    }
+
+    /// Appends `bytes` to packed slot `slot` (on a 4-byte boundary), pushing its view on
+    /// first use; returns the view and the offset in it.
+    fn slot_put(&mut self, slot: usize, bytes: &[u8]) -> (json::Index<json::buffer::View>, usize) {
+        if self.packed.slots[slot].is_none() {
+            let stride = SLOT_STRIDES.get(slot).copied();
+            let view = self.root.push(json::buffer::View {
+                buffer: json::Index::new(0),
+                byte_length: USize64(0),
+                byte_offset: None,
+                byte_stride: stride.map(json::buffer::Stride),
+                name: None,
+                target: stride.map(|_| Valid(Target::ArrayBuffer)),
+                extensions: None,
+                extras: Default::default(),
+            });
+            self.packed.slots[slot] = Some((view, Vec::new()));
+        }
+        let (view, data) = self.packed.slots[slot].as_mut().expect("slot made above");
+        pad(data, 0);
+        let offset = data.len();
+        data.extend_from_slice(bytes);
+        (*view, offset)
+    }
+
+    /// Places the packed slots' bytes in the buffer and gives their views offsets and
+    /// lengths (when the document is finished).
+    pub(super) fn place_packed(&mut self) {
+        for slot in std::mem::take(&mut self.packed.slots).into_iter().flatten() {
+            let (view, data) = slot;
+            pad(&mut self.bin, 0);
+            let v = &mut self.root.buffer_views[view.value()];
+            v.byte_offset = Some(USize64::from(self.bin.len()));
+            v.byte_length = USize64::from(data.len());
+            self.bin.extend_from_slice(&data);
+        }
+    }
+
+    /// A quantised-export accessor of `count` elements of `ty` read from `view` at
+    /// `offset` (none: zeros, or what `sparse` gives).
+    #[allow(clippy::too_many_arguments)]
+    fn packed_accessor(
+        &mut self,
+        view: Option<(json::Index<json::buffer::View>, usize)>,
+        count: usize,
+        component: Component,
+        normalized: bool,
+        ty: Type,
+        bounds: Option<(Value, Value)>,
+        sparse: Option<json::accessor::sparse::Sparse>,
+    ) -> json::Index<json::Accessor> {
+        let (min, max) = match bounds {
+            Some((lo, hi)) => (Some(lo), Some(hi)),
+            None => (None, None),
+        };
+        self.root.push(json::Accessor {
+            buffer_view: view.map(|v| v.0),
+            byte_offset: view.map(|v| USize64::from(v.1)),
+            count: USize64::from(count),
+            component_type: Valid(GenericComponentType(component_type(component))),
+            extensions: None,
+            extras: Default::default(),
+            type_: Valid(ty),
+            min,
+            max,
+            name: None,
+            normalized,
+            sparse,
+        })
+    }
+
+    /// `col` as a vertex attribute: every element in the slot of its stride, with
+    /// `min`/`max` when `with_bounds`.
+    pub(super) fn dense_column(
+        &mut self,
+        col: &Column,
+        with_bounds: bool,
+    ) -> json::Index<json::Accessor> {
+        self.packed.integers |= col.component != Component::F32;
+        let stride = col.stride();
+        let mut bytes = Vec::with_capacity(col.len() * stride);
+        for v in 0..col.len() {
+            col.put(v, stride, &mut bytes);
+        }
+        let slot = SLOT_STRIDES
+            .iter()
+            .position(|&s| s == stride)
+            .expect("strides 4, 8, 12");
+        let at = self.slot_put(slot, &bytes);
+        let bounds = with_bounds.then(|| json_bounds(col, col.bounds(None, false)));
+        self.packed_accessor(
+            Some(at),
+            col.len(),
+            col.component,
+            col.normalized,
+            Type::Vec3,
+            bounds,
+            None,
+        )
+    }
+
+    /// `cols` (of one length, at least 1) as sparse accessors over zeros holding the rows
+    /// `rows` (one index list for all), each with `min`/`max` when its flag says. With no
+    /// rows, row 0 is written: glTF allows an accessor with neither data nor sparse values
+    /// (all zeros), but the `gltf` crate and Assimp refuse one.
+    pub(super) fn sparse_columns(
+        &mut self,
+        cols: &[(&Column, bool)],
+        rows: &[u32],
+    ) -> Vec<json::Index<json::Accessor>> {
+        let count = cols.first().map_or(0, |c| c.0.len());
+        self.packed.integers |= cols.iter().any(|c| c.0.component != Component::F32);
+        let rows = if rows.is_empty() { &[0][..] } else { rows };
+        let indices = self.sparse_indices(count, rows);
+        cols.iter()
+            .map(|&(col, with_bounds)| {
+                let mut bytes = Vec::with_capacity(rows.len() * col.packed_size());
+                for &v in rows {
+                    col.put(v as usize, col.packed_size(), &mut bytes);
+                }
+                let sparse = self.sparse(indices.clone(), rows.len(), &bytes);
+                let with_zero = rows.len() < count;
+                let bounds =
+                    with_bounds.then(|| json_bounds(col, col.bounds(Some(rows), with_zero)));
+                self.packed_accessor(
+                    None,
+                    count,
+                    col.component,
+                    col.normalized,
+                    Type::Vec3,
+                    bounds,
+                    Some(sparse),
+                )
+            })
+            .collect()
+    }
+
+    /// Sparse substitution of `count` elements at `indices` by the packed `values`.
+    fn sparse(
+        &mut self,
+        indices: json::accessor::sparse::Indices,
+        count: usize,
+        values: &[u8],
+    ) -> json::accessor::sparse::Sparse {
+        let (view, offset) = self.slot_put(SPARSE, values);
+        json::accessor::sparse::Sparse {
+            count: USize64::from(count),
+            indices,
+            values: json::accessor::sparse::Values {
+                buffer_view: view,
+                byte_offset: USize64::from(offset),
+                extensions: None,
+                extras: Default::default(),
+            },
+            extensions: None,
+            extras: Default::default(),
+        }
+    }
+
+    /// The sparse indices `rows` of an accessor of `count` elements, in the smallest
+    /// unsigned type that holds them.
+    fn sparse_indices(&mut self, count: usize, rows: &[u32]) -> json::accessor::sparse::Indices {
+        let size = index_size(count);
+        let mut bytes = Vec::with_capacity(rows.len() * size);
+        for &r in rows {
+            bytes.extend_from_slice(&r.to_le_bytes()[..size]);
+        }
+        let (view, offset) = self.slot_put(SPARSE, &bytes);
+        let ct = match size {
+            1 => ComponentType::U8,
+            2 => ComponentType::U16,
+            _ => ComponentType::U32,
+        };
+        json::accessor::sparse::Indices {
+            buffer_view: view,
+            byte_offset: USize64::from(offset),
+            component_type: Valid(json::accessor::IndexComponentType(ct)),
+            extensions: None,
+            extras: Default::default(),
+        }
+    }
+
+    /// Texture coordinates as normalised `UNSIGNED_SHORT`s.
+    pub(super) fn packed_texcoords(&mut self, uvs: &[[u16; 2]]) -> json::Index<json::Accessor> {
+        let mut bytes = Vec::with_capacity(uvs.len() * 4);
+        for uv in uvs {
+            bytes.extend_from_slice(&uv[0].to_le_bytes());
+            bytes.extend_from_slice(&uv[1].to_le_bytes());
+        }
+        let at = self.slot_put(0, &bytes);
+        self.packed_accessor(
+            Some(at),
+            uvs.len(),
+            Component::U16,
+            true,
+            Type::Vec2,
+            None,
+            None,
+        )
+    }
+
+    /// `count` (at least 1) scalars that are 0 but at `ones` (increasing), where they are 1:
+    /// normalised `UNSIGNED_BYTE`s, the ones as sparse values over zeros (one-hot morph
+    /// weights; with no ones, a zero at index 0, see [`Builder::sparse_columns`]).
+    pub(super) fn one_hot(&mut self, count: usize, ones: &[u32]) -> json::Index<json::Accessor> {
+        let values: Vec<u8> = if ones.is_empty() {
+            vec![0]
+        } else {
+            vec![255; ones.len()]
+        };
+        let ones = if ones.is_empty() { &[0][..] } else { ones };
+        let indices = self.sparse_indices(count, ones);
+        let sparse = Some(self.sparse(indices, ones.len(), &values));
+        self.packed_accessor(None, count, Component::U8, true, Type::Scalar, None, sparse)
     }
 
     /// A PNG image, placed as the export asks (buffer view, `data:` URI or side file).

@@ -154,7 +154,7 @@ impl Builder<'_> {
             base = Some(self.texture(image));
             mask = needs_mask(picture);
             if let Some(rgba) = picture.fullbright_mask() {
-                let png = crate::image::png::encode_rgba8(picture.width, picture.height, &rgba)
+                let png = crate::image::png::encode_compact(picture.width, picture.height, &rgba)
                     .map_err(|e| png_error(format!("skin {s}: fullbright mask"), e))?;
                 let image = self.image(format!("skin{s}_fullbright"), png);
                 emissive = Some(self.texture(image));

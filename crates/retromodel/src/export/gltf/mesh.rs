@@ -11,7 +11,8 @@ use json::validation::Checked::Valid;
 use json::scene::UnitQuaternion;
 
 use super::material::Materials;
-use super::{invalid, unit, Builder};
+use super::quantize::{self, Column, Component, Grid, Layout, Rows};
+use super::{invalid, unit, Builder, QuantizedMesh};
 use crate::error::Result;
 use crate::model::{quat_to_y_up, to_y_up, Matrix4, Mesh};
 
@@ -79,6 +80,25 @@ impl Local {
                 std::array::from_fn(|k| (q[k] + self.offset[k]) as f32)
             })
             .collect()
+    }
+
+    /// A vector of the node's space (Y-up) in model space (Z-up): the node's world matrix
+    /// applied to it.
+    pub fn to_model(&self, e: [f64; 3]) -> [f64; 3] {
+        let v = [e[0], -e[2], e[1]];
+        std::array::from_fn(|r| (0..3).map(|c| self.normal[c][r] * v[c]).sum::<f64>())
+    }
+
+    /// The largest factor by which the node's world matrix stretches a vector.
+    pub fn scale(&self) -> f64 {
+        (0..3)
+            .map(|c| {
+                (0..3)
+                    .map(|r| self.normal[c][r].powi(2))
+                    .sum::<f64>()
+                    .sqrt()
+            })
+            .fold(0.0, f64::max)
     }
 
     /// Model-space normals in the node's space (not yet of unit length).
@@ -178,12 +198,30 @@ impl Builder<'_> {
                 continue;
             }
             let m = &model.meshes[mi];
-            let primitive = self.primitive(mi, 0..m.triangles.len(), &[], targets, materials)?;
             let name = if m.name.is_empty() {
                 format!("mesh{mi}")
             } else {
                 m.name.clone()
             };
+            let tris = 0..m.triangles.len();
+            let grid = if self.options.quantize {
+                self.grid(&[(mi, tris.clone())], &[], targets)
+            } else {
+                None
+            };
+            let mut report = QuantizedMesh::new(&name, grid.as_ref());
+            let primitive = self.primitive(
+                mi,
+                tris,
+                &[],
+                targets,
+                materials,
+                grid.as_ref(),
+                &mut report,
+            )?;
+            if self.options.quantize {
+                self.quantized.push(report);
+            }
             let mesh = self.root.push(json::Mesh {
                 extensions: None,
                 extras: Default::default(),
@@ -191,10 +229,13 @@ impl Builder<'_> {
                 primitives: vec![primitive],
                 weights: (targets > 0).then(|| vec![0.0; targets]),
             });
+            // The dequantisation is the node's transform (a skinned mesh keeps floats).
             let node = self.root.push(json::Node {
                 mesh: Some(mesh),
                 name: Some(name),
                 skin: if self.skinned(m) { self.skin } else { None },
+                translation: grid.map(|g| g.origin),
+                scale: grid.map(|g| g.step),
                 ..json::Node::default()
             });
             self.roots.push(node);
@@ -266,6 +307,7 @@ impl Builder<'_> {
                 n.name.clone()
             };
             let mut primitives = Vec::new();
+            let mut grid = None;
             if n.parts
                 .iter()
                 .any(|p| drawable[p.mesh] && !p.triangles.is_empty())
@@ -280,18 +322,32 @@ impl Builder<'_> {
                         })
                     })
                     .collect::<Result<Vec<Local>>>()?;
+                let drawn: Vec<(usize, std::ops::Range<usize>)> = n
+                    .parts
+                    .iter()
+                    .filter(|p| drawable[p.mesh] && !p.triangles.is_empty())
+                    .map(|p| (p.mesh, p.triangles.clone()))
+                    .collect();
+                if self.options.quantize {
+                    grid = self.grid(&drawn, &locals, targets);
+                }
+                let mut report = QuantizedMesh::new(&name, grid.as_ref());
                 for part in &n.parts {
                     covered[part.mesh] += part.triangles.len();
-                    if !drawable[part.mesh] || part.triangles.is_empty() {
-                        continue;
-                    }
+                }
+                for (mi, tris) in drawn {
                     primitives.push(self.primitive(
-                        part.mesh,
-                        part.triangles.clone(),
+                        mi,
+                        tris,
                         &locals,
                         targets,
                         materials,
+                        grid.as_ref(),
+                        &mut report,
                     )?);
+                }
+                if self.options.quantize {
+                    self.quantized.push(report);
                 }
             }
             let mesh = (!primitives.is_empty()).then(|| {
@@ -311,12 +367,28 @@ impl Builder<'_> {
                 quat_to_y_up(q.map(|c| (c / len) as f32))
             };
             let scale = [t.scale[0], t.scale[2], t.scale[1]];
+            // A quantised mesh hangs from a node of its own whose transform is only the
+            // dequantisation: the scene node keeps its transform, motion and children.
+            let (own_mesh, leaf) = match (mesh, grid) {
+                (Some(mesh), Some(g)) => {
+                    let leaf = self.root.push(json::Node {
+                        mesh: Some(mesh),
+                        name: Some(format!("{name}_mesh")),
+                        translation: Some(g.origin),
+                        scale: Some(g.step),
+                        ..json::Node::default()
+                    });
+                    (None, Some(leaf))
+                }
+                (mesh, _) => (mesh, None),
+            };
             let node = self.root.push(json::Node {
-                mesh,
+                mesh: own_mesh,
                 name: Some(name),
                 translation: (translation != [0.0; 3]).then_some(translation),
                 rotation: (rotation != [0.0, 0.0, 0.0, 1.0]).then_some(UnitQuaternion(rotation)),
                 scale: (scale != [1.0; 3]).then_some(scale),
+                children: leaf.map(|l| vec![l]),
                 ..json::Node::default()
             });
             match n.parent {
@@ -327,7 +399,7 @@ impl Builder<'_> {
                 None => self.roots.push(node),
             }
             if mesh.is_some() && targets > 0 {
-                self.morph_nodes.push(node);
+                self.morph_nodes.push(leaf.unwrap_or(node));
             }
             if !n.frames.is_empty() && self.animated() {
                 self.moving_nodes.push((ni, node));
@@ -345,10 +417,137 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// The vertices a primitive of mesh `mi` with triangles `tris` writes: in a node's space
+    /// (`locals` not empty) those from the lowest to the highest the triangles use, in
+    /// model space all of them.
+    fn part(&self, mi: usize, tris: &std::ops::Range<usize>, locals: &[Local]) -> (usize, usize) {
+        let m = &self.model.meshes[mi];
+        if locals.is_empty() {
+            return (0, m.positions.len());
+        }
+        let triangles = &m.triangles[tris.clone()];
+        let lo = triangles.iter().flatten().min().copied().unwrap_or(0) as usize;
+        let hi = triangles.iter().flatten().max().copied().unwrap_or(0) as usize;
+        (lo, hi + 1)
+    }
+
+    /// The first pose's positions and normals of mesh `m`: its bind pose when it is skinned
+    /// in a skeletal export.
+    fn first_pose<'m>(&self, m: &'m Mesh) -> (&'m [[f32; 3]], &'m [[f32; 3]]) {
+        let first = if self.skeletal_export() && self.skinned(m) {
+            None
+        } else {
+            m.morph_targets.first()
+        };
+        match first {
+            Some(t) => (&t.positions, &t.normals),
+            None => (&m.positions, &m.normals),
+        }
+    }
+
+    /// Calls `visit` with every position (Y-up, in the node's space) of every pose written of
+    /// the parts `(mesh, triangles)` drawn by one node in the spaces `locals`.
+    fn each_position(
+        &self,
+        parts: &[(usize, std::ops::Range<usize>)],
+        locals: &[Local],
+        targets: usize,
+        visit: &mut dyn FnMut([f32; 3]),
+    ) {
+        for (mi, tris) in parts {
+            let m = &self.model.meshes[*mi];
+            let (a, b) = self.part(*mi, tris, locals);
+            for f in 0..=targets {
+                let p = if f == 0 {
+                    self.first_pose(m).0
+                } else {
+                    &m.morph_targets[f].positions
+                };
+                match locals.get(f).or(locals.first()) {
+                    Some(l) => l
+                        .points(&p[a..b])
+                        .into_iter()
+                        .for_each(|v| visit(to_y_up(v))),
+                    None => p[a..b].iter().for_each(|&v| visit(to_y_up(v))),
+                }
+            }
+        }
+    }
+
+    /// The quantisation grid of the parts `(mesh, triangles)` drawn by one node in the
+    /// spaces `locals` (model space when empty), `None` when their positions stay floats:
+    /// a skinned mesh (glTF ignores its node's transform), or a grid that cannot keep the
+    /// source's precision ([`Grid::new`]). On an axis where the poses do not all lie on the
+    /// source's grid (MD2 stores each frame on a grid of its own) the step is half the
+    /// source's, so that writing the poses back on grids of their own stays within one
+    /// step.
+    pub(super) fn grid(
+        &self,
+        parts: &[(usize, std::ops::Range<usize>)],
+        locals: &[Local],
+        targets: usize,
+    ) -> Option<Grid> {
+        let model = self.model;
+        if parts.iter().any(|(mi, _)| self.skinned(&model.meshes[*mi])) {
+            return None;
+        }
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        self.each_position(parts, locals, targets, &mut |v| {
+            for k in 0..3 {
+                lo[k] = lo[k].min(f64::from(v[k]));
+                hi[k] = hi[k].max(f64::from(v[k]));
+            }
+        });
+        if lo[0] > hi[0] {
+            return None;
+        }
+        let scale = if locals.is_empty() {
+            1.0
+        } else {
+            locals.iter().map(Local::scale).fold(0.0, f64::max)
+        };
+        let steps = model
+            .frames
+            .iter()
+            .take(targets + 1)
+            .map(|f| &f.position_step);
+        let step = if model.frames.is_empty() {
+            None
+        } else {
+            quantize::smallest_steps(steps, scale)
+        };
+        let grid = Grid::new(lo, hi, step, targets > 0)?;
+        let Some(mut step) = step else {
+            return Some(grid);
+        };
+        let mut off = [0.0f64; 3];
+        self.each_position(parts, locals, targets, &mut |v| {
+            let q = grid.quantize(v);
+            let g = grid.position(q);
+            for k in 0..3 {
+                off[k] = off[k].max((g[k] - f64::from(v[k])).abs() / f64::from(grid.step[k]));
+            }
+        });
+        let mut halved = false;
+        for k in 0..3 {
+            if off[k] > 0.01 && step[k] > 0.0 {
+                step[k] /= 2.0;
+                halved = true;
+            }
+        }
+        if halved {
+            Grid::new(lo, hi, Some(step), targets > 0)
+        } else {
+            Some(grid)
+        }
+    }
+
     /// One primitive of mesh `mi`: triangles `tris` and the vertices from the lowest to the
     /// highest they use, in the node space `locals` gives (model space when empty; one per
     /// frame when the node moves, else one), with their morph targets and the mesh's
-    /// material.
+    /// material. With quantisation its positions are on `grid` (floats when `None`) and
+    /// `report` takes its errors.
+    #[allow(clippy::too_many_arguments)]
     fn primitive(
         &mut self,
         mi: usize,
@@ -356,43 +555,26 @@ impl Builder<'_> {
         locals: &[Local],
         targets: usize,
         materials: &Materials,
+        grid: Option<&Grid>,
+        report: &mut QuantizedMesh,
     ) -> Result<json::mesh::Primitive> {
         let m = &self.model.meshes[mi];
-        let triangles = &m.triangles[tris];
+        let triangles = &m.triangles[tris.clone()];
         let local_at = |f: usize| locals.get(f).or(locals.first());
-        let (lo, hi) = if !locals.is_empty() {
-            let lo = triangles.iter().flatten().min().copied().unwrap_or(0) as usize;
-            let hi = triangles.iter().flatten().max().copied().unwrap_or(0) as usize;
-            (lo, hi + 1)
-        } else {
-            (0, m.positions.len())
-        };
+        let (lo, hi) = self.part(mi, &tris, locals);
         let place = |f: usize, p: &[[f32; 3]], what: &dyn Fn() -> String| match local_at(f) {
             Some(l) => points(&l.points(&p[lo..hi]), what),
-            None => points(p, what),
+            None => points(&p[lo..hi], what),
         };
         let turn = |f: usize, n: &[[f32; 3]]| -> Vec<[f32; 3]> {
             match local_at(f) {
                 Some(l) => normals(&l.normals(&n[lo..hi])),
-                None => normals(n),
+                None => normals(&n[lo..hi]),
             }
         };
-        let first = if self.skeletal_export() && self.skinned(m) {
-            None
-        } else {
-            m.morph_targets.first()
-        };
-        let (p0, n0) = match first {
-            Some(t) => (&t.positions, &t.normals),
-            None => (&m.positions, &m.normals),
-        };
+        let (p0, n0) = self.first_pose(m);
         let base = place(0, p0, &|| format!("mesh {mi}"))?;
         let base_n = turn(0, n0);
-        let mut attributes = BTreeMap::new();
-        let a = self.floats(&base, Some(Target::ArrayBuffer), true);
-        attributes.insert(Valid(Semantic::Positions), a);
-        let a = self.floats(&base_n, Some(Target::ArrayBuffer), false);
-        attributes.insert(Valid(Semantic::Normals), a);
         if !m.uvs.is_empty() {
             if let Some(i) = m
                 .uvs
@@ -404,7 +586,50 @@ impl Builder<'_> {
                     m.uvs[i]
                 )));
             }
-            let a = self.floats(&m.uvs[lo..hi], Some(Target::ArrayBuffer), false);
+        }
+        let quantized = self.options.quantize;
+        let mut attributes = BTreeMap::new();
+        // Quantised: the grid points of the base pose; the normals stored under the grid's
+        // scale (unscaled for float positions), the base ones decoded for the deltas.
+        let base_q: Option<Vec<[i32; 3]>> =
+            grid.map(|g| base.iter().map(|&p| g.quantize(p)).collect());
+        let stored = quantize::Normals {
+            scale: grid.map_or([1.0; 3], Grid::normal_scale),
+        };
+        let base_normals = quantized.then(|| stored.base(&base_n));
+        let base_decoded = base_normals.as_ref().map_or(&[][..], |b| &b.1[..]);
+        if let Some((_, _, worst)) = &base_normals {
+            report.normal_error = report.normal_error.max(*worst);
+        }
+        let a = match (grid, &base_q) {
+            (Some(g), Some(q)) => {
+                for (&qv, &p) in q.iter().zip(&base) {
+                    let e = quantize::position_error(g, qv, p, local_at(0));
+                    report.position_error = report.position_error.max(e);
+                }
+                self.dense_column(
+                    &Column {
+                        component: g.base_component(),
+                        normalized: false,
+                        rows: Rows::Int(q.clone()),
+                    },
+                    true,
+                )
+            }
+            _ => self.floats(&base, Some(Target::ArrayBuffer), true),
+        };
+        attributes.insert(Valid(Semantic::Positions), a);
+        let a = match &base_normals {
+            Some((column, _, _)) => self.dense_column(column, false),
+            None => self.floats(&base_n, Some(Target::ArrayBuffer), false),
+        };
+        attributes.insert(Valid(Semantic::Normals), a);
+        if !m.uvs.is_empty() {
+            let uvs = &m.uvs[lo..hi];
+            let a = match quantized.then(|| quantize::texcoords(uvs)).flatten() {
+                Some(q) => self.packed_texcoords(&q),
+                None => self.floats(uvs, Some(Target::ArrayBuffer), false),
+            };
             attributes.insert(Valid(Semantic::TexCoords(0)), a);
         }
         if self.skinned(m) {
@@ -415,19 +640,51 @@ impl Builder<'_> {
         for f in 1..=targets {
             let t = &m.morph_targets[f];
             let p = place(f, &t.positions, &|| format!("mesh {mi}: frame {f}"))?;
-            let dp: Vec<[f32; 3]> = p
-                .iter()
-                .zip(&base)
-                .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
-                .collect();
-            let dn: Vec<[f32; 3]> = turn(f, &t.normals)
-                .iter()
-                .zip(&base_n)
-                .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
-                .collect();
+            let target = if quantized {
+                let position = match (grid, &base_q) {
+                    (Some(g), Some(q0)) => {
+                        let mut rows = Vec::with_capacity(p.len());
+                        for (&pv, b) in p.iter().zip(q0) {
+                            let q = g.quantize(pv);
+                            let e = quantize::position_error(g, q, pv, local_at(f));
+                            report.position_error = report.position_error.max(e);
+                            rows.push([q[0] - b[0], q[1] - b[1], q[2] - b[2]]);
+                        }
+                        Column::deltas(rows)
+                    }
+                    _ => Column {
+                        component: Component::F32,
+                        normalized: false,
+                        rows: Rows::Float(
+                            p.iter()
+                                .zip(&base)
+                                .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
+                                .collect(),
+                        ),
+                    },
+                };
+                let (normal, worst) = stored.deltas(base_decoded, &turn(f, &t.normals));
+                report.normal_error = report.normal_error.max(worst);
+                self.quantized_target(&position, &normal)
+            } else {
+                let dp: Vec<[f32; 3]> = p
+                    .iter()
+                    .zip(&base)
+                    .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
+                    .collect();
+                let dn: Vec<[f32; 3]> = turn(f, &t.normals)
+                    .iter()
+                    .zip(&base_n)
+                    .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
+                    .collect();
+                [
+                    self.floats(&dp, Some(Target::ArrayBuffer), true),
+                    self.floats(&dn, Some(Target::ArrayBuffer), false),
+                ]
+            };
             morphs.push(json::mesh::MorphTarget {
-                positions: Some(self.floats(&dp, Some(Target::ArrayBuffer), true)),
-                normals: Some(self.floats(&dn, Some(Target::ArrayBuffer), false)),
+                positions: Some(target[0]),
+                normals: Some(target[1]),
                 tangents: None,
             });
         }
@@ -445,6 +702,47 @@ impl Builder<'_> {
             mode: Valid(json::mesh::Mode::Triangles),
             targets: (targets > 0).then_some(morphs),
         })
+    }
+
+    /// A quantised morph target's position and normal accessors: the same accessors as an
+    /// equal earlier target's, else written the smallest way ([`quantize::layout`]).
+    fn quantized_target(
+        &mut self,
+        position: &Column,
+        normal: &Column,
+    ) -> [json::Index<json::Accessor>; 2] {
+        let mut key = Vec::new();
+        position.key(&mut key);
+        normal.key(&mut key);
+        if let Some(a) = self.packed.shared.get(&key) {
+            return [a[0], a[1]];
+        }
+        let out = match quantize::layout(position, normal) {
+            Layout::Zero => {
+                let a = self.sparse_columns(&[(position, true), (normal, false)], &[]);
+                [a[0], a[1]]
+            }
+            Layout::Dense => [
+                self.dense_column(position, true),
+                self.dense_column(normal, false),
+            ],
+            Layout::Shared(rows) => {
+                let a = self.sparse_columns(&[(position, true), (normal, false)], &rows);
+                [a[0], a[1]]
+            }
+            Layout::Apart(rp, rn) => [
+                match rp {
+                    Some(rows) => self.sparse_columns(&[(position, true)], &rows)[0],
+                    None => self.dense_column(position, true),
+                },
+                match rn {
+                    Some(rows) => self.sparse_columns(&[(normal, false)], &rows)[0],
+                    None => self.dense_column(normal, false),
+                },
+            ],
+        };
+        self.packed.shared.insert(key, out.to_vec());
+        out
     }
 
     /// The triangles, each as `(a, c, b)` less `first`: the source formats' front faces are

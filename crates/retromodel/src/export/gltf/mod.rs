@@ -32,7 +32,8 @@
 //!   transform (the Model keeps them in model space), so that the scene puts them back where
 //!   the Model has them. Meshes no node holds are written as below, one node each. Skins
 //!   are then plain materials shared by name, never variants.
-//! - *Skins*: every picture as a PNG image (palette applied). Each skin is a material: its
+//! - *Skins*: every picture as a PNG image (palette applied; palette-indexed when it has at
+//!   most 256 colours). Each skin is a material: its
 //!   first picture the base colour texture (nearest-neighbour sampling unless
 //!   [`Filter::Linear`]), metallic 0, roughness 1; its fullbright mask the emissive texture;
 //!   an indexed picture with a transparent index (`MF_HOLEY`) makes it `alphaMode: MASK`. A
@@ -47,11 +48,38 @@
 //! clockwise when seen from the front, glTF's counter-clockwise, so every triangle is written
 //! as `(a, c, b)`.
 //!
+//! **Quantisation** ([`GltfOptions::quantize`], off by default: readers without
+//! `KHR_mesh_quantization` refuse the file or, like Assimp 5.2, misread it).
+//! - Positions lie on a grid `origin + step * q` that is the mesh node's transform (a scene
+//!   node with a transform, motion or children of its own gets a `NAME_mesh` child for it).
+//!   The step on each axis is the source's ([`crate::model::Frame::position_step`], the
+//!   smallest over the poses), halved where the poses are not all on one grid (MD2), so the
+//!   error stays within half a source step (none for Quake MDL, MD3 and GameStudio
+//!   MDL2..MDL5); an extent of more than 65535 steps coarsens the step up to twice (within
+//!   one step), past that the mesh keeps floats. Float sources get 32767 steps over the
+//!   largest extent. Base positions are unsigned bytes or shorts; morph deltas bytes where
+//!   they fit, else shorts, else floats holding the integers. Skinned meshes keep float
+//!   positions (glTF ignores their node's transform).
+//! - Normals are stored as the model's scaled by the grid step and normalised (the normal
+//!   matrix turns them back), base normals as unit-length normalised shorts (Blender 3.4
+//!   uses imported normals without normalising them), morph deltas as `λ n - n0` with the
+//!   largest `λ <= 1` that fits normalised integers (renderers normalise the morphed normal,
+//!   which then points exactly along `n`): bytes, shorts or floats, whichever first keeps
+//!   every normal within 0.01 radian.
+//! - Texture coordinates within `[0, 1]` are normalised unsigned shorts, rounded up (a
+//!   coordinate on a texel's corner stays in its texel).
+//! - Each target is dense, sparse with one index list for position and normal, or each its
+//!   own way, whichever is smallest; a target equal to an earlier one shares its accessors;
+//!   one-hot animation weights are sparse normalised bytes.
+//! - [`export`] returns the largest errors per mesh ([`QuantizedMesh`]).
+//!
 //! **Validity.** The output is meant to pass Khronos' glTF validator with no error and no
-//! warning: `POSITION` accessors (morph deltas included) carry exact `min`/`max`, normals and
-//! rotations are unit length, buffer views start on 4-byte boundaries and have no stride,
-//! animation times strictly increase, joint weights sum to 1 with unused slots at joint 0, and
-//! objects nothing uses are not written.
+//! warning: `POSITION` accessors (morph deltas included) carry exact `min`/`max` (in the
+//! stored integers when quantised, sparse zeros included), normals and rotations are unit
+//! length, buffer views start on 4-byte boundaries and have no stride (quantised vertex data
+//! shares views whose stride keeps every element on a 4-byte boundary), animation times
+//! strictly increase, joint weights sum to 1 with unused slots at joint 0, and objects
+//! nothing uses are not written.
 //!
 //! ```
 //! # let bytes = retromodel::formats::quake_mdl::fixtures::minimal();
@@ -67,6 +95,7 @@ mod buffers;
 mod camera;
 mod material;
 mod mesh;
+mod quantize;
 mod skeleton;
 
 use gltf_json as json;
@@ -133,6 +162,14 @@ pub struct GltfOptions {
     /// warning when some are dropped). Written as `ceil(n / 4)` `JOINTS_n`/`WEIGHTS_n` sets;
     /// 4 (one set) is what every viewer supports. 0 is read as 1.
     pub max_influences: usize,
+    /// Quantised vertex data under `KHR_mesh_quantization` (see the module documentation):
+    /// positions on a grid as fine as the source's (the node's transform dequantises),
+    /// normals and texture coordinates as 16-bit integers, morph targets as bytes or
+    /// shorts and sparse where few vertices move, equal targets sharing their data, and
+    /// one-hot animation weights as sparse bytes. The file then requires the extension.
+    /// Off by default: Blender, three.js and Khronos' validator read such files, Assimp 5.2
+    /// and Godot 4 do not.
+    pub quantize: bool,
 }
 
 impl Default for GltfOptions {
@@ -143,6 +180,7 @@ impl Default for GltfOptions {
             frames: Frames::All,
             filter: Filter::Nearest,
             max_influences: 4,
+            quantize: false,
         }
     }
 }
@@ -162,52 +200,166 @@ pub struct Exported {
     pub warnings: Vec<String>,
 }
 
+/// The extension that quantised files ([`GltfOptions::quantize`]) require.
+pub const QUANTIZATION: &str = "KHR_mesh_quantization";
+
+/// How an export is laid out in files ([`export`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Container {
+    /// A binary glTF (`.glb`), images inside the buffer.
+    Glb,
+    /// One `.gltf` JSON text with the buffer and the images inside as `data:` URIs.
+    Embedded,
+    /// A `.gltf` JSON text that refers to side files: the buffer as `bin_name` and each image
+    /// as `{image_prefix}_{name}.png` (`{name}.png` with an empty prefix), where `name` is
+    /// `skin0`, `skin0_1` (the second picture of a skin group), `skin0_fullbright`... Names
+    /// are relative to the `.gltf` file and percent-encoded in the JSON where needed.
+    Separate {
+        /// The buffer's file name.
+        bin_name: String,
+        /// The images' file name prefix.
+        image_prefix: String,
+    },
+}
+
+/// What the quantisation ([`GltfOptions::quantize`]) did to one glTF mesh.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuantizedMesh {
+    /// The glTF mesh's name.
+    pub name: String,
+    /// The grid step of its positions on each glTF axis (its node's scale); `None` when
+    /// they stayed floats (a skinned mesh, whose node transform glTF ignores, or a source
+    /// step too fine for the extent, see the module documentation).
+    pub step: Option<[f32; 3]>,
+    /// The largest difference, on any model axis and in model units, between a quantised
+    /// position and the model's, over every pose written.
+    pub position_error: f64,
+    /// The largest angle, in radians, between a quantised normal (morphed and normalised)
+    /// and the model's, over every pose written.
+    pub normal_error: f64,
+}
+
+impl QuantizedMesh {
+    fn new(name: &str, grid: Option<&quantize::Grid>) -> QuantizedMesh {
+        QuantizedMesh {
+            name: name.to_string(),
+            step: grid.map(|g| g.step),
+            position_error: 0.0,
+            normal_error: 0.0,
+        }
+    }
+}
+
+/// An export's files and what it noticed ([`export`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    /// The `.glb` file, or the `.gltf` JSON text.
+    pub file: Vec<u8>,
+    /// With [`Container::Separate`]: the images, then the buffer (empty, and not referred
+    /// to, when the model has no data), each a file name relative to the `.gltf` and its
+    /// bytes.
+    pub side_files: Vec<(String, Vec<u8>)>,
+    /// What was lost or changed on the way (dropped joint influences, skin animation, ...).
+    pub warnings: Vec<String>,
+    /// With [`GltfOptions::quantize`]: one entry per glTF mesh, with its largest errors.
+    pub quantized: Vec<QuantizedMesh>,
+}
+
+/// The model as glTF in the files `container` asks for, the warnings and what the
+/// quantisation did ([`to_glb`], [`to_gltf_embedded`] and [`to_gltf_separate`] in one).
+pub fn export(model: &Model, options: &GltfOptions, container: &Container) -> Result<Output> {
+    let (placement, uri): (Placement, Option<&str>) = match container {
+        Container::Glb => (Placement::Glb, None),
+        Container::Embedded => (Placement::Embedded, None),
+        Container::Separate {
+            bin_name,
+            image_prefix,
+        } => (
+            Placement::Files {
+                prefix: image_prefix.clone(),
+            },
+            Some(bin_name),
+        ),
+    };
+    let mut built = build(model, options, placement)?;
+    let (file, side_files) = match container {
+        Container::Glb => {
+            built.place_buffer(|_| None);
+            let json = serde_json::to_vec(&built.root).map_err(json_error)?;
+            (buffers::glb(json, &built.bin)?, Vec::new())
+        }
+        Container::Embedded => {
+            built.place_buffer(|bin| {
+                Some(format!(
+                    "data:application/octet-stream;base64,{}",
+                    buffers::base64(bin)
+                ))
+            });
+            (
+                serde_json::to_vec(&built.root).map_err(json_error)?,
+                Vec::new(),
+            )
+        }
+        Container::Separate { bin_name, .. } => {
+            built.place_buffer(|_| uri.map(buffers::uri_encode));
+            let json = serde_json::to_vec_pretty(&built.root).map_err(json_error)?;
+            let mut side = std::mem::take(&mut built.files);
+            side.push((bin_name.clone(), std::mem::take(&mut built.bin)));
+            (json, side)
+        }
+    };
+    Ok(Output {
+        file,
+        side_files,
+        warnings: built.warnings,
+        quantized: built.quantized,
+    })
+}
+
 /// The model as a binary glTF (`.glb`), images inside the buffer, and the warnings.
 pub fn to_glb(model: &Model, options: &GltfOptions) -> Result<(Vec<u8>, Vec<String>)> {
-    let mut built = build(model, options, Placement::Glb)?;
-    built.place_buffer(|_| None);
-    let json = serde_json::to_vec(&built.root).map_err(json_error)?;
-    Ok((buffers::glb(json, &built.bin)?, built.warnings))
+    let out = export(model, options, &Container::Glb)?;
+    Ok((out.file, out.warnings))
 }
 
 /// The model as one `.gltf` JSON text with the buffer and the images inside as `data:` URIs,
 /// and the warnings.
 pub fn to_gltf_embedded(model: &Model, options: &GltfOptions) -> Result<(String, Vec<String>)> {
-    let mut built = build(model, options, Placement::Embedded)?;
-    built.place_buffer(|bin| {
-        Some(format!(
-            "data:application/octet-stream;base64,{}",
-            buffers::base64(bin)
-        ))
-    });
-    let json = serde_json::to_string(&built.root).map_err(json_error)?;
-    Ok((json, built.warnings))
+    let out = export(model, options, &Container::Embedded)?;
+    Ok((json_text(out.file)?, out.warnings))
 }
 
 /// The model as a `.gltf` JSON text that refers to side-car files: the buffer as `bin_name`
-/// and each image as `{image_prefix}_{name}.png` (`{name}.png` with an empty prefix), where
-/// `name` is `skin0`, `skin0_1` (the second picture of a skin group), `skin0_fullbright`...
-/// Names are relative to the `.gltf` file and percent-encoded in the JSON where needed.
+/// and each image as `{image_prefix}_{name}.png` ([`Container::Separate`]).
 pub fn to_gltf_separate(
     model: &Model,
     options: &GltfOptions,
     bin_name: &str,
     image_prefix: &str,
 ) -> Result<Exported> {
-    let mut built = build(
-        model,
-        options,
-        Placement::Files {
-            prefix: image_prefix.to_string(),
-        },
-    )?;
-    built.place_buffer(|_| Some(buffers::uri_encode(bin_name)));
-    let json = serde_json::to_string_pretty(&built.root).map_err(json_error)?;
+    let container = Container::Separate {
+        bin_name: bin_name.to_string(),
+        image_prefix: image_prefix.to_string(),
+    };
+    let mut out = export(model, options, &container)?;
+    let bin = out.side_files.pop().map(|(_, b)| b).unwrap_or_default();
     Ok(Exported {
-        json,
-        bin: built.bin,
-        images: built.files,
-        warnings: built.warnings,
+        json: json_text(out.file)?,
+        bin,
+        images: out.side_files,
+        warnings: out.warnings,
+    })
+}
+
+/// JSON bytes as text (serde_json writes UTF-8).
+fn json_text(bytes: Vec<u8>) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        Error::new(
+            FORMAT,
+            ErrorKind::InvalidValue,
+            format!("JSON serialisation gave invalid UTF-8: {e}"),
+            Location::None,
+        )
     })
 }
 
@@ -227,6 +379,7 @@ struct Built {
     bin: Vec<u8>,
     files: Vec<(String, Vec<u8>)>,
     warnings: Vec<String>,
+    quantized: Vec<QuantizedMesh>,
 }
 
 impl Built {
@@ -265,6 +418,10 @@ struct Builder<'m> {
     camera_node: Option<json::Index<json::Node>>,
     /// The texture sampler, made on first use.
     sampler: Option<json::Index<json::texture::Sampler>>,
+    /// The shared views of quantised data.
+    packed: buffers::Packed,
+    /// What the quantisation did to each mesh.
+    quantized: Vec<QuantizedMesh>,
 }
 
 fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<Built> {
@@ -292,6 +449,8 @@ fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<B
         moving_nodes: Vec::new(),
         camera_node: None,
         sampler: None,
+        packed: buffers::Packed::default(),
+        quantized: Vec::new(),
     };
     let exported = b.exported_meshes();
     let materials = b.materials(&exported)?;
@@ -320,12 +479,20 @@ fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<B
         });
         b.root.scene = Some(scene);
     }
+    let integers = b.packed.integers;
+    b.place_packed();
+    if integers {
+        let name = QUANTIZATION.to_string();
+        b.root.extensions_used.push(name.clone());
+        b.root.extensions_required.push(name);
+    }
     buffers::pad(&mut b.bin, 0);
     Ok(Built {
         root: b.root,
         bin: b.bin,
         files: b.files,
         warnings: b.warnings,
+        quantized: b.quantized,
     })
 }
 

@@ -91,6 +91,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
             name: raw::name_str(&f.name),
             bounds_min: decode_position(h, f.bboxmin.v),
             bounds_max: decode_position(h, f.bboxmax.v),
+            position_step: Some(h.scale),
         })
         .collect::<Vec<_>>();
     let clips = clips_from_frame_names(

@@ -91,6 +91,16 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
     let mut morph_targets = Vec::with_capacity(file.frames.len());
     let mut frames = Vec::with_capacity(file.frames.len());
     for f in &file.frames {
+        // Heights lie on the grid of the triangle size and the height scale; packed
+        // vertices on the scale.
+        let position_step = match &f.vertices {
+            Vertices::Heights(_) => [h.trisize_x.abs(), h.trisize_y.abs(), h.scale[2].abs()],
+            Vertices::Packed(_) => h.scale.map(f32::abs),
+        };
+        let position_step = position_step
+            .iter()
+            .all(|s| s.is_finite() && *s > 0.0)
+            .then_some(position_step);
         let (positions, normals): (Vec<[f32; 3]>, Vec<[f32; 3]>) = match &f.vertices {
             Vertices::Heights(v) => v
                 .iter()
@@ -127,6 +137,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
             name: name_str(&f.name),
             bounds_min: lo,
             bounds_max: hi,
+            position_step,
         });
         morph_targets.push(MorphTarget { positions, normals });
     }

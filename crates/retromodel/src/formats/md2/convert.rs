@@ -37,6 +37,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
                 name: raw::name_str(&f.name),
                 bounds_min: lo,
                 bounds_max: hi,
+                position_step: Some(f.scale),
             }
         })
         .collect();

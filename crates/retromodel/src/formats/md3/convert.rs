@@ -46,6 +46,7 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
                 name: super::raw::name_str(&file.frames[f].name),
                 bounds_min: lo,
                 bounds_max: hi,
+                position_step: Some([super::raw::XYZ_SCALE; 3]),
             }
         })
         .collect();

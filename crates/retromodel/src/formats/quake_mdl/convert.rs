@@ -64,16 +64,24 @@ pub(super) fn convert_quake(
     resolver: &dyn Resolver,
 ) -> Converted {
     let h = &file.header;
-    convert(h, &file.skins, &file.frames, options, resolver, || {
-        quake_mesh(
-            h,
-            &file.texcoords,
-            &file.triangles,
-            &file.frames,
-            options.seam_rule,
-            |p, i| decode_position(h, p.verts[i].v),
-        )
-    })
+    convert(
+        h,
+        h.scale,
+        &file.skins,
+        &file.frames,
+        options,
+        resolver,
+        || {
+            quake_mesh(
+                h,
+                &file.texcoords,
+                &file.triangles,
+                &file.frames,
+                options.seam_rule,
+                |p, i| decode_position(h, p.verts[i].v),
+            )
+        },
+    )
 }
 
 pub(super) fn convert_qtest(
@@ -82,16 +90,24 @@ pub(super) fn convert_qtest(
     resolver: &dyn Resolver,
 ) -> Converted {
     let h = &file.header.to_quake();
-    convert(h, &file.skins, &file.frames, options, resolver, || {
-        quake_mesh(
-            h,
-            &file.texcoords,
-            &file.triangles,
-            &file.frames,
-            options.seam_rule,
-            |p, i| decode_position(h, p.verts[i].v),
-        )
-    })
+    convert(
+        h,
+        h.scale,
+        &file.skins,
+        &file.frames,
+        options,
+        resolver,
+        || {
+            quake_mesh(
+                h,
+                &file.texcoords,
+                &file.triangles,
+                &file.frames,
+                options.seam_rule,
+                |p, i| decode_position(h, p.verts[i].v),
+            )
+        },
+    )
 }
 
 pub(super) fn convert_md16(
@@ -100,16 +116,24 @@ pub(super) fn convert_md16(
     resolver: &dyn Resolver,
 ) -> Converted {
     let h = &file.header;
-    convert(h, &file.skins, &file.frames, options, resolver, || {
-        quake_mesh(
-            h,
-            &file.texcoords,
-            &file.triangles,
-            &file.frames,
-            options.seam_rule,
-            |p: &Md16Pose, i| decode_position16(h, p.verts[i].v, p.low[i].v),
-        )
-    })
+    convert(
+        h,
+        h.scale.map(|s| s / 256.0),
+        &file.skins,
+        &file.frames,
+        options,
+        resolver,
+        || {
+            quake_mesh(
+                h,
+                &file.texcoords,
+                &file.triangles,
+                &file.frames,
+                options.seam_rule,
+                |p: &Md16Pose, i| decode_position16(h, p.verts[i].v, p.low[i].v),
+            )
+        },
+    )
 }
 
 pub(super) fn convert_hexen2(
@@ -118,15 +142,22 @@ pub(super) fn convert_hexen2(
     resolver: &dyn Resolver,
 ) -> Converted {
     let h = &file.header.mdl;
-    convert(h, &file.skins, &file.frames, options, resolver, || {
-        hexen2_mesh(file, options.seam_rule)
-    })
+    convert(
+        h,
+        h.scale,
+        &file.skins,
+        &file.frames,
+        options,
+        resolver,
+        || hexen2_mesh(file, options.seam_rule),
+    )
 }
 
-/// What every layout shares once its mesh is built: palette, frames, clips, skins, and the
-/// warning for normals past the table.
+/// What every layout shares once its mesh is built: palette, frames (their positions on a
+/// grid of `step`), clips, skins, and the warning for normals past the table.
 fn convert<P: Pose>(
     h: &raw::Header,
+    step: [f32; 3],
     raw_skins: &[RawSkin<'_>],
     raw_frames: &[Frame<P>],
     options: &ConvertOptions,
@@ -152,6 +183,7 @@ fn convert<P: Pose>(
                 name: raw::name_str(p.name()),
                 bounds_min: decode_position(h, min.v),
                 bounds_max: decode_position(h, max.v),
+                position_step: Some(step),
             }
         })
         .collect();

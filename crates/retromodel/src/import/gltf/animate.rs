@@ -475,6 +475,7 @@ impl Animations {
                     name,
                     bounds_min: lo,
                     bounds_max: hi,
+                    position_step: None,
                 });
                 Ok(())
             };

@@ -2,7 +2,9 @@
 //!
 //! Source: the Khronos glTF 2.0 specification; the `gltf` crate parses and validates the
 //! JSON and the GLB container, every accessor is read here with its ranges checked
-//! (the `accessor` module).
+//! (the `accessor` module). Files that require `KHR_mesh_quantization` are read: their
+//! integer and normalised attributes are decoded like any other, and positions go through
+//! the node transforms that dequantise them.
 //!
 //! - **Scene.** The default scene (else the first, else every root node) is walked; each
 //!   primitive drawn as triangles, a strip or a fan becomes a [`Mesh`](crate::model::Mesh)
@@ -107,7 +109,9 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
     Ok(Converted { model, warnings })
 }
 
-/// Parses and validates the JSON (and the GLB container).
+/// Parses and validates the JSON (and the GLB container). `KHR_mesh_quantization` is
+/// supported: its integer attributes are read as their accessors say and dequantised by
+/// the node transforms like any other.
 ///
 /// gltf-json 1.4's validation indexes the accessor list with a primitive's `POSITION`
 /// attribute before checking it (a panic on a bad index), so that index is checked here
@@ -133,7 +137,11 @@ fn parse(bytes: &[u8]) -> Result<gltf::Gltf> {
         fail(kind, e.to_string())
     };
     let unchecked = gltf::Gltf::from_slice_without_validation(bytes).map_err(error)?;
-    let root = unchecked.document.into_json();
+    let mut root = unchecked.document.into_json();
+    // KHR_mesh_quantization only widens the accessor types vertex attributes may have, which
+    // the accessor reader takes whatever they are; the gltf crate does not know it.
+    root.extensions_required
+        .retain(|e| e != crate::export::gltf::QUANTIZATION);
     for (mi, m) in root.meshes.iter().enumerate() {
         for (pi, p) in m.primitives.iter().enumerate() {
             let position = gltf::json::validation::Checked::Valid(gltf::Semantic::Positions);
