@@ -14,6 +14,7 @@
 
 use super::{corrupt, Image, Pixels, Size};
 use crate::error::{Error, ErrorKind, Location, Result};
+use crate::hash::FastMap;
 use crate::limits::{Budget, Limits};
 
 /// Short format name used in errors (`png: ...`).
@@ -33,10 +34,17 @@ pub fn encode_compact(
     height: u32,
     rgba: &[u8],
 ) -> Result<Vec<u8>, ::png::EncodingError> {
-    let mut colours: std::collections::HashMap<[u8; 4], u8> = std::collections::HashMap::new();
+    // Colours as little-endian words, in a fast-hashed table (this runs on every pixel).
+    let pixels = rgba.as_chunks::<4>().0;
+    let mut colours: FastMap<u32, u8> = FastMap::default();
     let mut indexed = true;
-    for p in rgba.chunks_exact(4) {
-        let c = [p[0], p[1], p[2], p[3]];
+    let mut last = None;
+    for &p in pixels {
+        let c = u32::from_le_bytes(p);
+        if last == Some(c) {
+            continue;
+        }
+        last = Some(c);
         if !colours.contains_key(&c) {
             if colours.len() == 256 {
                 indexed = false;
@@ -49,15 +57,15 @@ pub fn encode_compact(
     {
         let mut enc = ::png::Encoder::new(&mut out, width, height);
         enc.set_depth(::png::BitDepth::Eight);
-        enc.set_compression(::png::Compression::Default);
+        enc.set_compression(::png::Compression::Fast);
         if indexed {
             // Translucent entries first, so that tRNS stops at the last of them.
-            let mut palette: Vec<[u8; 4]> = colours.keys().copied().collect();
+            let mut palette: Vec<[u8; 4]> = colours.keys().map(|c| c.to_le_bytes()).collect();
             palette.sort_by_key(|c| (c[3] == 255, *c));
-            let index: std::collections::HashMap<[u8; 4], u8> = palette
+            let index: FastMap<u32, u8> = palette
                 .iter()
                 .enumerate()
-                .map(|(i, &c)| (c, i as u8))
+                .map(|(i, &c)| (u32::from_le_bytes(c), i as u8))
                 .collect();
             enc.set_color(::png::ColorType::Indexed);
             enc.set_palette(
@@ -75,9 +83,9 @@ pub fn encode_compact(
                         .collect::<Vec<u8>>(),
                 );
             }
-            let data: Vec<u8> = rgba
-                .chunks_exact(4)
-                .map(|p| index[&[p[0], p[1], p[2], p[3]]])
+            let data: Vec<u8> = pixels
+                .iter()
+                .map(|&p| index[&u32::from_le_bytes(p)])
                 .collect();
             enc.write_header()?.write_image_data(&data)?;
         } else if rgba.chunks_exact(4).all(|p| p[3] == 255) {
