@@ -290,8 +290,37 @@ fn bench_prints_one_line() {
         .collect();
     assert_eq!(
         keys,
-        ["files", "bytes", "rounds", "seconds", "MBps", "files_per_s"]
+        [
+            "files",
+            "bytes",
+            "rounds",
+            "seconds",
+            "MBps",
+            "files_per_s",
+            "decoded_MB",
+            "decoded_GBps"
+        ]
     );
+    // The generated model's poses: some pose data decoded per second.
+    let rate: f64 = fields[7]["decoded_GBps=".len()..].parse().unwrap();
+    assert!(rate > 0.0, "{line}");
+    // Parse-only prints no decoded figures.
+    let out = run_ok(&[
+        "bench",
+        p.to_str().unwrap(),
+        "--rounds",
+        "1",
+        "--parse-only",
+    ]);
+    assert!(
+        !text(&out.stdout).contains("decoded"),
+        "{}",
+        text(&out.stdout)
+    );
+    // --memory needs no files and prints the copy bandwidth.
+    let out = run_ok(&["bench", "--memory", "--rounds", "1"]);
+    assert!(text(&out.stdout).starts_with("bytes=268435456 rounds=1 "));
+    assert!(text(&out.stdout).contains(" copy_GBps="));
     assert_eq!(fields[0], "files=1");
     assert_eq!(
         fields[1],
