@@ -31,11 +31,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Read, validate and convert classic game models: Quake MDL and Quake 2 MD2 (MD5 and 3D
-/// GameStudio formats are detected and reported as not supported yet).
+/// Read, validate, convert, render and view classic game models: Quake MDL, Quake 2 MD2,
+/// Quake 3 MD3, Doom 3 MD5 (mesh, anim, camera), 3D GameStudio MDL, HMP and WMP.
 ///
-/// Paths may be files or directories; directories are searched recursively for model files
-/// (.mdl .md2 .md5mesh .md5anim .md5camera .hmp .wmp). A bad file is reported and the others
+/// Paths may be files, directories or archives (.pak .pk3 .pk4 .zip); directories are
+/// searched recursively for model files. A bad file is reported and the others
 /// are still processed; the exit status is 1 if any file failed.
 #[derive(Parser)]
 #[command(name = "retromodel", version, propagate_version = true)]
@@ -60,6 +60,7 @@ enum Command {
     Render(commands::render::Args),
     #[cfg(feature = "viewer")]
     View(commands::view::Args),
+    Web(commands::web::Args),
 }
 
 /// Where side files (palettes, MD2 skins) come from; every command that decodes skins
@@ -151,6 +152,7 @@ fn main() -> ExitCode {
         Command::Render(a) => commands::render::run(a),
         #[cfg(feature = "viewer")]
         Command::View(a) => commands::view::run(a),
+        Command::Web(a) => commands::web::run(a),
     };
     match result {
         Ok(code) => code,

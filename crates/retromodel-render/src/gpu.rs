@@ -1,4 +1,6 @@
-//! Device creation: headless, with a clear error when there is no adapter.
+//! Device creation: headless or for a window or canvas surface, with a clear error when there
+//! is no adapter. The same limits everywhere: WebGL2's (the lowest the renderer runs on), with
+//! the adapter's own buffer and texture sizes so large pose buffers and skins fit.
 
 use crate::RenderError;
 
@@ -14,14 +16,13 @@ pub struct Gpu {
     pub queue: wgpu::Queue,
     /// The adapter's name, driver and backend.
     pub info: wgpu::AdapterInfo,
-    /// Whether vertex shaders may read storage buffers (needed by the skeletal path).
-    pub vertex_storage: bool,
 }
 
 impl Gpu {
     /// A device with no window, on the best adapter of the primary backends (Vulkan, Metal,
     /// DX12; `WGPU_BACKEND` overrides). Without any adapter (no GPU and no software Vulkan
     /// driver) this returns [`RenderError::NoAdapter`]; it never panics for that.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn headless() -> Result<Gpu, RenderError> {
         let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY);
         let instance = wgpu::Instance::new(&wgpu::InstanceDescriptor {
@@ -31,47 +32,55 @@ impl Gpu {
         Gpu::with_instance(instance, None)
     }
 
-    /// A device on `instance`, compatible with `surface` when one is given (the viewer).
+    /// A device on `instance`, compatible with `surface` when one is given (the viewer),
+    /// waiting for the adapter (native only; in a browser use [`Gpu::request`]).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn with_instance(
         instance: wgpu::Instance,
         surface: Option<&wgpu::Surface<'_>>,
     ) -> Result<Gpu, RenderError> {
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            force_fallback_adapter: false,
-            compatible_surface: surface,
-        }))
-        .map_err(|e| RenderError::NoAdapter(e.to_string()))?;
+        pollster::block_on(Gpu::request(instance, surface))
+    }
+
+    /// A device on `instance`, compatible with `surface` when one is given: what
+    /// [`Gpu::with_instance`] does, as a future (the browser cannot block).
+    pub async fn request(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Gpu, RenderError> {
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                force_fallback_adapter: false,
+                compatible_surface: surface,
+            })
+            .await
+            .map_err(|e| RenderError::NoAdapter(e.to_string()))?;
         let info = adapter.get_info();
         let supported = adapter.limits();
-        let vertex_storage = adapter
-            .get_downlevel_capabilities()
-            .flags
-            .contains(wgpu::DownlevelFlags::VERTEX_STORAGE)
-            && supported.max_storage_buffers_per_shader_stage > 0;
-        // Downlevel defaults (what llvmpipe and any GL 3.3-class device give), with the
-        // adapter's own buffer size limits so large pose buffers fit.
+        // WebGL2's limits (the renderer needs no more: joint matrices and influences are
+        // textures, not storage buffers), with the adapter's own sizes.
         let limits = wgpu::Limits {
             max_buffer_size: supported.max_buffer_size,
-            max_storage_buffer_binding_size: supported.max_storage_buffer_binding_size,
             max_texture_dimension_2d: supported.max_texture_dimension_2d,
-            ..wgpu::Limits::downlevel_defaults()
+            ..wgpu::Limits::downlevel_webgl2_defaults()
         };
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("retromodel-render"),
-            required_features: wgpu::Features::empty(),
-            required_limits: limits,
-            memory_hints: wgpu::MemoryHints::Performance,
-            trace: wgpu::Trace::Off,
-        }))
-        .map_err(|e| RenderError::Device(e.to_string()))?;
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("retromodel-render"),
+                required_features: wgpu::Features::empty(),
+                required_limits: limits,
+                memory_hints: wgpu::MemoryHints::Performance,
+                trace: wgpu::Trace::Off,
+            })
+            .await
+            .map_err(|e| RenderError::Device(e.to_string()))?;
         Ok(Gpu {
             instance,
             adapter,
             device,
             queue,
             info,
-            vertex_storage,
         })
     }
 

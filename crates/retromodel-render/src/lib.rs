@@ -10,9 +10,9 @@
 //!   slice of pose B as two vertex buffers and a blend factor in a uniform, and the vertex
 //!   shader blends positions and normals. Per frame the CPU writes one uniform.
 //! - **Skeletal path** (MD5, MDL7 bones): bind-pose vertices with up to four joint influences
-//!   as vertex attributes; the joint matrices of the current time are written to a storage
-//!   buffer per frame and the vertex shader skins. A mesh with a vertex of more than four
-//!   influences also gets every influence uploaded once into a second storage buffer, and
+//!   as vertex attributes; the joint matrices of the current time are written to a texture
+//!   per frame and the vertex shader skins. A mesh with a vertex of more than four
+//!   influences also gets every influence uploaded once into a second texture, and
 //!   its vertices are skinned over all of them (exact linear blend skinning, no per-frame CPU
 //!   skinning); [`GpuModel::max_influences`] tells which.
 //! - **Shading**: the skin with nearest sampling (linear on request), Quake fullbright texels
@@ -41,6 +41,7 @@
 mod camera;
 mod gif_out;
 mod gpu;
+pub mod playback;
 mod renderer;
 mod scene;
 pub mod timing;

@@ -64,17 +64,17 @@ pub struct Renderer {
     globals: wgpu::Buffer,
     globals_group: wgpu::BindGroup,
     material_layout: wgpu::BindGroupLayout,
-    pub(crate) joints_layout: Option<wgpu::BindGroupLayout>,
-    /// Joint matrices and a mesh's packed influences (`vs_skin_all`), when the adapter lets
-    /// vertex shaders read two storage buffers.
-    pub(crate) influences_layout: Option<wgpu::BindGroupLayout>,
+    /// The joint-matrix texture (`vs_skin`).
+    pub(crate) joints_layout: wgpu::BindGroupLayout,
+    /// The joint-matrix texture and a mesh's packed influences (`vs_skin_all`).
+    pub(crate) influences_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
     morph_fill: wgpu::RenderPipeline,
     morph_wire: wgpu::RenderPipeline,
-    skin_fill: Option<wgpu::RenderPipeline>,
-    skin_wire: Option<wgpu::RenderPipeline>,
-    skin_all_fill: Option<wgpu::RenderPipeline>,
-    skin_all_wire: Option<wgpu::RenderPipeline>,
+    skin_fill: wgpu::RenderPipeline,
+    skin_wire: wgpu::RenderPipeline,
+    skin_all_fill: wgpu::RenderPipeline,
+    skin_all_wire: wgpu::RenderPipeline,
 }
 
 /// The depth format of every pass.
@@ -93,8 +93,7 @@ fn axis_matrix() -> Mat4 {
 }
 
 impl Renderer {
-    /// Builds the pipelines for colour targets of `format` (the skinning pipelines only when
-    /// the adapter lets vertex shaders read storage buffers).
+    /// Builds the pipelines for colour targets of `format`.
     pub fn new(gpu: &Gpu, format: wgpu::TextureFormat) -> Renderer {
         let device = &gpu.device;
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -151,30 +150,31 @@ impl Renderer {
                 },
             ],
         });
-        let storage = |binding| wgpu::BindGroupLayoutEntry {
+        // Joint matrices (RGBA32F, four texels a joint) and packed influences (RG32UI) are
+        // textures the vertex shader reads with `textureLoad`: WebGL2 has no storage buffers,
+        // and one skinning path serves desktop and browser.
+        let vertex_texture = |binding, sample_type| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::VERTEX,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only: true },
-                has_dynamic_offset: false,
-                min_binding_size: None,
+            ty: wgpu::BindingType::Texture {
+                sample_type,
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
             },
             count: None,
         };
-        let joints_layout = gpu.vertex_storage.then(|| {
-            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("joints"),
-                entries: &[storage(0)],
-            })
+        let joint_texels = wgpu::TextureSampleType::Float { filterable: false };
+        let joints_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("joints"),
+            entries: &[vertex_texture(0, joint_texels)],
         });
-        let influences_layout = (gpu.vertex_storage
-            && device.limits().max_storage_buffers_per_shader_stage >= 2)
-            .then(|| {
-                device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                    label: Some("joints and influences"),
-                    entries: &[storage(0), storage(1)],
-                })
-            });
+        let influences_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("joints and influences"),
+            entries: &[
+                vertex_texture(0, joint_texels),
+                vertex_texture(1, wgpu::TextureSampleType::Uint),
+            ],
+        });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("nearest"),
             address_mode_u: wgpu::AddressMode::Repeat,
@@ -209,7 +209,7 @@ impl Renderer {
             attributes: &wgpu::vertex_attr_array![1 => Float32x3, 2 => Float32x3, 5 => Uint32x4, 6 => Float32x4],
         };
         // The same vertex buffer for `vs_skin_all`: bind position and normal only, the
-        // influences come from a storage buffer.
+        // influences come from a texture.
         let bind_vertex = wgpu::VertexBufferLayout {
             array_stride: std::mem::size_of::<SkinVertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
@@ -283,21 +283,17 @@ impl Renderer {
                 ),
             )
         };
-        // A skinning path, where the adapter has the bind group layout it needs.
+        // A skinning path: the joint data in bind group 2.
         let skinned_pair = |label: &str,
-                            joints: &Option<wgpu::BindGroupLayout>,
+                            joints: &wgpu::BindGroupLayout,
                             vs: &str,
                             buffers: &[wgpu::VertexBufferLayout<'_>]| {
-            let Some(jl) = joints else {
-                return (None, None);
-            };
             let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(label),
-                bind_group_layouts: &[&globals_layout, &material_layout, jl],
+                bind_group_layouts: &[&globals_layout, &material_layout, joints],
                 push_constant_ranges: &[],
             });
-            let (fill, wire) = pair(label, &layout, vs, buffers);
-            (Some(fill), Some(wire))
+            pair(label, &layout, vs, buffers)
         };
         let morph_buffers = [uv_layout.clone(), pose_a, pose_b];
         let (morph_fill, morph_wire) = pair("keyframe", &morph_layout, "vs_morph", &morph_buffers);
@@ -430,28 +426,26 @@ impl Renderer {
                     .map_or(&scene.default_material, |g| &g[view.picture % g.len()]);
                 pass.set_bind_group(1, material, &[]);
                 pass.set_vertex_buffer(0, mesh.uvs.slice(..));
-                let skinned = match (
-                    scene.skeletal_now,
-                    &mesh.skinned,
-                    &scene.joints,
-                    &self.skin_fill,
-                    &self.skin_wire,
-                ) {
-                    (true, Some(verts), Some((_, joints)), Some(fill), Some(wire_p)) => {
-                        // Every influence from a storage buffer when a vertex has more than
-                        // four; the four of the vertex attributes otherwise.
-                        match (
-                            &mesh.influence_group,
-                            &self.skin_all_fill,
-                            &self.skin_all_wire,
-                        ) {
-                            (Some(group), Some(all_fill), Some(all_wire)) => {
-                                pass.set_pipeline(if wire { all_wire } else { all_fill });
+                let skinned = match (scene.skeletal_now, &mesh.skinned, &scene.joints) {
+                    (true, Some(verts), Some(joints)) => {
+                        // Every influence from the mesh's influence texture when a vertex has
+                        // more than four; the four of the vertex attributes otherwise.
+                        match &mesh.influence_group {
+                            Some(group) => {
+                                pass.set_pipeline(if wire {
+                                    &self.skin_all_wire
+                                } else {
+                                    &self.skin_all_fill
+                                });
                                 pass.set_bind_group(2, group, &[]);
                             }
-                            _ => {
-                                pass.set_pipeline(if wire { wire_p } else { fill });
-                                pass.set_bind_group(2, joints, &[]);
+                            None => {
+                                pass.set_pipeline(if wire {
+                                    &self.skin_wire
+                                } else {
+                                    &self.skin_fill
+                                });
+                                pass.set_bind_group(2, &joints.group, &[]);
                             }
                         }
                         pass.set_vertex_buffer(1, verts.slice(..));

@@ -69,15 +69,44 @@ impl Pose {
     }
 }
 
+/// Joints a row of the joint-matrix texture holds (four RGBA32F texels, the matrix's
+/// columns, each).
+const JOINTS_PER_ROW: u32 = 256;
+
+/// Width (texels) and height of the joint-matrix texture for `joints` joints.
+fn joint_texture_size(joints: usize) -> (u32, u32) {
+    let n = joints.max(1) as u32;
+    let per_row = n.min(JOINTS_PER_ROW);
+    (per_row * 4, n.div_ceil(per_row))
+}
+
+/// Width and height of a texture holding `texels` texels in rows of at most `side`.
+fn texture_rows(texels: usize, side: u32) -> (u32, u32) {
+    let n = texels.max(1) as u64;
+    let width = n.min(u64::from(side.max(1)));
+    (
+        width as u32,
+        n.div_ceil(width).min(u64::from(u32::MAX)) as u32,
+    )
+}
+
+/// The joint matrices of the current pose as an RGBA32F texture, and its bind group.
+pub(crate) struct JointTexture {
+    texture: wgpu::Texture,
+    pub group: wgpu::BindGroup,
+    width: u32,
+    height: u32,
+}
+
 pub(crate) struct GpuMesh {
     pub uvs: wgpu::Buffer,
     pub poses: wgpu::Buffer,
     pub pose_count: usize,
     pub vertex_count: usize,
     pub skinned: Option<wgpu::Buffer>,
-    /// Every influence of every vertex ([`pack_influences`]), when a vertex has more than
-    /// [`FAST_INFLUENCES`] and the renderer has the `vs_skin_all` pipelines.
-    pub influences: Option<wgpu::Buffer>,
+    /// Every influence of every vertex ([`pack_influences`]) as an RG32UI texture, when a
+    /// vertex has more than [`FAST_INFLUENCES`].
+    pub influences: Option<wgpu::TextureView>,
     /// The joint matrices and [`GpuMesh::influences`] bound for `vs_skin_all`.
     pub influence_group: Option<wgpu::BindGroup>,
     pub indices: wgpu::Buffer,
@@ -93,7 +122,7 @@ pub struct GpuModel {
     /// Per skin, one material bind group per picture.
     pub(crate) skins: Vec<Vec<wgpu::BindGroup>>,
     pub(crate) default_material: wgpu::BindGroup,
-    pub(crate) joints: Option<(wgpu::Buffer, wgpu::BindGroup)>,
+    pub(crate) joints: Option<JointTexture>,
     framing: Framing,
     animation_boxes: Vec<Option<[Vec3; 2]>>,
     frame_bounds: Vec<Option<[Vec3; 2]>>,
@@ -102,7 +131,9 @@ pub struct GpuModel {
     animation_names: Vec<String>,
     inverse_bind: Vec<rmath::Mat4>,
     scratch: Vec<JointPose>,
+    /// The joint matrices, padded to fill the joint texture's rows.
     matrices: Vec<[f32; 16]>,
+    joint_count: usize,
     warnings: Vec<String>,
     max_influences: usize,
     /// Whether the last [`GpuModel::prepare`] selected the skeletal path.
@@ -133,8 +164,8 @@ fn texture(gpu: &Gpu, width: u32, height: u32, rgba: &[u8], label: &str) -> wgpu
 }
 
 /// Most joint influences per vertex that the fast skinning path (`vs_skin`, joints and
-/// weights as vertex attributes) takes exactly; meshes with more are skinned from a storage
-/// buffer of every influence (`vs_skin_all`).
+/// weights as vertex attributes) takes exactly; meshes with more are skinned from a texture
+/// of every influence (`vs_skin_all`).
 pub(crate) const FAST_INFLUENCES: usize = 4;
 
 /// A vertex's influences merged per joint (weights of a joint added up), zero and non-finite
@@ -227,7 +258,7 @@ impl GpuModel {
     /// Uploads `model`: every pose of every mesh, UVs, triangles, edges for the wireframe,
     /// skins (first picture of each group member, fullbright masks), and for a skeletal model
     /// the bind-pose vertices with their four heaviest joint weights, every influence of the
-    /// meshes that have vertices with more than four (one storage buffer each), and the
+    /// meshes that have vertices with more than four (one texture each), and the
     /// animations.
     pub fn new(gpu: &Gpu, renderer: &Renderer, model: &Model) -> Result<GpuModel, RenderError> {
         let device = &gpu.device;
@@ -248,8 +279,6 @@ impl GpuModel {
         let mut cpu_skin: Vec<([f32; 3], Influences)> = Vec::new();
         let mut max_influences = 0;
         let last_joint = model.joints.len().saturating_sub(1) as u32;
-        // Whether the renderer can skin with every influence (storage buffers enough).
-        let all_path = renderer.influences_layout.is_some();
         for (mi, mesh) in model.meshes.iter().enumerate() {
             let n = mesh.positions.len();
             if n == 0 || mesh.triangles.is_empty() {
@@ -353,29 +382,42 @@ impl GpuModel {
                 let most = all.iter().map(Vec::len).max().unwrap_or(0);
                 max_influences = max_influences.max(most);
                 if most > FAST_INFLUENCES {
-                    // One `vec2<u32>` (8 bytes) per vertex and per influence.
-                    let entries = (n + all.iter().map(Vec::len).sum::<usize>()) as u64;
-                    let bytes = entries * 8;
-                    let limits = device.limits();
-                    if !all_path {
+                    // One `vec2<u32>` texel per vertex and per influence, rows of the
+                    // adapter's widest texture.
+                    let packed = pack_influences(&all);
+                    let side = device.limits().max_texture_dimension_2d;
+                    let (width, height) = texture_rows(packed.len(), side);
+                    if height > side {
                         warnings.push(format!(
-                            "mesh {mi}: vertices with up to {most} joint influences skinned with the heaviest {FAST_INFLUENCES} (the adapter has too few vertex-stage storage buffers)"
-                        ));
-                    } else if bytes > u64::from(limits.max_storage_buffer_binding_size)
-                        || bytes > limits.max_buffer_size
-                    {
-                        warnings.push(format!(
-                            "mesh {mi}: {bytes} bytes of joint influences exceed the adapter's storage buffer size; skinned with the heaviest {FAST_INFLUENCES}"
+                            "mesh {mi}: {} joint influences exceed the adapter's largest texture; skinned with the heaviest {FAST_INFLUENCES}",
+                            packed.len()
                         ));
                     } else {
-                        let packed = pack_influences(&all);
-                        influences = Some(device.create_buffer_init(
-                            &wgpu::util::BufferInitDescriptor {
-                                label: Some(&format!("mesh {mi} influences")),
-                                contents: bytemuck::cast_slice(&packed),
-                                usage: wgpu::BufferUsages::STORAGE,
-                            },
-                        ));
+                        let mut texels = packed;
+                        texels.resize((width * height) as usize, [0, 0]);
+                        influences = Some(
+                            device
+                                .create_texture_with_data(
+                                    &gpu.queue,
+                                    &wgpu::TextureDescriptor {
+                                        label: Some(&format!("mesh {mi} influences")),
+                                        size: wgpu::Extent3d {
+                                            width,
+                                            height,
+                                            depth_or_array_layers: 1,
+                                        },
+                                        mip_level_count: 1,
+                                        sample_count: 1,
+                                        dimension: wgpu::TextureDimension::D2,
+                                        format: wgpu::TextureFormat::Rg32Uint,
+                                        usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                                        view_formats: &[],
+                                    },
+                                    wgpu::util::TextureDataOrder::LayerMajor,
+                                    bytemuck::cast_slice(&texels),
+                                )
+                                .create_view(&Default::default()),
+                        );
                     }
                 }
                 let verts: Vec<SkinVertex> = (0..n)
@@ -469,50 +511,60 @@ impl GpuModel {
             animation_boxes.push(b);
         }
         let joints = if skeletal {
-            if !gpu.vertex_storage {
-                return Err(RenderError::Model(
-                    "skeletal animation needs storage buffers in vertex shaders, which this adapter lacks".into(),
-                ));
+            let (width, height) = joint_texture_size(model.joints.len());
+            if height > device.limits().max_texture_dimension_2d {
+                return Err(RenderError::Model(format!(
+                    "{} joints exceed the adapter's largest texture",
+                    model.joints.len()
+                )));
             }
-            let buf = device.create_buffer(&wgpu::BufferDescriptor {
+            let texture = device.create_texture(&wgpu::TextureDescriptor {
                 label: Some("joint matrices"),
-                size: (model.joints.len().max(1) * 64) as u64,
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Rgba32Float,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
             });
-            let layout = renderer
-                .joints_layout
-                .as_ref()
-                .ok_or_else(|| RenderError::Model("no skinning pipeline".into()))?;
-            let bg = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            let view = texture.create_view(&Default::default());
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("joints"),
-                layout,
+                layout: &renderer.joints_layout,
                 entries: &[wgpu::BindGroupEntry {
                     binding: 0,
-                    resource: buf.as_entire_binding(),
+                    resource: wgpu::BindingResource::TextureView(&view),
                 }],
             });
-            if let Some(layout) = &renderer.influences_layout {
-                for mesh in &mut meshes {
-                    mesh.influence_group = mesh.influences.as_ref().map(|inf| {
-                        device.create_bind_group(&wgpu::BindGroupDescriptor {
-                            label: Some("joints and influences"),
-                            layout,
-                            entries: &[
-                                wgpu::BindGroupEntry {
-                                    binding: 0,
-                                    resource: buf.as_entire_binding(),
-                                },
-                                wgpu::BindGroupEntry {
-                                    binding: 1,
-                                    resource: inf.as_entire_binding(),
-                                },
-                            ],
-                        })
-                    });
-                }
+            for mesh in &mut meshes {
+                mesh.influence_group = mesh.influences.as_ref().map(|inf| {
+                    device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("joints and influences"),
+                        layout: &renderer.influences_layout,
+                        entries: &[
+                            wgpu::BindGroupEntry {
+                                binding: 0,
+                                resource: wgpu::BindingResource::TextureView(&view),
+                            },
+                            wgpu::BindGroupEntry {
+                                binding: 1,
+                                resource: wgpu::BindingResource::TextureView(inf),
+                            },
+                        ],
+                    })
+                });
             }
-            Some((buf, bg))
+            Some(JointTexture {
+                texture,
+                group,
+                width,
+                height,
+            })
         } else {
             None
         };
@@ -558,7 +610,11 @@ impl GpuModel {
             animations,
             animation_names,
             scratch: vec![JointPose::IDENTITY; model.joints.len()],
-            matrices: vec![[0.0; 16]; model.joints.len()],
+            matrices: {
+                let (w, h) = joint_texture_size(model.joints.len());
+                vec![[0.0; 16]; (w / 4 * h) as usize]
+            },
+            joint_count: model.joints.len(),
             inverse_bind,
             warnings,
             max_influences,
@@ -625,7 +681,7 @@ impl GpuModel {
 
     /// The most joint influences of any skinned vertex (merged per joint; 0 for a model that
     /// is not drawn skeletal). Above 4, the meshes that have such vertices are skinned with
-    /// every influence, read from a storage buffer by the vertex shader; otherwise the
+    /// every influence, read from a texture by the vertex shader; otherwise the
     /// influences are vertex attributes.
     pub fn max_influences(&self) -> usize {
         self.max_influences
@@ -639,7 +695,7 @@ impl GpuModel {
     /// The joint matrices of the last skeletal [`GpuModel::prepare`] (object space, bind
     /// pose to animated pose, column-major).
     pub fn joint_matrices(&self) -> &[[f32; 16]] {
-        &self.matrices
+        &self.matrices[..self.joint_count]
     }
 
     /// Gets the pose ready: for a skeletal pose, samples the animation on the CPU (the
@@ -665,7 +721,7 @@ impl GpuModel {
                 time,
                 looping,
             } => {
-                let (Some(Some(anim)), Some((buf, _))) =
+                let (Some(Some(anim)), Some(joints)) =
                     (self.animations.get(animation), self.joints.as_ref())
                 else {
                     self.skeletal_now = false;
@@ -681,9 +737,30 @@ impl GpuModel {
                     Playback::Clamp
                 };
                 anim.sample_global(time, playback, RootMotion::InPlace, &mut self.scratch);
-                skeletal::joint_matrices(&self.scratch, &self.inverse_bind, &mut self.matrices);
-                gpu.queue
-                    .write_buffer(buf, 0, bytemuck::cast_slice(&self.matrices));
+                skeletal::joint_matrices(
+                    &self.scratch,
+                    &self.inverse_bind,
+                    &mut self.matrices[..self.joint_count],
+                );
+                gpu.queue.write_texture(
+                    wgpu::TexelCopyTextureInfo {
+                        texture: &joints.texture,
+                        mip_level: 0,
+                        origin: wgpu::Origin3d::ZERO,
+                        aspect: wgpu::TextureAspect::All,
+                    },
+                    bytemuck::cast_slice(&self.matrices),
+                    wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(joints.width * 16),
+                        rows_per_image: Some(joints.height),
+                    },
+                    wgpu::Extent3d {
+                        width: joints.width,
+                        height: joints.height,
+                        depth_or_array_layers: 1,
+                    },
+                );
                 self.skeletal_now = true;
                 KeyPose {
                     a: 0,

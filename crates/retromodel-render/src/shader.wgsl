@@ -3,9 +3,10 @@
 // Keyframe path (vs_morph): pose A and pose B arrive as two vertex buffers (slices of one
 // buffer holding every pose of the mesh), the vertex shader blends positions and normals by
 // `globals.params.x`. Skeletal path (vs_skin): bind-pose vertices with up to four joint
-// influences, skinned by the joint matrices of the current frame (a storage buffer). Meshes
-// with a vertex of more than four influences use vs_skin_all, which loops over every
-// influence of the vertex, read from a second storage buffer by vertex index.
+// influences, skinned by the joint matrices of the current frame (an RGBA32F texture, four
+// texels a joint: WebGL2 has no storage buffers). Meshes with a vertex of more than four
+// influences use vs_skin_all, which loops over every influence of the vertex, read from an
+// RG32UI texture by vertex index.
 // Positions are in the model's Z-up space; `globals.model` is the Z-up -> Y-up rotation.
 
 struct Globals {
@@ -22,10 +23,29 @@ struct Globals {
 @group(1) @binding(0) var skin_texture: texture_2d<f32>;
 @group(1) @binding(1) var fullbright_texture: texture_2d<f32>;
 @group(1) @binding(2) var skin_sampler: sampler;
-@group(2) @binding(0) var<storage, read> joints: array<mat4x4<f32>>;
+// Joint j's matrix columns are texels 4j..4j+3 of the rows read left to right.
+@group(2) @binding(0) var joints: texture_2d<f32>;
 // vs_skin_all only: per vertex `(start, count)` at the vertex's index, then the
-// `(joint, bitcast<u32>(weight))` pairs that the starts point at, in the same array.
-@group(2) @binding(1) var<storage, read> influences: array<vec2<u32>>;
+// `(joint, bitcast<u32>(weight))` pairs that the starts point at, in the same texture (rows
+// read left to right).
+@group(2) @binding(1) var influences: texture_2d<u32>;
+
+fn joint_matrix(j: u32) -> mat4x4<f32> {
+    let per_row = textureDimensions(joints).x / 4u;
+    let x = i32((j % per_row) * 4u);
+    let y = i32(j / per_row);
+    return mat4x4<f32>(
+        textureLoad(joints, vec2<i32>(x, y), 0),
+        textureLoad(joints, vec2<i32>(x + 1, y), 0),
+        textureLoad(joints, vec2<i32>(x + 2, y), 0),
+        textureLoad(joints, vec2<i32>(x + 3, y), 0),
+    );
+}
+
+fn influence(i: u32) -> vec2<u32> {
+    let width = textureDimensions(influences).x;
+    return textureLoad(influences, vec2<i32>(i32(i % width), i32(i / width)), 0).xy;
+}
 
 struct VsOut {
     @builtin(position) clip: vec4<f32>,
@@ -90,7 +110,7 @@ struct Skinned {
 // `s` plus one influence: joint `joint`'s matrix applied to the bind-pose position and
 // normal, times the weight `w`.
 fn add_influence(s: Skinned, joint: u32, w: f32, position: vec3<f32>, normal: vec3<f32>) -> Skinned {
-    let m = joints[joint];
+    let m = joint_matrix(joint);
     return Skinned(s.p + w * (m * vec4<f32>(position, 1.0)).xyz, s.n + w * (m * vec4<f32>(normal, 0.0)).xyz);
 }
 
@@ -123,10 +143,10 @@ struct SkinAllIn {
 };
 
 fn skin_all(v: SkinAllIn) -> VsOut {
-    let range = influences[v.vertex];
+    let range = influence(v.vertex);
     var s = Skinned(vec3<f32>(0.0), vec3<f32>(0.0));
     for (var i = 0u; i < range.y; i = i + 1u) {
-        let e = influences[range.x + i];
+        let e = influence(range.x + i);
         s = add_influence(s, e.x, bitcast<f32>(e.y), v.position, v.normal);
     }
     return finish(s.p, s.n, v.uv);

@@ -13,9 +13,9 @@ use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
 
+use crate::playback::{clips_of, pose_at, position_text, ClipEntry};
 use crate::renderer::depth_texture;
-use crate::timing::Timeline;
-use crate::{Camera, Gpu, GpuModel, Pose, Renderer, View};
+use crate::{Camera, Gpu, GpuModel, Renderer, View};
 
 /// A model the viewer shows, and the text of its info panel.
 pub struct Loaded {
@@ -41,16 +41,6 @@ pub struct Options {
     pub quit_after: Option<f32>,
     /// Window size in logical pixels.
     pub size: (u32, u32),
-}
-
-enum Track {
-    Keyframes(Timeline),
-    Skeletal { index: usize, duration: f32 },
-}
-
-struct ClipEntry {
-    name: String,
-    track: Track,
 }
 
 struct Doc {
@@ -96,36 +86,6 @@ struct App {
     loader: Box<Loader>,
     state: Option<State>,
     error: Option<String>,
-}
-
-fn clips_of(model: &Model, scene: &GpuModel) -> Vec<ClipEntry> {
-    let mut out = Vec::new();
-    for (index, name) in scene.animation_names().iter().enumerate() {
-        if let Some((frames, fps)) = scene.animation_info(index) {
-            out.push(ClipEntry {
-                name: name.clone(),
-                track: Track::Skeletal {
-                    index,
-                    duration: frames.saturating_sub(1).max(1) as f32 / fps,
-                },
-            });
-        }
-    }
-    if out.is_empty() {
-        for c in &model.clips {
-            out.push(ClipEntry {
-                name: format!("{} ({} frames)", c.name, c.count),
-                track: Track::Keyframes(Timeline::of_clip(c)),
-            });
-        }
-        if out.is_empty() {
-            out.push(ClipEntry {
-                name: "all frames".into(),
-                track: Track::Keyframes(Timeline::all_frames(model)),
-            });
-        }
-    }
-    out
 }
 
 impl State {
@@ -228,11 +188,7 @@ impl State {
             Ok(scene) => {
                 let clips = clips_of(&loaded.model, &scene);
                 self.ui.clip = clip
-                    .and_then(|c| {
-                        clips
-                            .iter()
-                            .position(|e| e.name == c || e.name.starts_with(&format!("{c} (")))
-                    })
+                    .and_then(|c| clips.iter().position(|e| e.is_named(c)))
                     .unwrap_or(0);
                 self.ui.time = 0.0;
                 self.ui.skin = None;
@@ -314,21 +270,12 @@ impl State {
             ..View::default()
         };
         if let Some(doc) = self.doc.as_mut() {
-            let (pose, framing) = match doc.clips.get(self.ui.clip).map(|c| &c.track) {
-                Some(Track::Keyframes(t)) => (
-                    Pose::Keyframe(t.sample(self.ui.time, true, self.ui.interpolate)),
-                    doc.scene.framing_of(&t.frames),
-                ),
-                Some(Track::Skeletal { index, .. }) => (
-                    Pose::Skeletal {
-                        animation: *index,
-                        time: self.ui.time,
-                        looping: true,
-                    },
-                    doc.scene.framing_of_animation(*index),
-                ),
-                None => (Pose::frame(0), doc.scene.framing()),
-            };
+            let (pose, framing) = pose_at(
+                &doc.scene,
+                doc.clips.get(self.ui.clip),
+                self.ui.time,
+                self.ui.interpolate,
+            );
             // The free area in physical pixels.
             if let Some(free) = free {
                 let ppp = full.pixels_per_point;
@@ -455,10 +402,7 @@ fn panels(ctx: &egui::Context, ui_state: &mut Ui, doc: Option<&Doc>) {
             });
             ui.add(egui::Slider::new(&mut ui_state.speed, 0.0..=4.0).text("speed"));
             if let Some(c) = doc.clips.get(ui_state.clip) {
-                let duration = match &c.track {
-                    Track::Keyframes(t) => t.duration(),
-                    Track::Skeletal { duration, .. } => *duration,
-                };
+                let duration = c.duration();
                 let mut t = if duration > 0.0 {
                     ui_state.time.rem_euclid(duration)
                 } else {
@@ -471,17 +415,7 @@ fn panels(ctx: &egui::Context, ui_state: &mut Ui, doc: Option<&Doc>) {
                     ui_state.time = t;
                     ui_state.playing = false;
                 }
-                match &c.track {
-                    Track::Keyframes(tl) => {
-                        let k = tl.sample(t, true, ui_state.interpolate);
-                        ui.label(format!("frame {} -> {}, blend {:.2}", k.a, k.b, k.blend));
-                    }
-                    Track::Skeletal { index, .. } => {
-                        if let Some((frames, fps)) = doc.scene.animation_info(*index) {
-                            ui.label(format!("frame {:.2} of {frames} at {fps} fps", t * fps));
-                        }
-                    }
-                }
+                ui.label(position_text(&doc.scene, c, t, ui_state.interpolate));
             }
             let skins = doc.scene.skin_count();
             if skins > 0 {
@@ -516,7 +450,7 @@ fn panels(ctx: &egui::Context, ui_state: &mut Ui, doc: Option<&Doc>) {
                 .default_open(true)
                 .show(ui, |ui| {
                     egui::ScrollArea::vertical().show(ui, |ui| {
-                        ui.label(egui::RichText::new(&doc.info).monospace().small());
+                        ui.label(egui::RichText::new(&doc.info).small());
                     });
                 });
         });

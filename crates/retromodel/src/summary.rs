@@ -78,3 +78,147 @@ impl Summary {
         }
     }
 }
+
+impl std::fmt::Display for Value {
+    /// The value as a person reads it: `12`, `0.5`, `1, 2.5, -3`, text as it is.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Float(v) => write!(f, "{v}"),
+            Value::Floats(v) => {
+                for (i, x) in v.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{x}")?;
+                }
+                Ok(())
+            }
+            Value::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// `1 mesh` / `3 meshes`: a count with its noun in the right number.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A length for the info panel: at most one decimal, none when whole.
+fn length(v: f32) -> String {
+    let r = (v * 10.0).round() / 10.0;
+    if r == r.trunc() {
+        format!("{r:.0}")
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+impl Summary {
+    /// The info panel of the viewers (desktop and web) in plain words: `(label, text)` rows
+    /// such as `("Format", "Quake MDL, version 6")`, `("Size", "3 meshes, 1200 vertices,
+    /// 2000 triangles")`, one row per clip and animation, the header fields as stored and
+    /// the warnings. `model`, when given, adds its skeletal animations (the md5anims loaded
+    /// beside an md5mesh) and skin sizes.
+    pub fn plain_words(&self, model: Option<&crate::Model>) -> Vec<(String, String)> {
+        let mut rows: Vec<(String, String)> = Vec::new();
+        let mut row = |label: &str, text: String| rows.push((label.to_string(), text));
+        let name =
+            crate::registry::format_named(self.format).map_or(self.format, |f| f.description());
+        row("Format", format!("{name}, version {}", self.version));
+        row(
+            "Size",
+            format!(
+                "{}, {} per pose, {}",
+                count(self.meshes, "mesh", "meshes"),
+                count(self.vertices, "vertex", "vertices"),
+                count(self.triangles, "triangle", "triangles")
+            ),
+        );
+        if let Some([lo, hi]) = self.bounds {
+            row(
+                "Extent",
+                format!(
+                    "{} long (x), {} wide (y), {} tall (z), in model units",
+                    length(hi[0] - lo[0]),
+                    length(hi[1] - lo[1]),
+                    length(hi[2] - lo[2])
+                ),
+            );
+        }
+        if self.poses > 0 {
+            let mut t = count(self.poses, "pose", "poses");
+            if self.frame_groups > 0 {
+                t.push_str(&format!(
+                    ", {}",
+                    count(self.frame_groups, "frame group", "frame groups")
+                ));
+            }
+            if !self.clips.is_empty() {
+                t.push_str(&format!(" in {}", count(self.clips.len(), "clip", "clips")));
+            }
+            row("Animation", t);
+        }
+        for c in &self.clips {
+            let timing = if c.frame_times.is_some() {
+                "own frame times".to_string()
+            } else {
+                format!("{} fps", length(c.fps))
+            };
+            row(
+                "Clip",
+                format!(
+                    "{}: {}, {timing}",
+                    c.name,
+                    count(c.count, "frame", "frames")
+                ),
+            );
+        }
+        if self.joints > 0 {
+            row("Skeleton", count(self.joints, "joint", "joints"));
+        }
+        if let Some(model) = model {
+            for a in &model.animations {
+                let seconds = a.frames.len().saturating_sub(1) as f32 / a.fps.max(1e-6);
+                row(
+                    "Animation",
+                    format!(
+                        "{}: {} at {} fps ({:.2} s)",
+                        a.name,
+                        count(a.frames.len(), "frame", "frames"),
+                        length(a.fps),
+                        seconds
+                    ),
+                );
+            }
+        }
+        let mut skins = format!(
+            "{}, {}",
+            count(self.skins, "skin", "skins"),
+            count(self.skin_pictures, "picture", "pictures")
+        );
+        if let Some(p) = model.and_then(|m| m.skins.iter().flat_map(|s| &s.pictures).next()) {
+            skins.push_str(&format!(", {} x {} pixels", p.width, p.height));
+        }
+        row("Skins", skins);
+        for n in &self.skin_names {
+            row("Skin", n.clone());
+        }
+        if self.trailing_bytes > 0 {
+            row(
+                "Trailing",
+                format!(
+                    "{} after the data",
+                    count(self.trailing_bytes, "byte", "bytes")
+                ),
+            );
+        }
+        for (k, v) in &self.header {
+            rows.push((format!("Header {k}"), v.to_string()));
+        }
+        for w in &self.warnings {
+            rows.push(("Warning".into(), w.clone()));
+        }
+        rows
+    }
+}

@@ -11,6 +11,7 @@ pub mod skins;
 pub mod validate;
 #[cfg(feature = "viewer")]
 pub mod view;
+pub mod web;
 
 use std::path::{Path, PathBuf};
 

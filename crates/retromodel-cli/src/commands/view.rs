@@ -37,38 +37,13 @@ pub struct Args {
     side: SideFileArgs,
 }
 
-/// The info panel text: what `info` prints.
-fn info_text(path: &Path, s: &Summary, anims: &[String]) -> String {
+/// The info panel text: the file and [`Summary::plain_words`], one `Label: text` line each
+/// (the web viewer shows the same rows).
+fn info_text(path: &Path, s: &Summary, model: &retromodel::Model) -> String {
     let mut t = String::new();
-    let _ = writeln!(t, "{}", path.display());
-    let _ = writeln!(t, "{} version {}", s.format, s.version);
-    let _ = writeln!(
-        t,
-        "{} meshes, {} vertices, {} triangles\n{} poses ({} frame groups), {} joints",
-        s.meshes, s.vertices, s.triangles, s.poses, s.frame_groups, s.joints
-    );
-    let _ = writeln!(t, "{} skins ({} pictures)", s.skins, s.skin_pictures);
-    for n in &s.skin_names {
-        let _ = writeln!(t, "  skin {n}");
-    }
-    if let Some([lo, hi]) = s.bounds {
-        let _ = writeln!(t, "bounds {lo:?} .. {hi:?}");
-    }
-    for c in &s.clips {
-        let _ = writeln!(
-            t,
-            "clip {} [{}+{} @ {} fps]",
-            c.name, c.first, c.count, c.fps
-        );
-    }
-    for a in anims {
-        let _ = writeln!(t, "animation {a}");
-    }
-    for (k, v) in &s.header {
-        let _ = writeln!(t, "  {k} = {v:?}");
-    }
-    for w in &s.warnings {
-        let _ = writeln!(t, "warning: {w}");
+    let _ = writeln!(t, "File: {}", path.display());
+    for (label, text) in s.plain_words(Some(model)) {
+        let _ = writeln!(t, "{label}: {text}");
     }
     t
 }
@@ -84,9 +59,8 @@ fn load_for_viewer(path: &Path, side: &SideFiles) -> Result<Loaded> {
             (c.model, summary)
         })?
     };
-    let anims: Vec<String> = model.animations.iter().map(|a| a.name.clone()).collect();
     Ok(Loaded {
-        info: info_text(path, &summary, &anims),
+        info: info_text(path, &summary, &model),
         model,
     })
 }

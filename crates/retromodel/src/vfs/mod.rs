@@ -112,6 +112,58 @@ pub trait Archive: Send + Sync {
     }
 }
 
+/// An archive shared between trees (the web viewer mounts each dropped archive again when
+/// files are added, without reopening it).
+impl<A: Archive + ?Sized> Archive for std::sync::Arc<A> {
+    fn directory(&self) -> &Directory {
+        (**self).directory()
+    }
+
+    fn read_entry(&self, entry: &Entry) -> Result<Vec<u8>> {
+        (**self).read_entry(entry)
+    }
+}
+
+/// Files held in memory, mounted like an archive (the files dropped on the web viewer).
+pub struct MemoryArchive {
+    directory: Directory,
+    data: Vec<std::sync::Arc<[u8]>>,
+}
+
+impl MemoryArchive {
+    /// An archive of `files`, each a path inside the tree and its bytes; paths are cleaned
+    /// as an archive reader cleans them (a repeated path keeps its first file).
+    pub fn new(files: impl IntoIterator<Item = (String, std::sync::Arc<[u8]>)>) -> Self {
+        let mut directory = Directory::new("memory", 0);
+        let mut data = Vec::new();
+        for (i, (name, bytes)) in files.into_iter().enumerate() {
+            directory.push(i, &name, bytes.len() as u64, data.len() as u64);
+            data.push(bytes);
+        }
+        MemoryArchive { directory, data }
+    }
+}
+
+impl Archive for MemoryArchive {
+    fn directory(&self) -> &Directory {
+        &self.directory
+    }
+
+    fn read_entry(&self, entry: &Entry) -> Result<Vec<u8>> {
+        self.data
+            .get(entry.offset as usize)
+            .map(|d| d.to_vec())
+            .ok_or_else(|| {
+                Error::new(
+                    "memory",
+                    ErrorKind::InvalidValue,
+                    format!("no file {:?}", entry.path),
+                    Location::None,
+                )
+            })
+    }
+}
+
 /// What an archive reader keeps open to read entries from: the seekable file of a PAK, the
 /// `zip` crate's archive of a ZIP.
 pub trait EntrySource: Send {

@@ -30,12 +30,16 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
             let sh = &s.header;
             let shaders: Vec<String> = s.shader_names().collect();
             format!(
-                "{:?} ({} vertices, {} triangles, {} frames, shaders [{}])",
+                "{} ({} vertices, {} triangles, {} frames, shaders: {})",
                 s.name(),
                 sh.num_verts,
                 sh.num_triangles,
                 sh.num_frames,
-                shaders.join(", ")
+                if shaders.is_empty() {
+                    "none".to_string()
+                } else {
+                    shaders.join(", ")
+                }
             )
         })
         .collect();

@@ -1,0 +1,341 @@
+//! `retromodel web`: serves the browser app (web/) on 127.0.0.1, and the models of a folder
+//! or archive for it to browse.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use anyhow::{anyhow, bail, Context, Result};
+use retromodel::vfs::{GameFs, GameFsResolver};
+use retromodel::{Document, Limits, Resolver};
+use serde_json::json;
+
+use crate::files;
+
+/// Serve the web viewer on http://127.0.0.1:PORT/: open or drop model files in the page (they
+/// never leave the browser), play their clips, export them. Given a folder, an archive
+/// (.pak/.pk3/.pk4/.zip) or a model file, the page also lists its models and opens them one
+/// after another, each with the skins, palettes and animations it needs.
+///
+/// The app's files (index.html, app.js, style.css and pkg/ with the WebAssembly module) are
+/// read from --app DIR, else $RETROMODEL_WEB_DIR, else a `web` folder beside the executable,
+/// else the source tree's `web/` when the executable is target/<profile>/retromodel. Build
+/// pkg/ with `bash web/build.sh`.
+///
+/// Examples:
+///   retromodel web                          # open files from the page
+///   retromodel web baseoa/pak0.pk3 --port 8000
+///   retromodel web id1/progs/ogre.mdl       # serves its folder, opens the model
+#[derive(clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// A folder, an archive or a model file to browse.
+    path: Option<PathBuf>,
+    /// The port on 127.0.0.1 (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The app's folder (index.html and pkg/).
+    #[arg(long, value_name = "DIR")]
+    app: Option<PathBuf>,
+}
+
+/// The app folder: the first candidate with index.html and the built module.
+fn app_dir(arg: Option<&Path>) -> Result<PathBuf> {
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(a) = arg {
+        candidates.push(a.to_path_buf());
+    } else {
+        if let Some(d) = std::env::var_os("RETROMODEL_WEB_DIR") {
+            candidates.push(PathBuf::from(d));
+        }
+        if let Some(exe_dir) = std::env::current_exe()
+            .ok()
+            .and_then(|e| e.parent().map(Path::to_path_buf))
+        {
+            candidates.push(exe_dir.join("web"));
+            if let Some(root) = exe_dir.parent().and_then(Path::parent) {
+                candidates.push(root.join("web"));
+            }
+        }
+    }
+    for c in &candidates {
+        if c.join("index.html").is_file() {
+            if !c.join("pkg/retromodel_web_bg.wasm").is_file() {
+                bail!(
+                    "{}: the web app's module is not built (pkg/retromodel_web_bg.wasm); run `bash web/build.sh` in the source tree",
+                    c.display()
+                );
+            }
+            return Ok(c.clone());
+        }
+    }
+    let tried: Vec<String> = candidates.iter().map(|c| c.display().to_string()).collect();
+    bail!(
+        "the web app was not found (looked in: {}); pass --app DIR or set RETROMODEL_WEB_DIR",
+        tried.join(", ")
+    )
+}
+
+/// What PATH serves: its tree, and the model to open first (PATH was a model file).
+struct Served {
+    fs: GameFs,
+    open: Option<String>,
+}
+
+fn serve_tree(path: &Path) -> Result<Served> {
+    let mut fs = files::new_game_fs().case_insensitive(true);
+    if path.is_dir() {
+        fs.mount_game_dir(path)?;
+        return Ok(Served { fs, open: None });
+    }
+    if files::is_archive(path) {
+        let archive = retromodel::vfs::open_file(path, &Limits::default())
+            .with_context(|| path.display().to_string())?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        fs.add_archive(&name, archive);
+        return Ok(Served { fs, open: None });
+    }
+    if path.is_file() {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        fs.mount_game_dir(dir.unwrap_or(Path::new(".")))?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        return Ok(Served {
+            fs,
+            open: Some(name),
+        });
+    }
+    bail!("{}: no such file or folder", path.display())
+}
+
+/// A resolver that notes the tree path of every side file it finds.
+struct Recording<'a> {
+    inner: GameFsResolver<'a>,
+    fs: &'a GameFs,
+    found: Mutex<Vec<String>>,
+}
+
+impl Resolver for Recording<'_> {
+    fn load(&self, name: &str) -> Option<Vec<u8>> {
+        let path = self
+            .inner
+            .candidates(name)
+            .into_iter()
+            .find(|p| self.fs.contains(p))?;
+        let bytes = self.fs.read(&path)?.ok()?;
+        let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        if !found.contains(&path) {
+            found.push(path);
+        }
+        Some(bytes)
+    }
+    fn list(&self, extension: &str) -> Vec<String> {
+        self.inner.list(extension)
+    }
+    fn list_in(&self, dir: &str, extension: &str) -> Vec<String> {
+        self.inner.list_in(dir, extension)
+    }
+    fn model_name(&self) -> Option<String> {
+        self.inner.model_name()
+    }
+}
+
+/// The model at `path` and the side files its conversion reads, as tree paths.
+fn bundle(fs: &GameFs, path: &str) -> Result<Vec<String>> {
+    let bytes = fs
+        .read(path)
+        .ok_or_else(|| anyhow!("{path}: no such file"))??;
+    let mut out = vec![path.to_string()];
+    // A file that does not parse is still sent: the page shows the library's error.
+    if let Ok(doc) = Document::parse(&bytes, &Limits::default()) {
+        let recording = Recording {
+            inner: GameFsResolver::new(fs, path),
+            fs,
+            found: Mutex::new(Vec::new()),
+        };
+        let _ = doc.to_model(&Default::default(), &recording);
+        for p in recording.found.into_inner().unwrap_or_default() {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit_once('.').map(|(_, e)| e) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("wasm") => "application/wasm",
+        Some("json") => "application/json",
+        _ => "application/octet-stream",
+    }
+}
+
+/// Percent-decoding of a URL path or query value.
+fn decode(s: &str) -> String {
+    let hex = |c: u8| (c as char).to_digit(16);
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(if b[i] == b'+' { b' ' } else { b[i] });
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+type Reply = (u16, &'static str, Vec<u8>);
+
+fn text(status: u16, t: impl Into<String>) -> Reply {
+    (status, "text/plain; charset=utf-8", t.into().into_bytes())
+}
+
+fn json_reply(v: serde_json::Value) -> Reply {
+    (200, "application/json", v.to_string().into_bytes())
+}
+
+/// The reply to a GET of `url`.
+fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let query_value = |key: &str| {
+        query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+            .map(decode)
+    };
+    let path = decode(path);
+    match path.as_str() {
+        "/api/models" => {
+            // 204 when nothing is served: the page then only opens local files.
+            let Some(s) = served else {
+                return (204, "text/plain", Vec::new());
+            };
+            let exts = retromodel::registry::extensions();
+            let list: Vec<_> =
+                s.fs.files()
+                    .into_iter()
+                    .filter(|f| {
+                        f.path.rsplit_once('.').is_some_and(|(_, e)| {
+                            let e = e.to_ascii_lowercase();
+                            e != "md5anim" && (exts.contains(&e.as_str()) || e == "md3")
+                        })
+                    })
+                    .map(|f| json!({"path": f.path, "size": f.size}))
+                    .collect();
+            json_reply(serde_json::Value::Array(list))
+        }
+        "/api/bundle" => {
+            let (Some(s), Some(model)) = (served, query_value("model")) else {
+                return text(
+                    400,
+                    "api/bundle?model=PATH needs a served folder or archive",
+                );
+            };
+            match bundle(&s.fs, &model) {
+                Ok(list) => json_reply(json!(list)),
+                Err(e) => text(404, format!("{e:#}")),
+            }
+        }
+        p if p.starts_with("/files/") => {
+            let Some(s) = served else {
+                return text(404, "no folder or archive is served");
+            };
+            let inner = &p["/files/".len()..];
+            match s.fs.read(inner) {
+                Some(Ok(bytes)) => (200, "application/octet-stream", bytes),
+                Some(Err(e)) => text(500, e.to_string()),
+                None => text(404, format!("{inner}: no such file")),
+            }
+        }
+        p => {
+            let rel = if p == "/" { "index.html" } else { &p[1..] };
+            // Only the app's own files, never a path out of its folder.
+            if rel
+                .split('/')
+                .any(|c| c == ".." || c.is_empty() || c.starts_with('.'))
+            {
+                return text(404, "not found");
+            }
+            match std::fs::read(app.join(rel)) {
+                Ok(bytes) => (200, content_type(rel), bytes),
+                Err(_) => text(404, format!("{rel}: not found")),
+            }
+        }
+    }
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let app = app_dir(args.app.as_deref())?;
+    let served = args.path.as_deref().map(serve_tree).transpose()?;
+    let server = tiny_http::Server::http(("127.0.0.1", args.port))
+        .map_err(|e| anyhow!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
+    let addr = server
+        .server_addr()
+        .to_ip()
+        .ok_or_else(|| anyhow!("the server has no IP address"))?;
+    let mut url = format!("http://{addr}/");
+    if let Some(open) = served.as_ref().and_then(|s| s.open.as_ref()) {
+        url.push_str(&format!("?open={open}"));
+    }
+    outln!("retromodel web: serving {url} (app: {})", app.display());
+    if let Some(s) = &served {
+        let n = answer("/api/models", &app, Some(s)).2;
+        let count = serde_json::from_slice::<serde_json::Value>(&n)
+            .ok()
+            .and_then(|v| v.as_array().map(Vec::len))
+            .unwrap_or(0);
+        outln!(
+            "{}: {count} models; press Ctrl-C to stop",
+            args.path.as_deref().unwrap_or(Path::new("")).display()
+        );
+    } else {
+        outln!("open model files in the page; press Ctrl-C to stop");
+    }
+    let served = Arc::new(served);
+    for mut request in server.incoming_requests() {
+        let reply = if *request.method() == tiny_http::Method::Get {
+            answer(request.url(), &app, served.as_ref().as_ref())
+        } else {
+            let mut sink = Vec::new();
+            let _ = request.as_reader().read_to_end(&mut sink);
+            text(405, "only GET")
+        };
+        let (status, kind, body) = reply;
+        let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], kind.as_bytes())
+            .expect("a valid header");
+        let response = tiny_http::Response::from_data(body)
+            .with_status_code(status)
+            .with_header(header);
+        let _ = request.respond(response);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode;
+
+    #[test]
+    fn percent_decoding() {
+        assert_eq!(decode("a%20b%2Fc"), "a b/c");
+        assert_eq!(decode("models%2fogre.mdl"), "models/ogre.mdl");
+        assert_eq!(decode("bad%2"), "bad%2");
+        assert_eq!(decode("%zz"), "%zz");
+    }
+}

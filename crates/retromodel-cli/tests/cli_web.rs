@@ -1,0 +1,167 @@
+//! `retromodel web`: the server the browser app runs from. The real app and module are
+//! tested in Chromium by `.ci/web_test.mjs`; here a stand-in app folder checks what the
+//! server sends: the page, the module as `application/wasm`, a folder's models, a model's
+//! bundle of side files, its bytes, and nothing outside the app folder.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Stdio};
+
+mod common;
+
+use common::{bin, run, s, sample, text, write_file};
+
+const WASM: &[u8] = b"\0asm\x01\0\0\0";
+
+fn app_dir(dir: &Path) -> std::path::PathBuf {
+    let app = dir.join("app");
+    std::fs::create_dir_all(app.join("pkg")).unwrap();
+    write_file(
+        &app,
+        "index.html",
+        "<!doctype html><title>retromodel</title>",
+    );
+    write_file(&app, "app.js", "// app");
+    write_file(&app.join("pkg"), "retromodel_web_bg.wasm", WASM);
+    app
+}
+
+/// A running server and its address (`127.0.0.1:PORT`); killed when dropped.
+struct Server(Child, String);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn serve(args: &[&str]) -> Server {
+    let mut child = bin()
+        .arg("web")
+        .args(args)
+        .args(["--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_string();
+    Server(child, addr)
+}
+
+/// GET `path`: status, content type, body.
+fn get(server: &Server, path: &str) -> (u16, String, Vec<u8>) {
+    let mut c = TcpStream::connect(&server.1).unwrap();
+    write!(c, "GET {path} HTTP/1.0\r\nHost: {}\r\n\r\n", server.1).unwrap();
+    let mut all = Vec::new();
+    c.read_to_end(&mut all).unwrap();
+    let split = all.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&all[..split]).to_string();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let kind = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-type")
+                .then(|| v.trim().to_string())
+        })
+        .unwrap_or_default();
+    (status, kind, all[split + 4..].to_vec())
+}
+
+#[test]
+fn serves_the_page_and_the_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_dir(dir.path());
+    let server = serve(&["--app", s(&app)]);
+    let (status, kind, body) = get(&server, "/");
+    assert_eq!(status, 200);
+    assert!(kind.starts_with("text/html"), "{kind}");
+    assert!(text(&body).contains("<title>retromodel"));
+    let (status, kind, body) = get(&server, "/pkg/retromodel_web_bg.wasm");
+    assert_eq!(
+        (status, kind.as_str(), &body[..]),
+        (200, "application/wasm", WASM)
+    );
+    let (status, kind, _) = get(&server, "/app.js");
+    assert_eq!(
+        (status, kind.as_str()),
+        (200, "text/javascript; charset=utf-8")
+    );
+    // Nothing served: the page learns it from a 204 and opens local files only.
+    assert_eq!(get(&server, "/api/models").0, 204);
+    assert_eq!(get(&server, "/files/x.mdl").0, 404);
+    // Never a file outside the app folder.
+    write_file(dir.path(), "secret.txt", "no");
+    assert_eq!(get(&server, "/../secret.txt").0, 404);
+    assert_eq!(get(&server, "/%2e%2e/secret.txt").0, 404);
+}
+
+#[test]
+fn lists_a_folders_models_and_bundles_their_side_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_dir(dir.path());
+    let models = dir.path().join("game");
+    std::fs::create_dir_all(models.join("progs")).unwrap();
+    let mdl = sample(&models.join("progs"), "thing.mdl");
+    // An MD2 whose skin path is a game path, found from the folder's root.
+    run(&["sample", s(&models.join("progs/walker.md2"))]);
+    std::fs::create_dir_all(models.join("gfx")).unwrap();
+    write_file(&models.join("gfx"), "palette.lmp", vec![7u8; 768]);
+    write_file(&models, "readme.txt", "not a model");
+    let server = serve(&[s(&models), "--app", s(&app)]);
+    let (status, kind, body) = get(&server, "/api/models");
+    assert_eq!((status, kind.as_str()), (200, "application/json"));
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let paths: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["progs/thing.mdl", "progs/walker.md2"]);
+    assert_eq!(
+        list[0]["size"].as_u64(),
+        Some(std::fs::metadata(&mdl).unwrap().len())
+    );
+    // The Quake MDL's bundle: the model and the palette its conversion read.
+    let (status, _, body) = get(&server, "/api/bundle?model=progs%2Fthing.mdl");
+    assert_eq!(status, 200, "{}", text(&body));
+    let bundle: Vec<String> = serde_json::from_slice(&body).unwrap();
+    assert_eq!(bundle, ["progs/thing.mdl", "gfx/palette.lmp"]);
+    let (status, _, body) = get(&server, "/files/progs/thing.mdl");
+    assert_eq!((status, body), (200, std::fs::read(&mdl).unwrap()));
+    assert_eq!(get(&server, "/files/progs/none.mdl").0, 404);
+    assert_eq!(get(&server, "/api/bundle?model=progs/none.mdl").0, 404);
+}
+
+#[test]
+fn says_how_to_build_the_app_when_it_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    write_file(&app, "index.html", "<!doctype html>");
+    let out = run(&["web", "--app", s(&app), "--port", "0"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("not built") && err.contains("web/build.sh"),
+        "{err}"
+    );
+    let out = run(&["web", "--app", s(&dir.path().join("none")), "--port", "0"]);
+    assert!(
+        text(&out.stderr).contains("the web app was not found"),
+        "{}",
+        text(&out.stderr)
+    );
+}

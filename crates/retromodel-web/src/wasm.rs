@@ -1,0 +1,353 @@
+//! The browser side: a `Viewer` on a canvas, driven by `web/app.js`.
+
+use retromodel_render::playback::{clips_of, pose_at, position_text, ClipEntry};
+use retromodel_render::{depth_texture, Camera, Gpu, GpuModel, Renderer, View};
+use serde_json::json;
+use wasm_bindgen::prelude::*;
+
+use crate::{export, export_formats, rows_json, stem_of, Opened, Workspace};
+
+/// An open model on the GPU.
+struct Doc {
+    opened: Opened,
+    scene: GpuModel,
+    clips: Vec<ClipEntry>,
+}
+
+/// The viewer: a canvas surface, the renderer, the workspace of files and the playback state.
+#[wasm_bindgen]
+pub struct Viewer {
+    gpu: Gpu,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    renderer: Renderer,
+    depth: wgpu::TextureView,
+    workspace: Workspace,
+    doc: Option<Doc>,
+    clip: usize,
+    playing: bool,
+    speed: f32,
+    time: f32,
+    interpolate: bool,
+    skin: Option<usize>,
+    wireframe: bool,
+    camera: Camera,
+    zoom: f32,
+    frames: u64,
+}
+
+fn err(e: impl std::fmt::Display) -> JsValue {
+    JsValue::from_str(&e.to_string())
+}
+
+#[wasm_bindgen]
+impl Viewer {
+    /// A viewer drawing into `canvas`: WebGPU when the browser has it and `webgl` is false,
+    /// WebGL2 otherwise.
+    pub async fn create(
+        canvas: web_sys::HtmlCanvasElement,
+        webgl: bool,
+    ) -> Result<Viewer, JsValue> {
+        console_error_panic_hook::set_once();
+        let (width, height) = (canvas.width().max(1), canvas.height().max(1));
+        let descriptor = wgpu::InstanceDescriptor {
+            backends: if webgl {
+                wgpu::Backends::GL
+            } else {
+                wgpu::Backends::BROWSER_WEBGPU | wgpu::Backends::GL
+            },
+            ..Default::default()
+        };
+        let instance = wgpu::util::new_instance_with_webgpu_detection(&descriptor).await;
+        let surface = instance
+            .create_surface(wgpu::SurfaceTarget::Canvas(canvas))
+            .map_err(|e| err(format!("cannot draw on the canvas: {e}")))?;
+        let gpu = Gpu::request(instance, Some(&surface)).await.map_err(err)?;
+        let caps = surface.get_capabilities(&gpu.adapter);
+        // Skin bytes are written as they are (no sRGB conversion), as `render` does.
+        let format = caps
+            .formats
+            .iter()
+            .copied()
+            .find(|f| !f.is_srgb())
+            .or_else(|| caps.formats.first().copied())
+            .ok_or_else(|| err("the canvas offers no format"))?;
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            width,
+            height,
+            present_mode: wgpu::PresentMode::AutoVsync,
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps
+                .alpha_modes
+                .first()
+                .copied()
+                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            view_formats: vec![],
+        };
+        surface.configure(&gpu.device, &config);
+        let renderer = Renderer::new(&gpu, format);
+        let depth = depth_texture(&gpu, width, height).create_view(&Default::default());
+        Ok(Viewer {
+            gpu,
+            surface,
+            config,
+            renderer,
+            depth,
+            workspace: Workspace::new(),
+            doc: None,
+            clip: 0,
+            playing: true,
+            speed: 1.0,
+            time: 0.0,
+            interpolate: true,
+            skin: None,
+            wireframe: false,
+            camera: Camera::default(),
+            zoom: 1.0,
+            frames: 0,
+        })
+    }
+
+    /// The adapter and backend (`WebGL2` or `WebGPU`) in words.
+    pub fn adapter(&self) -> String {
+        let backend = match self.gpu.info.backend {
+            wgpu::Backend::Gl => "WebGL2",
+            wgpu::Backend::BrowserWebGpu => "WebGPU",
+            _ => "other",
+        };
+        format!("{backend}: {}", self.gpu.info.name)
+    }
+
+    /// Adds a file (`path` inside what was dropped; archives are mounted). Returns what was
+    /// added in words; the error text when an archive cannot be opened.
+    pub fn add_file(&mut self, path: &str, bytes: Vec<u8>) -> Result<String, JsValue> {
+        self.workspace.add(path, bytes).map_err(err)
+    }
+
+    /// Forgets every file (the open model stays on screen).
+    pub fn clear_files(&mut self) {
+        self.workspace.clear();
+    }
+
+    /// The model files, JSON: `[{"path": ..., "size": ...}]`.
+    pub fn models(&mut self) -> String {
+        let list: Vec<_> = self
+            .workspace
+            .models()
+            .into_iter()
+            .map(|m| json!({"path": m.path, "size": m.size}))
+            .collect();
+        serde_json::Value::Array(list).to_string()
+    }
+
+    /// Opens the model at `path`; JSON with its info rows, clips, skins and warnings. On
+    /// error the previous model stays and the error text is returned.
+    pub fn open(&mut self, path: &str) -> Result<String, JsValue> {
+        let opened = self.workspace.open(path).map_err(err)?;
+        let scene = GpuModel::new(&self.gpu, &self.renderer, &opened.model)
+            .map_err(|e| err(format!("{path}: {e}")))?;
+        let clips = clips_of(&opened.model, &scene);
+        self.clip = 0;
+        self.time = 0.0;
+        self.skin = None;
+        self.zoom = 1.0;
+        let mut warnings = opened.warnings.clone();
+        warnings.extend(scene.warnings().iter().cloned());
+        let info = json!({
+            "path": opened.path,
+            "rows": rows_json(&opened.info),
+            "clips": clips.iter().map(|c| json!({"name": c.name, "duration": c.duration()})).collect::<Vec<_>>(),
+            "skins": scene.skin_count(),
+            "warnings": warnings,
+        });
+        self.doc = Some(Doc {
+            opened,
+            scene,
+            clips,
+        });
+        Ok(info.to_string())
+    }
+
+    /// Selects clip `i` of the list `open` returned, from its start.
+    pub fn set_clip(&mut self, i: usize) {
+        self.clip = i;
+        self.time = 0.0;
+    }
+
+    /// Plays or pauses.
+    pub fn set_playing(&mut self, yes: bool) {
+        self.playing = yes;
+    }
+
+    /// Playback speed (1 = the engine's).
+    pub fn set_speed(&mut self, speed: f32) {
+        self.speed = speed.clamp(0.0, 16.0);
+    }
+
+    /// Jumps to `t` seconds into the clip.
+    pub fn set_time(&mut self, t: f32) {
+        self.time = t.max(0.0);
+    }
+
+    /// Blends between keyframes (off: poses snap, as software Quake).
+    pub fn set_interpolate(&mut self, yes: bool) {
+        self.interpolate = yes;
+    }
+
+    /// Draws every mesh with skin `i` (negative: each mesh's own).
+    pub fn set_skin(&mut self, i: i32) {
+        self.skin = usize::try_from(i).ok();
+    }
+
+    /// Draws triangle edges over the surfaces.
+    pub fn set_wireframe(&mut self, yes: bool) {
+        self.wireframe = yes;
+    }
+
+    /// Turns the camera by a drag of `dx`, `dy` pixels.
+    pub fn orbit(&mut self, dx: f32, dy: f32) {
+        self.camera.yaw -= dx * 0.4;
+        self.camera.pitch = (self.camera.pitch + dy * 0.4).clamp(-89.0, 89.0);
+    }
+
+    /// Zooms by `steps` wheel steps (positive: closer).
+    pub fn zoom_by(&mut self, steps: f32) {
+        self.zoom = (self.zoom * 0.9f32.powf(steps)).clamp(0.05, 20.0);
+    }
+
+    /// Back to the default camera.
+    pub fn reset_camera(&mut self) {
+        self.camera = Camera::default();
+        self.zoom = 1.0;
+    }
+
+    /// The canvas' new size in pixels.
+    pub fn resize(&mut self, width: u32, height: u32) {
+        self.config.width = width.max(1);
+        self.config.height = height.max(1);
+        self.surface.configure(&self.gpu.device, &self.config);
+        self.depth = depth_texture(&self.gpu, self.config.width, self.config.height)
+            .create_view(&Default::default());
+    }
+
+    /// Advances playback by `dt` seconds (when playing) and draws a frame.
+    pub fn frame(&mut self, dt: f32) -> Result<(), JsValue> {
+        if self.playing && dt.is_finite() {
+            self.time += dt.clamp(0.0, 0.25) * self.speed;
+        }
+        let frame = match self.surface.get_current_texture() {
+            Ok(f) => f,
+            Err(wgpu::SurfaceError::Outdated | wgpu::SurfaceError::Lost) => {
+                self.resize(self.config.width, self.config.height);
+                return Ok(());
+            }
+            Err(e) => return Err(err(e)),
+        };
+        let target = frame.texture.create_view(&Default::default());
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("web") });
+        let size = (self.config.width, self.config.height);
+        let mut view = View {
+            camera: self.camera,
+            wireframe: self.wireframe,
+            skin: self.skin,
+            background: [0.16, 0.17, 0.19, 1.0],
+            ..View::default()
+        };
+        if let Some(doc) = self.doc.as_mut() {
+            let (pose, framing) = pose_at(
+                &doc.scene,
+                doc.clips.get(self.clip),
+                self.time,
+                self.interpolate,
+            );
+            let aspect = size.0 as f32 / size.1.max(1) as f32;
+            view.camera.distance = Some(view.camera.fit_distance(&framing, aspect) * self.zoom);
+            view.framing = Some(framing);
+            let key = doc.scene.prepare(&self.gpu, &pose);
+            self.renderer.draw(
+                &self.gpu,
+                &mut encoder,
+                &target,
+                &self.depth,
+                size,
+                &doc.scene,
+                key,
+                &view,
+            );
+        } else {
+            let [r, g, b, a] = view.background;
+            encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("clear"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &target,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            });
+        }
+        self.gpu.queue.submit([encoder.finish()]);
+        frame.present();
+        self.frames += 1;
+        Ok(())
+    }
+
+    /// Playback state, JSON: time in the clip, its duration, the frame in words, whether it
+    /// plays, frames drawn.
+    pub fn status(&self) -> String {
+        let (duration, position) = match &self.doc {
+            Some(doc) => match doc.clips.get(self.clip) {
+                Some(c) => (
+                    c.duration(),
+                    position_text(&doc.scene, c, self.time, self.interpolate),
+                ),
+                None => (0.0, String::new()),
+            },
+            None => (0.0, String::new()),
+        };
+        let t = if duration > 0.0 {
+            self.time.rem_euclid(duration)
+        } else {
+            0.0
+        };
+        json!({
+            "time": t,
+            "duration": duration,
+            "position": position,
+            "playing": self.playing,
+            "frames": self.frames,
+        })
+        .to_string()
+    }
+
+    /// The export choices, JSON: `[[id, label]]`.
+    pub fn export_formats() -> String {
+        let list: Vec<_> = export_formats()
+            .into_iter()
+            .map(|(id, label)| json!([id, label]))
+            .collect();
+        serde_json::Value::Array(list).to_string()
+    }
+
+    /// The open model written as `format` (an id of `export_formats`): `[file name, bytes,
+    /// notes JSON]`.
+    pub fn export(&self, format: &str) -> Result<js_sys::Array, JsValue> {
+        let doc = self.doc.as_ref().ok_or_else(|| err("no model is open"))?;
+        let d = export(&doc.opened.model, stem_of(&doc.opened.path), format).map_err(err)?;
+        let out = js_sys::Array::new();
+        out.push(&JsValue::from_str(&d.name));
+        out.push(&js_sys::Uint8Array::from(&d.bytes[..]));
+        out.push(&JsValue::from_str(
+            &serde_json::Value::from(d.notes).to_string(),
+        ));
+        Ok(out)
+    }
+}
