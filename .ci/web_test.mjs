@@ -11,7 +11,8 @@
 // - the .glb export downloads into OUT_DIR (the Khronos validator checks it afterwards).
 // Then a truncated file shows the library's error and the page stays usable (the next file
 // loads and draws). --webgpu runs Chromium with WebGPU on SwiftShader's Vulkan instead of
-// WebGL2. --bench prints time to first frame and frames per second as JSON.
+// WebGL2. With SERVED_URL set (`retromodel web MODEL` serving, its printed URL), the served
+// mode is checked too; --bench then prints time to first frame and frames per second.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -248,21 +249,33 @@ console.log('\n== a truncated file, then the next file');
   check(s.coverage > 0.02, 'and draws');
 }
 
-if (bench) {
-  // Time from page load to the first frame of a model opened through `?open=` (served by
-  // `retromodel web` with a PATH), and frames per second while its clip plays.
-  const benchUrl = process.env.BENCH_URL;
+const servedUrl = process.env.SERVED_URL;
+if (servedUrl) {
+  // `retromodel web PATH` (PATH a model file: its folder is listed, the model opened through
+  // `?open=`): the page lists the folder's models and opens the model with the side files
+  // the server bundles. Timed from navigation: the first frame of the model; then frames
+  // per second while its clip plays.
+  console.log(`\n== served by retromodel web: ${servedUrl}`);
   const p = await browser.newPage({ viewport: { width: 900, height: 640 } });
+  p.on('pageerror', (e) => consoleErrors.push(String(e)));
   const start = Date.now();
-  await p.goto(benchUrl);
+  await p.goto(servedUrl + (webgpu ? '' : '&backend=webgl'));
   await p.waitForFunction(() => window.retromodel && window.retromodel.firstFrameAt !== null, null, { timeout: 120000 });
   const wall = Date.now() - start;
   const first = await p.evaluate(() => window.retromodel.firstFrameAt);
+  const listed = await p.$$eval('#model-list li', (li) => li.length);
+  check(listed > 1, `the served folder's models are listed (${listed})`);
+  check((await p.evaluate(() => document.body.dataset.state)) === 'loaded', 'the model given with ?open= opens');
+  const s = await p.evaluate(async () => {
+    const r = await fetch('pkg/retromodel_web_bg.wasm');
+    return { type: r.headers.get('content-type'), size: (await r.arrayBuffer()).byteLength };
+  });
+  check(s.type === 'application/wasm' && s.size > 100000, `the module is served as ${s.type} (${s.size} bytes)`);
   await sleep(1000);
   const f0 = await p.evaluate(() => JSON.parse(window.retromodel.viewer.status()).frames);
   await sleep(5000);
   const f1 = await p.evaluate(() => JSON.parse(window.retromodel.viewer.status()).frames);
-  console.log(JSON.stringify({ bench: benchUrl, first_frame_ms: Math.round(first), wall_ms: wall, fps: (f1 - f0) / 5 }));
+  if (bench) console.log(JSON.stringify({ url: servedUrl, first_frame_ms: Math.round(first), wall_ms: wall, fps: (f1 - f0) / 5 }));
 }
 
 check(consoleErrors.length === 0, `no console errors${consoleErrors.length ? ': ' + consoleErrors.slice(0, 3).join(' | ') : ''}`);

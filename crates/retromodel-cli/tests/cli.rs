@@ -16,6 +16,7 @@ fn every_command_has_help_with_an_example() {
         &["skins", "export"],
         &["bench"],
         &["sample"],
+        &["web"],
     ] {
         let mut args = cmd.to_vec();
         args.push("--help");

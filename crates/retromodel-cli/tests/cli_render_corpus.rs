@@ -150,3 +150,72 @@ fn corpus_renders_match_golden_statistics() {
         }
     }
 }
+
+/// The covered pixels on the image's border (alpha > 0 in the outermost rows and columns).
+fn border_pixels(path: &Path) -> usize {
+    let (w, h, buf) = png_rgba(path);
+    let (w, h) = (w as usize, h as usize);
+    (0..w * h)
+        .filter(|i| {
+            let (x, y) = (i % w, i / w);
+            (x == 0 || y == 0 || x == w - 1 || y == h - 1) && buf[i * 4 + 3] > 0
+        })
+        .count()
+}
+
+/// `render`'s automatic camera frames the whole model over the whole clip: at 384x384, no
+/// covered pixel touches the border at any of 12 times across the clip of a tall Quake
+/// model (LibreQuake's ogre, whose clip runs through its death fall) and of an MD5
+/// animation; and a still of the clip is framed for the clip, not for its own pose (smaller
+/// than `--frame 0`, which frames that pose alone).
+#[test]
+fn auto_camera_frames_the_whole_clip() {
+    let Some(corpus) = corpus("auto camera framing") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let ogre = "quake_mdl/github-pnahratow-LibreQuake/lq1/progs/ogre.mdl";
+    let zapper = "md5/debian-redeclipse-data/redeclipse/data/weapons/zapper/mesh.md5mesh";
+    let render = |model: &str, args: &[&str], name: &str| -> Option<PathBuf> {
+        let out = dir.path().join(name);
+        let o = bin()
+            .arg("render")
+            .arg(corpus.join(model))
+            .arg(&out)
+            .args(["--size", "384x384"])
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        if err.contains("no GPU adapter") && std::env::var_os("RETROMODEL_REQUIRE_GPU").is_none() {
+            eprintln!("no GPU adapter: skipped");
+            return None;
+        }
+        assert!(o.status.success(), "{model} {args:?}: {err}");
+        Some(out)
+    };
+    for (model, clip) in [(ogre, &[][..]), (zapper, &["--clip", "shoot"][..])] {
+        for i in 0..12 {
+            let t = format!("{}", f64::from(i) * 1.3);
+            let mut args = clip.to_vec();
+            args.extend(["--time", t.as_str()]);
+            let name = format!("{}_t{i}.png", model.len());
+            let Some(png) = render(model, &args, &name) else {
+                return;
+            };
+            assert_eq!(
+                border_pixels(&png),
+                0,
+                "{model} at {t} s: the model touches the border"
+            );
+            assert!(stats(&png)[0] > 0.01, "{model} at {t} s: nothing drawn");
+        }
+    }
+    let clip = render(ogre, &["--time", "0"], "clip.png").unwrap();
+    let pose = render(ogre, &["--frame", "0"], "pose.png").unwrap();
+    let (c, p) = (stats(&clip)[0], stats(&pose)[0]);
+    assert!(
+        c < p * 0.8,
+        "the still at 0 s is framed for the clip ({c:.4} covered) as --frame 0 for its pose ({p:.4})"
+    );
+}

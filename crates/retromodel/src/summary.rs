@@ -222,3 +222,47 @@ impl Summary {
         rows
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Document, Limits, NoFiles};
+
+    /// The info panel's rows are words: the format by its description, counts with their
+    /// nouns, clips with their timing, and no debug formatting (quotes, brackets, `Some(`).
+    #[test]
+    fn plain_words_of_a_quake_model() {
+        let bytes = crate::formats::quake_mdl::fixtures::minimal();
+        let doc = Document::parse(&bytes, &Limits::default()).unwrap();
+        let converted = doc.to_model(&Default::default(), &NoFiles);
+        let summary = doc.summary(&converted);
+        let rows = summary.plain_words(Some(&converted.model));
+        let get = |label: &str| {
+            rows.iter()
+                .find(|(l, _)| l == label)
+                .map(|(_, t)| t.as_str())
+                .unwrap_or_else(|| panic!("no {label} row in {rows:?}"))
+        };
+        let format = crate::registry::format_named(summary.format).unwrap();
+        assert_eq!(
+            get("Format"),
+            format!("{}, version {}", format.description(), summary.version)
+        );
+        let size = get("Size");
+        assert!(
+            size.contains(&format!("{} triangle", summary.triangles)),
+            "{size}"
+        );
+        assert!(get("Skins").contains("pixels"), "{}", get("Skins"));
+        for (label, text) in &rows {
+            if label != "Warning" {
+                for bad in ["Some(", "None", "{", "[", "\""] {
+                    assert!(!text.contains(bad), "{label}: {text}");
+                }
+            }
+        }
+        assert_eq!(super::length(12.04), "12");
+        assert_eq!(super::length(0.26), "0.3");
+        assert_eq!(super::count(1, "mesh", "meshes"), "1 mesh");
+        assert_eq!(super::count(2, "mesh", "meshes"), "2 meshes");
+    }
+}

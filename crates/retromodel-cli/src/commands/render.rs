@@ -47,7 +47,8 @@ pub struct Args {
     #[arg(long, default_value = "512x512", value_parser = parse_size)]
     size: (u32, u32),
     /// Camera: auto, or yaw,pitch[,distance] in degrees and model units (yaw 0 looks at
-    /// the model's front, +X).
+    /// the model's front, +X). Auto frames every pose of the clip, so the whole model stays
+    /// in view over the whole clip (with --frame: that pose alone).
     #[arg(long, default_value = "auto", value_parser = Camera::parse)]
     camera: Camera,
     /// Skin index to use instead of each mesh's own.
@@ -229,20 +230,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.out_gif.clone()
     };
     let still = still_pose(&args, &play, &scene)?;
-    // Framing: the still's two poses; an animation: the clip's poses.
-    let still_view = View {
-        framing: Some(match still {
-            Pose::Keyframe(k) => scene.framing_of(&[k.a, k.b]),
-            Pose::Skeletal { animation, .. } => scene.framing_of_animation(animation),
-        }),
-        ..view
-    };
+    // Framing: every pose of the clip, so the whole model stays in view however it moves
+    // (and stills of one clip share a camera); `--frame N` alone frames that pose.
     let clip_view = View {
         framing: Some(match &play {
             Playback::Keyframes(t) => scene.framing_of(&t.frames),
             Playback::Skeletal { index, .. } => scene.framing_of_animation(*index),
         }),
         ..view
+    };
+    let still_view = match (still, args.frame) {
+        (Pose::Keyframe(k), Some(_)) => View {
+            framing: Some(scene.framing_of(&[k.a, k.b])),
+            ..view
+        },
+        _ => clip_view,
     };
     if !is_gif(&args.output) {
         let pose = still;

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The web app in a real browser: builds the WebAssembly module (web/build.sh), serves the app
+# with `retromodel web`, runs .ci/web_test.mjs in Debian's headless Chromium (WebGL2 through
+# SwiftShader, then WebGPU on SwiftShader's Vulkan), checks `retromodel web MODEL` (the page
+# and the module fetched from it, the folder listed, the model opened), and validates the
+# exported .glb files with the Khronos validator.
+#   bash .ci/web.sh target/release/retromodel CORPUS
+set -euo pipefail
+bin="$1"
+corpus="$2"
+cd "$(dirname "$0")/.."
+out=target/web-test
+rm -rf "$out" && mkdir -p "$out"
+
+cargo clippy -q -p retromodel-web --target wasm32-unknown-unknown -- -D warnings
+bash web/build.sh
+
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+# Starts `retromodel web ARGS --port 0` and prints the URL it serves.
+serve() {
+  local log="$out/serve$#.log"
+  "$bin" web "$@" --port 0 > "$log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 50); do
+    grep -q 'serving http' "$log" 2>/dev/null && break
+    sleep 0.1
+  done
+  grep -o 'http://[^ ]*' "$log" | head -1
+}
+
+base="$(serve)"
+served="$(serve "$corpus/3dgs_mdl/github-ikskuh-libgamestudio/data/mdl/mdl4-golem.mdl")"
+echo "app: $base  served model: $served"
+curl -fsS "$base" | grep -q '<title>retromodel</title>'
+curl -fsS -o /dev/null -w 'pkg/retromodel_web_bg.wasm: %{http_code} %{content_type} %{size_download} bytes\n' "${base}pkg/retromodel_web_bg.wasm"
+
+export NODE_PATH=target/npm/node_modules
+echo "-- WebGL2"
+SERVED_URL="$served" node .ci/web_test.mjs "$base" "$corpus" "$out/webgl" --bench
+echo "-- WebGPU"
+SERVED_URL="$served" node .ci/web_test.mjs "$base" "$corpus" "$out/webgpu" --webgpu --bench
+node .ci/validate_gltf.mjs "$out/webgl"
+node .ci/validate_gltf.mjs "$out/webgpu"
