@@ -12,29 +12,38 @@ cd "$(dirname "$0")/.."
 out=target/web-test
 rm -rf "$out" && mkdir -p "$out"
 
-cargo clippy -q -p retromodel-web --target wasm32-unknown-unknown -- -D warnings
 bash web/build.sh
+# After build.sh, which installs the wasm32 target when missing.
+cargo clippy -q -p retromodel-web --target wasm32-unknown-unknown -- -D warnings
 
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
-# Starts `retromodel web ARGS --port 0` and prints the URL it serves.
-serve() {
-  local log="$out/serve$#.log"
-  "$bin" web "$@" --port 0 > "$log" 2>&1 &
+# Starts `retromodel web ARGS --port 0` logging to NAME.log, in this shell so cleanup stops it.
+start() {
+  local name="$1"
+  shift
+  "$bin" web "$@" --port 0 > "$out/$name.log" 2>&1 &
   pids+=($!)
-  for _ in $(seq 50); do
-    grep -q 'serving http' "$log" 2>/dev/null && break
+}
+# The URL that the server logging to NAME.log serves (its log, and failure, after 10 s).
+url_of() {
+  for _ in $(seq 100); do
+    grep -q 'serving http' "$out/$1.log" 2>/dev/null && break
     sleep 0.1
   done
-  grep -o 'http://[^ ]*' "$log" | head -1
+  grep -o 'http://[^ ]*' "$out/$1.log" | head -1 || true
 }
 
-base="$(serve)"
-served="$(serve "$corpus/3dgs_mdl/github-ikskuh-libgamestudio/data/mdl/mdl4-golem.mdl")"
+start app
+start served "$corpus/3dgs_mdl/github-ikskuh-libgamestudio/data/mdl/mdl4-golem.mdl"
+base="$(url_of app)"
+served="$(url_of served)"
+[ -n "$base" ] && [ -n "$served" ] || { cat "$out"/*.log; exit 1; }
 echo "app: $base  served model: $served"
-curl -fsS "$base" | grep -q '<title>retromodel</title>'
+page="$(curl -fsS "$base")"
+grep -q '<title>retromodel</title>' <<< "$page"
 curl -fsS -o /dev/null -w 'pkg/retromodel_web_bg.wasm: %{http_code} %{content_type} %{size_download} bytes\n' "${base}pkg/retromodel_web_bg.wasm"
 
 export NODE_PATH=target/npm/node_modules

@@ -17,6 +17,7 @@ const app = {
   info: null,
   current: null,
   served: false,
+  servedList: [],
   playing: true,
   loads: 0,
   // performance.now() of the first frame drawn after a model opened, and of the open call.
@@ -154,8 +155,9 @@ async function addFiles(entries) {
     }
   }
   const models = JSON.parse(app.viewer.models());
-  app.served = false;
-  renderModelList(models);
+  // Served models not fetched yet stay listed beside the files added here.
+  const have = new Set(models.map((m) => m.path.toLowerCase()));
+  renderModelList([...models, ...app.servedList.filter((m) => !have.has(m.path.toLowerCase()))]);
   const first = added.map((p) => isModel(p, models)).find(Boolean);
   const target = first ? first.path : app.current && isModel(app.current, models) ? app.current : models[0]?.path;
   if (target) {
@@ -210,7 +212,8 @@ async function tryServed() {
     return;
   }
   app.served = true;
-  renderModelList(list.map((m) => ({ ...m, served: true })));
+  app.servedList = list.map((m) => ({ ...m, served: true }));
+  renderModelList(app.servedList);
   message(`${list.length} models served from ${location.host}: pick one.`, 'note');
   const open = params.get('open');
   if (open) await openServed(open);
@@ -341,12 +344,13 @@ function wire() {
   });
   const time = $('time');
   time.addEventListener('pointerdown', () => (scrubbing = true));
-  time.addEventListener('pointerup', () => (scrubbing = false));
+  for (const ev of ['pointerup', 'pointercancel', 'change']) time.addEventListener(ev, () => (scrubbing = false));
   time.addEventListener('input', (e) => {
     app.playing = false;
     v.set_playing(false);
     $('play').textContent = 'Play';
-    v.set_time(Number(e.target.value));
+    // The clip's end is its start again (looping): stop just before it.
+    v.set_time(Math.min(Number(e.target.value), Number(e.target.max) - 0.001));
   });
   $('skin').addEventListener('change', (e) => v.set_skin(Number(e.target.value)));
   $('reset-camera').addEventListener('click', () => v.reset_camera());

@@ -61,8 +61,13 @@ fn serve(args: &[&str]) -> Server {
 
 /// GET `path`: status, content type, body.
 fn get(server: &Server, path: &str) -> (u16, String, Vec<u8>) {
+    get_from(server, path, &server.1)
+}
+
+/// GET `path` with the Host header `host`.
+fn get_from(server: &Server, path: &str, host: &str) -> (u16, String, Vec<u8>) {
     let mut c = TcpStream::connect(&server.1).unwrap();
-    write!(c, "GET {path} HTTP/1.0\r\nHost: {}\r\n\r\n", server.1).unwrap();
+    write!(c, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").unwrap();
     let mut all = Vec::new();
     c.read_to_end(&mut all).unwrap();
     let split = all.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
@@ -105,6 +110,14 @@ fn serves_the_page_and_the_module() {
     write_file(dir.path(), "secret.txt", "no");
     assert_eq!(get(&server, "/../secret.txt").0, 404);
     assert_eq!(get(&server, "/%2e%2e/secret.txt").0, 404);
+    assert_eq!(get(&server, "/..%5csecret.txt").0, 404);
+    // Odd paths are refused, and the server stays up.
+    assert_eq!(get(&server, "%C3%A9").0, 404);
+    assert_eq!(get(&server, "/").0, 200);
+    // Only pages from the server's own address (a rebound DNS name gets nothing).
+    assert_eq!(get_from(&server, "/", "evil.example:80").0, 403);
+    let port = server.1.rsplit(':').next().unwrap();
+    assert_eq!(get_from(&server, "/", &format!("localhost:{port}")).0, 200);
 }
 
 #[test]
@@ -142,6 +155,10 @@ fn lists_a_folders_models_and_bundles_their_side_files() {
     let (status, _, body) = get(&server, "/files/progs/thing.mdl");
     assert_eq!((status, body), (200, std::fs::read(&mdl).unwrap()));
     assert_eq!(get(&server, "/files/progs/none.mdl").0, 404);
+    // No hidden files of the served tree.
+    std::fs::create_dir_all(models.join(".git")).unwrap();
+    write_file(&models.join(".git"), "config", "secret");
+    assert_eq!(get(&server, "/files/.git/config").0, 404);
     assert_eq!(get(&server, "/api/bundle?model=progs/none.mdl").0, 404);
 }
 

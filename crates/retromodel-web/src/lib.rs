@@ -64,7 +64,7 @@ fn model_extensions() -> Vec<&'static str> {
         }
     }
     // Animations and camera paths open with their mesh, not on their own.
-    out.retain(|e| *e != "md5anim");
+    out.retain(|e| *e != "md5anim" && *e != "md5camera");
     out
 }
 

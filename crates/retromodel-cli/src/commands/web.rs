@@ -199,6 +199,13 @@ fn decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// Whether `rel` is a plain relative path: `/`-separated names, none empty, hidden
+/// (leading `.`) or holding a backslash or a colon.
+fn safe_components(rel: &str) -> bool {
+    rel.split('/')
+        .all(|c| !c.is_empty() && !c.starts_with('.') && !c.contains(['\\', ':']))
+}
+
 type Reply = (u16, &'static str, Vec<u8>);
 
 fn text(status: u16, t: impl Into<String>) -> Reply {
@@ -232,7 +239,9 @@ fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
                     .filter(|f| {
                         f.path.rsplit_once('.').is_some_and(|(_, e)| {
                             let e = e.to_ascii_lowercase();
-                            e != "md5anim" && (exts.contains(&e.as_str()) || e == "md3")
+                            e != "md5anim"
+                                && e != "md5camera"
+                                && (exts.contains(&e.as_str()) || e == "md3")
                         })
                     })
                     .map(|f| json!({"path": f.path, "size": f.size}))
@@ -256,6 +265,10 @@ fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
                 return text(404, "no folder or archive is served");
             };
             let inner = &p["/files/".len()..];
+            // No hidden files (`.ssh/`, `.git/`) of the served tree.
+            if !safe_components(inner) {
+                return text(404, "not found");
+            }
             match s.fs.read(inner) {
                 Some(Ok(bytes)) => (200, "application/octet-stream", bytes),
                 Some(Err(e)) => text(500, e.to_string()),
@@ -263,12 +276,13 @@ fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
             }
         }
         p => {
-            let rel = if p == "/" { "index.html" } else { &p[1..] };
+            let rel = if p == "/" {
+                "index.html"
+            } else {
+                p.strip_prefix('/').unwrap_or("")
+            };
             // Only the app's own files, never a path out of its folder.
-            if rel
-                .split('/')
-                .any(|c| c == ".." || c.is_empty() || c.starts_with('.'))
-            {
+            if !safe_components(rel) {
                 return text(404, "not found");
             }
             match std::fs::read(app.join(rel)) {
@@ -291,7 +305,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .ok_or_else(|| anyhow!("the server has no IP address"))?;
     let mut url = format!("http://{addr}/");
     if let Some(open) = served.as_ref().and_then(|s| s.open.as_ref()) {
-        url.push_str(&format!("?open={open}"));
+        let encoded: String = open
+            .bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'/' => {
+                    (b as char).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect();
+        url.push_str(&format!("?open={encoded}"));
     }
     outln!("retromodel web: serving {url} (app: {})", app.display());
     if let Some(s) = &served {
@@ -308,12 +331,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
         outln!("open model files in the page; press Ctrl-C to stop");
     }
     let served = Arc::new(served);
-    for mut request in server.incoming_requests() {
-        let reply = if *request.method() == tiny_http::Method::Get {
+    let port = addr.port();
+    let hosts = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
+    for request in server.incoming_requests() {
+        // Only pages loaded from this server's own address (no DNS rebinding).
+        let host_ok = request
+            .headers()
+            .iter()
+            .find(|h| h.field.equiv("Host"))
+            .is_some_and(|h| hosts.iter().any(|x| h.value.as_str() == x));
+        let reply = if !host_ok {
+            text(
+                403,
+                "Host must be this server's 127.0.0.1 or localhost address",
+            )
+        } else if *request.method() == tiny_http::Method::Get {
             answer(request.url(), &app, served.as_ref().as_ref())
         } else {
-            let mut sink = Vec::new();
-            let _ = request.as_reader().read_to_end(&mut sink);
             text(405, "only GET")
         };
         let (status, kind, body) = reply;
