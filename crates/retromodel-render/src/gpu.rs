@@ -98,3 +98,36 @@ impl Gpu {
         s
     }
 }
+
+/// The configuration of a window or canvas surface of `width` x `height` on `gpu`'s adapter:
+/// a format without sRGB conversion (skin bytes shown as stored, as `render` writes them),
+/// vsync, the adapter's first alpha mode. Not applied: call `surface.configure`.
+pub fn surface_config(
+    gpu: &Gpu,
+    surface: &wgpu::Surface<'_>,
+    width: u32,
+    height: u32,
+) -> Result<wgpu::SurfaceConfiguration, RenderError> {
+    let caps = surface.get_capabilities(&gpu.adapter);
+    let format = caps
+        .formats
+        .iter()
+        .copied()
+        .find(|f| !f.is_srgb())
+        .or_else(|| caps.formats.first().copied())
+        .ok_or_else(|| RenderError::Device("the surface offers no format".into()))?;
+    Ok(wgpu::SurfaceConfiguration {
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        format,
+        width: width.max(1),
+        height: height.max(1),
+        present_mode: wgpu::PresentMode::AutoVsync,
+        desired_maximum_frame_latency: 2,
+        alpha_mode: caps
+            .alpha_modes
+            .first()
+            .copied()
+            .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+        view_formats: vec![],
+    })
+}

@@ -50,7 +50,7 @@ pub mod viewer;
 
 pub use camera::{Camera, Framing};
 pub use gif_out::encode_gif;
-pub use gpu::Gpu;
+pub use gpu::{surface_config, Gpu};
 pub use renderer::{depth_texture, Renderer, Target, View, DEPTH_FORMAT};
 pub use scene::{GpuModel, Pose};
 

@@ -5,7 +5,7 @@
 use retromodel::Model;
 
 use crate::timing::Timeline;
-use crate::{Framing, GpuModel, Pose};
+use crate::{Framing, Gpu, GpuModel, Pose, Renderer, View};
 
 /// How a clip is timed.
 #[derive(Debug, Clone)]
@@ -117,4 +117,47 @@ pub fn position_text(scene: &GpuModel, clip: &ClipEntry, time: f32, interpolate:
             None => String::new(),
         },
     }
+}
+
+/// A model a viewer plays: its scene and where playback is.
+pub struct Playing<'a> {
+    /// The model on the GPU.
+    pub scene: &'a mut GpuModel,
+    /// The clip selected, if any.
+    pub clip: Option<&'a ClipEntry>,
+    /// Seconds into the clip (looping).
+    pub time: f32,
+    /// Blend between keyframes.
+    pub interpolate: bool,
+    /// Factor on the camera distance that frames the clip (the wheel's zoom).
+    pub zoom: f32,
+}
+
+/// Records one viewer frame into `color` / `depth` (`size` pixels): `playing`'s pose, the
+/// camera at `view.camera` with its distance fitted to the clip's framing over `view.viewport`
+/// (or the whole target) times the zoom; the background alone when no model is open. The
+/// desktop and web viewers draw through it.
+#[allow(clippy::too_many_arguments)]
+pub fn record_frame(
+    gpu: &Gpu,
+    renderer: &Renderer,
+    encoder: &mut wgpu::CommandEncoder,
+    color: &wgpu::TextureView,
+    depth: &wgpu::TextureView,
+    size: (u32, u32),
+    playing: Option<Playing<'_>>,
+    mut view: View,
+) {
+    let Some(p) = playing else {
+        Renderer::clear(encoder, color, view.background);
+        return;
+    };
+    let (pose, framing) = pose_at(p.scene, p.clip, p.time, p.interpolate);
+    let aspect = view
+        .viewport
+        .map_or(size.0 as f32 / size.1.max(1) as f32, |v| v[2] / v[3]);
+    view.camera.distance = Some(view.camera.fit_distance(&framing, aspect) * p.zoom);
+    view.framing = Some(framing);
+    let key = p.scene.prepare(gpu, &pose);
+    renderer.draw(gpu, encoder, color, depth, size, p.scene, key, &view);
 }

@@ -476,6 +476,27 @@ impl Renderer {
         }
     }
 
+    /// Records a pass that only clears `color` to `background` (RGBA in 0..1).
+    pub fn clear(
+        encoder: &mut wgpu::CommandEncoder,
+        color: &wgpu::TextureView,
+        background: [f64; 4],
+    ) {
+        let [r, g, b, a] = background;
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("clear"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: color,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+    }
+
     /// Renders `pose` of `scene` into `target` without reading it back (see
     /// [`Target::read`]); returns the CPU time spent (pose preparation, recording, submit).
     pub fn render_to_target(

@@ -140,7 +140,25 @@ pub struct GpuModel {
     pub(crate) skeletal_now: bool,
 }
 
+/// An RGBA8 picture as a texture.
 fn texture(gpu: &Gpu, width: u32, height: u32, rgba: &[u8], label: &str) -> wgpu::TextureView {
+    texture_of(
+        gpu,
+        (width, height),
+        wgpu::TextureFormat::Rgba8Unorm,
+        rgba,
+        label,
+    )
+}
+
+/// A sampled texture of `format` holding `data` (rows from the top).
+fn texture_of(
+    gpu: &Gpu,
+    (width, height): (u32, u32),
+    format: wgpu::TextureFormat,
+    data: &[u8],
+    label: &str,
+) -> wgpu::TextureView {
     let tex = gpu.device.create_texture_with_data(
         &gpu.queue,
         &wgpu::TextureDescriptor {
@@ -153,12 +171,12 @@ fn texture(gpu: &Gpu, width: u32, height: u32, rgba: &[u8], label: &str) -> wgpu
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8Unorm,
+            format,
             usage: wgpu::TextureUsages::TEXTURE_BINDING,
             view_formats: &[],
         },
         wgpu::util::TextureDataOrder::LayerMajor,
-        rgba,
+        data,
     );
     tex.create_view(&Default::default())
 }
@@ -395,29 +413,13 @@ impl GpuModel {
                     } else {
                         let mut texels = packed;
                         texels.resize((width * height) as usize, [0, 0]);
-                        influences = Some(
-                            device
-                                .create_texture_with_data(
-                                    &gpu.queue,
-                                    &wgpu::TextureDescriptor {
-                                        label: Some(&format!("mesh {mi} influences")),
-                                        size: wgpu::Extent3d {
-                                            width,
-                                            height,
-                                            depth_or_array_layers: 1,
-                                        },
-                                        mip_level_count: 1,
-                                        sample_count: 1,
-                                        dimension: wgpu::TextureDimension::D2,
-                                        format: wgpu::TextureFormat::Rg32Uint,
-                                        usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                                        view_formats: &[],
-                                    },
-                                    wgpu::util::TextureDataOrder::LayerMajor,
-                                    bytemuck::cast_slice(&texels),
-                                )
-                                .create_view(&Default::default()),
-                        );
+                        influences = Some(texture_of(
+                            gpu,
+                            (width, height),
+                            wgpu::TextureFormat::Rg32Uint,
+                            bytemuck::cast_slice(&texels),
+                            &format!("mesh {mi} influences"),
+                        ));
                     }
                 }
                 let verts: Vec<SkinVertex> = (0..n)

@@ -13,9 +13,9 @@ use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
 
-use crate::playback::{clips_of, pose_at, position_text, ClipEntry};
+use crate::playback::{clips_of, position_text, record_frame, ClipEntry, Playing};
 use crate::renderer::depth_texture;
-use crate::{Camera, Gpu, GpuModel, Renderer, View};
+use crate::{surface_config, Camera, Gpu, GpuModel, Renderer, View};
 
 /// A model the viewer shows, and the text of its info panel.
 pub struct Loaded {
@@ -107,29 +107,10 @@ impl State {
             .create_surface(window.clone())
             .map_err(|e| format!("cannot create a window surface: {e}"))?;
         let gpu = Gpu::with_instance(instance, Some(&surface)).map_err(|e| e.to_string())?;
-        let caps = surface.get_capabilities(&gpu.adapter);
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(|f| !f.is_srgb())
-            .or_else(|| caps.formats.first().copied())
-            .ok_or("the window surface offers no format")?;
         let size = window.inner_size();
-        let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
-            width: size.width.max(1),
-            height: size.height.max(1),
-            present_mode: wgpu::PresentMode::AutoVsync,
-            desired_maximum_frame_latency: 2,
-            alpha_mode: caps
-                .alpha_modes
-                .first()
-                .copied()
-                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
-            view_formats: vec![],
-        };
+        let config =
+            surface_config(&gpu, &surface, size.width, size.height).map_err(|e| e.to_string())?;
+        let format = config.format;
         surface.configure(&gpu.device, &config);
         let renderer = Renderer::new(&gpu, format);
         let depth =
@@ -269,57 +250,37 @@ impl State {
             background: [0.16, 0.17, 0.19, 1.0],
             ..View::default()
         };
-        if let Some(doc) = self.doc.as_mut() {
-            let (pose, framing) = pose_at(
-                &doc.scene,
-                doc.clips.get(self.ui.clip),
-                self.ui.time,
-                self.ui.interpolate,
-            );
-            // The free area in physical pixels.
-            if let Some(free) = free {
-                let ppp = full.pixels_per_point;
-                let vp = [
-                    free.min.x * ppp,
-                    free.min.y * ppp,
-                    (free.width() * ppp).min(size.0 as f32 - free.min.x * ppp),
-                    (free.height() * ppp).min(size.1 as f32 - free.min.y * ppp),
-                ];
-                if vp[2] >= 1.0 && vp[3] >= 1.0 {
-                    view.viewport = Some(vp);
-                }
+        // The area the panels left free, in physical pixels.
+        if let Some(free) = free {
+            let ppp = full.pixels_per_point;
+            let vp = [
+                free.min.x * ppp,
+                free.min.y * ppp,
+                (free.width() * ppp).min(size.0 as f32 - free.min.x * ppp),
+                (free.height() * ppp).min(size.1 as f32 - free.min.y * ppp),
+            ];
+            if vp[2] >= 1.0 && vp[3] >= 1.0 {
+                view.viewport = Some(vp);
             }
-            let aspect = view
-                .viewport
-                .map_or(size.0 as f32 / size.1.max(1) as f32, |v| v[2] / v[3]);
-            view.camera.distance = Some(view.camera.fit_distance(&framing, aspect) * self.ui.zoom);
-            view.framing = Some(framing);
-            let key = doc.scene.prepare(&self.gpu, &pose);
-            self.renderer.draw(
-                &self.gpu,
-                &mut encoder,
-                &target,
-                &self.depth,
-                size,
-                &doc.scene,
-                key,
-                &view,
-            );
-        } else {
-            let [r, g, b, a] = view.background;
-            encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("clear"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &target,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
         }
+        let ui = &self.ui;
+        let playing = self.doc.as_mut().map(|doc| Playing {
+            scene: &mut doc.scene,
+            clip: doc.clips.get(ui.clip),
+            time: ui.time,
+            interpolate: ui.interpolate,
+            zoom: ui.zoom,
+        });
+        record_frame(
+            &self.gpu,
+            &self.renderer,
+            &mut encoder,
+            &target,
+            &self.depth,
+            size,
+            playing,
+            view,
+        );
         let screen = egui_wgpu::ScreenDescriptor {
             size_in_pixels: [size.0, size.1],
             pixels_per_point: full.pixels_per_point,

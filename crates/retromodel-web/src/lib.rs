@@ -55,19 +55,6 @@ pub struct Workspace {
     fs: Option<GameFs>,
 }
 
-/// Model file extensions: every registered format's, and MD3's.
-fn model_extensions() -> Vec<&'static str> {
-    let mut out = registry::extensions();
-    for e in retromodel::detect::MD3.extensions() {
-        if !out.contains(e) {
-            out.push(e);
-        }
-    }
-    // Animations and camera paths open with their mesh, not on their own.
-    out.retain(|e| *e != "md5anim" && *e != "md5camera");
-    out
-}
-
 impl Workspace {
     /// An empty workspace.
     pub fn new() -> Workspace {
@@ -124,7 +111,7 @@ impl Workspace {
 
     /// The model files of the tree, sorted by path.
     pub fn models(&mut self) -> Vec<ModelFile> {
-        let exts = model_extensions();
+        let exts = registry::viewable_extensions();
         self.fs()
             .files()
             .into_iter()

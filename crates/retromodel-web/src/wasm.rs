@@ -1,7 +1,7 @@
 //! The browser side: a `Viewer` on a canvas, driven by `web/app.js`.
 
-use retromodel_render::playback::{clips_of, pose_at, position_text, ClipEntry};
-use retromodel_render::{depth_texture, Camera, Gpu, GpuModel, Renderer, View};
+use retromodel_render::playback::{clips_of, position_text, record_frame, ClipEntry, Playing};
+use retromodel_render::{depth_texture, surface_config, Camera, Gpu, GpuModel, Renderer, View};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -63,29 +63,8 @@ impl Viewer {
             .create_surface(wgpu::SurfaceTarget::Canvas(canvas))
             .map_err(|e| err(format!("cannot draw on the canvas: {e}")))?;
         let gpu = Gpu::request(instance, Some(&surface)).await.map_err(err)?;
-        let caps = surface.get_capabilities(&gpu.adapter);
-        // Skin bytes are written as they are (no sRGB conversion), as `render` does.
-        let format = caps
-            .formats
-            .iter()
-            .copied()
-            .find(|f| !f.is_srgb())
-            .or_else(|| caps.formats.first().copied())
-            .ok_or_else(|| err("the canvas offers no format"))?;
-        let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
-            width,
-            height,
-            present_mode: wgpu::PresentMode::AutoVsync,
-            desired_maximum_frame_latency: 2,
-            alpha_mode: caps
-                .alpha_modes
-                .first()
-                .copied()
-                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
-            view_formats: vec![],
-        };
+        let config = surface_config(&gpu, &surface, width, height).map_err(err)?;
+        let format = config.format;
         surface.configure(&gpu.device, &config);
         let renderer = Renderer::new(&gpu, format);
         let depth = depth_texture(&gpu, width, height).create_view(&Default::default());
@@ -251,49 +230,30 @@ impl Viewer {
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("web") });
         let size = (self.config.width, self.config.height);
-        let mut view = View {
+        let view = View {
             camera: self.camera,
             wireframe: self.wireframe,
             skin: self.skin,
             background: [0.16, 0.17, 0.19, 1.0],
             ..View::default()
         };
-        if let Some(doc) = self.doc.as_mut() {
-            let (pose, framing) = pose_at(
-                &doc.scene,
-                doc.clips.get(self.clip),
-                self.time,
-                self.interpolate,
-            );
-            let aspect = size.0 as f32 / size.1.max(1) as f32;
-            view.camera.distance = Some(view.camera.fit_distance(&framing, aspect) * self.zoom);
-            view.framing = Some(framing);
-            let key = doc.scene.prepare(&self.gpu, &pose);
-            self.renderer.draw(
-                &self.gpu,
-                &mut encoder,
-                &target,
-                &self.depth,
-                size,
-                &doc.scene,
-                key,
-                &view,
-            );
-        } else {
-            let [r, g, b, a] = view.background;
-            encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("clear"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &target,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
-        }
+        let playing = self.doc.as_mut().map(|doc| Playing {
+            scene: &mut doc.scene,
+            clip: doc.clips.get(self.clip),
+            time: self.time,
+            interpolate: self.interpolate,
+            zoom: self.zoom,
+        });
+        record_frame(
+            &self.gpu,
+            &self.renderer,
+            &mut encoder,
+            &target,
+            &self.depth,
+            size,
+            playing,
+            view,
+        );
         self.gpu.queue.submit([encoder.finish()]);
         frame.present();
         self.frames += 1;

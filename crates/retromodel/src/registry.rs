@@ -318,6 +318,14 @@ pub fn format_named(name: &str) -> Option<Format> {
         .find(|f| f.name() == name)
 }
 
+/// The extensions of the files a viewer opens on their own: [`extensions`] less the MD5
+/// animations and camera paths, which play on a mesh (the viewers' model lists).
+pub fn viewable_extensions() -> Vec<&'static str> {
+    let mut out = extensions();
+    out.retain(|e| !matches!(*e, "md5anim" | "md5camera"));
+    out
+}
+
 /// The extensions of every registered format (lower case, no dot, each once): what a
 /// directory walk picks up.
 pub fn extensions() -> Vec<&'static str> {

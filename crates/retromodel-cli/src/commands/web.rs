@@ -232,17 +232,14 @@ fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
             let Some(s) = served else {
                 return (204, "text/plain", Vec::new());
             };
-            let exts = retromodel::registry::extensions();
+            let exts = retromodel::registry::viewable_extensions();
             let list: Vec<_> =
                 s.fs.files()
                     .into_iter()
                     .filter(|f| {
-                        f.path.rsplit_once('.').is_some_and(|(_, e)| {
-                            let e = e.to_ascii_lowercase();
-                            e != "md5anim"
-                                && e != "md5camera"
-                                && (exts.contains(&e.as_str()) || e == "md3")
-                        })
+                        f.path
+                            .rsplit_once('.')
+                            .is_some_and(|(_, e)| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
                     })
                     .map(|f| json!({"path": f.path, "size": f.size}))
                     .collect();
