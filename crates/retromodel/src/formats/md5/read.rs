@@ -277,6 +277,9 @@ impl<'a> Parser<'a> {
     }
 
     fn vector<const N: usize>(&mut self, what: &str) -> Result<[f32; N]> {
+        if let Some(v) = self.fast_vectors::<N, 1>() {
+            return Ok(v[0]);
+        }
         self.punct(b'(')?;
         let mut v = [0.0; N];
         for c in &mut v {
@@ -479,6 +482,47 @@ impl<'a> Parser<'a> {
             },
             token,
         ))
+    }
+
+    /// `( x y z ) ( x y z )` and the like: `M` parenthesised groups of `N` numbers, read in
+    /// place (see [`Parser::fast_vert`]); the bounds and baseframe lines of an md5anim.
+    #[inline]
+    fn fast_vectors<const N: usize, const M: usize>(&mut self) -> Option<[[f32; N]; M]> {
+        let mut c = self.cursor()?;
+        let mut out = [[0.0; N]; M];
+        for v in &mut out {
+            if !c.punct(b'(') {
+                return None;
+            }
+            for x in v.iter_mut() {
+                *x = c.f32()?;
+            }
+            if !c.punct(b')') {
+                return None;
+            }
+        }
+        let end = c.offset();
+        self.advance(end);
+        Some(out)
+    }
+
+    /// `frame N { v0 v1 ... }` with exactly `nac` values, frame `index`, read in place (see
+    /// [`Parser::fast_vert`]): almost all of an md5anim's bytes.
+    fn fast_frame(&mut self, index: usize, nac: usize) -> Option<Vec<f32>> {
+        let mut c = self.cursor()?;
+        if !(c.name(b"frame") && c.int()? == index as i64 && c.punct(b'{')) {
+            return None;
+        }
+        let mut values = Vec::with_capacity(nac);
+        for _ in 0..nac {
+            values.push(c.f32()?);
+        }
+        if !c.punct(b'}') {
+            return None;
+        }
+        let end = c.offset();
+        self.advance(end);
+        Some(values)
     }
 
     /// `tri N a b c`, entry `index` with vertex indices below `num_verts`, read in place
@@ -898,7 +942,15 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
         size_of::<Bounds>() as u64,
     )?;
     let mut bounds = Vec::with_capacity(nf);
-    for i in 0.. {
+    // The lines read in place while they can be, then the ordinary way (which reports what
+    // is wrong, or reads the rest: extra lines, comments).
+    while bounds.len() < nf {
+        let Some([min, max]) = p.fast_vectors::<3, 2>() else {
+            break;
+        };
+        bounds.push(Bounds { min, max });
+    }
+    for i in bounds.len().. {
         let t = p.peek()?;
         if i >= nf && t.kind != LPAREN {
             break;
@@ -935,7 +987,13 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
     p.punct(b'{')?;
     p.charge(&t, nj as u64 * size_of::<BaseJoint>() as u64)?;
     let mut baseframe = Vec::with_capacity(nj);
-    for i in 0..nj {
+    while baseframe.len() < nj {
+        let Some([pos, orient]) = p.fast_vectors::<3, 2>() else {
+            break;
+        };
+        baseframe.push(BaseJoint { pos, orient });
+    }
+    for i in baseframe.len()..nj {
         let ends = p.peek_kind()? == RBRACE;
         p.too_few(ends, || {
             format!(
@@ -970,6 +1028,10 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
     let nac = nac as usize;
     let mut frames = Vec::with_capacity(nf);
     for f in 0..nf {
+        if let Some(values) = p.fast_frame(f, nac) {
+            frames.push(values);
+            continue;
+        }
         let t = p.peek()?;
         if t.kind == Kind::Eof {
             return Err(p.error(
