@@ -835,46 +835,12 @@ impl Cursor<'_> {
     /// Reads a number whose value [`Number::to_f32`] computes.
     #[inline]
     pub fn f32(&mut self) -> Option<f32> {
-        // `-123.456` (what MD5 exporters write) directly; anything else through `number`.
+        // `-0.123456` (what MD5 exporters write) eight bytes at a time; anything else through
+        // `number`.
         let start = self.start()?;
-        let src = self.src;
-        let negative = src[start] == b'-';
-        let mut i = start + usize::from(negative);
-        if let Some(v) = self.six_decimals(start, i, negative) {
+        let negative = self.src[start] == b'-';
+        if let Some(v) = self.six_decimals(start, start + usize::from(negative), negative) {
             return Some(v);
-        }
-        let mut mantissa = 0u64;
-        let mut digits = |i: &mut usize| {
-            let from = *i;
-            while let Some(&b) = src.get(*i) {
-                let d = b.wrapping_sub(b'0');
-                if d > 9 {
-                    break;
-                }
-                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d));
-                *i += 1;
-            }
-            *i - from
-        };
-        let int_digits = digits(&mut i);
-        if src.get(i) == Some(&b'.') {
-            i += 1;
-            let frac_digits = digits(&mut i);
-            if (1..=19).contains(&(int_digits + frac_digits))
-                && src.get(i).is_none_or(|&b| {
-                    matches!(self.class[usize::from(b)], Class::Space | Class::Punct)
-                })
-            {
-                let number = Number {
-                    negative,
-                    mantissa,
-                    exp10: -(frac_digits as i32),
-                    float: true,
-                };
-                let v = number.to_f32()?;
-                self.read(start, i);
-                return Some(v);
-            }
         }
         let saved = (self.last, self.end);
         let v = self.number()?.to_f32();

@@ -293,18 +293,16 @@ fn finish_mesh<P: Pose>(
 ) -> Mesh {
     // Collected from exact-size iterators (no per-push capacity checks): this loop is most
     // of the conversion time.
-    let n = source_vertices.len();
     let morph_targets: Vec<MorphTarget> = poses(frames)
-        .map(|p| {
-            let verts = p.verts();
-            let mut positions = vec![[0.0; 3]; n];
-            let mut normals = vec![[0.0; 3]; n];
-            for ((&sv, pos), nor) in source_vertices.iter().zip(&mut positions).zip(&mut normals) {
-                let sv = sv as usize;
-                *pos = position(p, sv);
-                *nor = normals::normal_or_up(verts[sv].normal_index);
-            }
-            MorphTarget { positions, normals }
+        .map(|p| MorphTarget {
+            positions: source_vertices
+                .iter()
+                .map(|&sv| position(p, sv as usize))
+                .collect(),
+            normals: source_vertices
+                .iter()
+                .map(|&sv| normals::normal_or_up(p.verts()[sv as usize].normal_index))
+                .collect(),
         })
         .collect();
     let skin_size = Some([h.skinwidth.max(0) as u32, h.skinheight.max(0) as u32]);
