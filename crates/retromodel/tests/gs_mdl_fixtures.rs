@@ -553,6 +553,7 @@ fn rgba_model(alpha: u8) -> Model {
             width: 16,
             height: 8,
             pixels: Pixels::Rgba8(rgba),
+            encoded: None,
         }],
         picture_times: None,
     }];

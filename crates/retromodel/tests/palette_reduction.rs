@@ -43,6 +43,7 @@ fn gradient(alpha: impl Fn(u32, u32) -> u8) -> Image {
         width: W,
         height: H,
         pixels: Pixels::Rgba8(rgba),
+        encoded: None,
     }
 }
 
@@ -189,6 +190,7 @@ fn alpha_below_half_maps_to_the_transparent_index_and_only_it() {
         width: 2,
         height: 1,
         pixels: Pixels::Rgba8(vec![10, 10, 10, 127, 10, 10, 10, 128]),
+        encoded: None,
     };
     let r = reduce(&edge, 223, false, Some(255));
     assert_eq!(r.indices[0], 255);
@@ -208,6 +210,7 @@ fn indexed_pictures() {
             fullbright_start: Some(224),
             transparent_index: Some(255),
         },
+        encoded: None,
     };
     // Same palette: indices kept (fullbrights too), the transparent index reported.
     let r = reduce(&same, 223, true, Some(255));
@@ -230,6 +233,7 @@ fn indexed_pictures() {
             fullbright_start: None,
             transparent_index: None,
         },
+        encoded: None,
     };
     let r = reduce(&img, 223, false, None);
     assert_eq!(r.indices, img.to_indexed(&Palette::QUAKE, 223));
@@ -260,6 +264,7 @@ fn a_megapixel_of_distinct_colours_reduces() {
         width: n,
         height: n,
         pixels: Pixels::Rgba8(rgba),
+        encoded: None,
     };
     for dither in [false, true] {
         let r = reduce(&img, 223, dither, Some(255));

@@ -123,6 +123,7 @@ fn rgba_pictures_are_not_encoded() {
         width: 1,
         height: 1,
         pixels: Pixels::Rgba8(vec![1, 2, 3, 255]),
+        encoded: None,
     };
     assert_eq!(pcx::encode(&img), None);
     let img = Image {
@@ -134,6 +135,7 @@ fn rgba_pictures_are_not_encoded() {
             fullbright_start: Some(224),
             transparent_index: Some(255),
         },
+        encoded: None,
     };
     let back = pcx::decode(&pcx::encode(&img).unwrap(), &Limits::default()).unwrap();
     assert_eq!(indexed(&back), (&[7u8][..], &Palette::QUAKE));

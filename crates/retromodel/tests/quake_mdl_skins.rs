@@ -30,6 +30,7 @@ fn rgba_picture(w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) -> Image {
         width: w,
         height: h,
         pixels: Pixels::Rgba8(pixels),
+        encoded: None,
     }
 }
 
@@ -230,6 +231,7 @@ fn a_30_wide_skin_is_padded_to_32_and_keeps_every_texel() {
         width: w,
         height: h,
         pixels: picture.pixels.clone(),
+        encoded: None,
     }
     .to_indexed(&Palette::QUAKE, 223);
     let px = skin_pixels(f, 0);
@@ -255,6 +257,7 @@ fn a_30_wide_skin_is_padded_to_32_and_keeps_every_texel() {
             fullbright_start: Some(224),
             transparent_index: None,
         },
+        encoded: None,
     };
     let model = strip_model(indexed, &s);
     let f = quake_mdl::from_model(&model, &WriteOptions::default())

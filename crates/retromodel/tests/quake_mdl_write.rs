@@ -98,6 +98,7 @@ fn rgba_skins_avoid_fullbright_indices_unless_asked() {
         width: w,
         height: h,
         pixels: Pixels::Rgba8(rgba),
+        encoded: None,
     };
     let pixels =
         |model: &retromodel::Model, o: &WriteOptions| match &quake_mdl::from_model(model, o)
@@ -131,6 +132,7 @@ fn rgba_skins_avoid_fullbright_indices_unless_asked() {
             fullbright_start: None,
             transparent_index: None,
         },
+        encoded: None,
     };
     assert!(pixels(&model, &WriteOptions::default())
         .iter()

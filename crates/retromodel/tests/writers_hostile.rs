@@ -129,6 +129,7 @@ fn pictures_whose_buffers_do_not_match_their_size_are_refused() {
         width: 8,
         height: 8,
         pixels: Pixels::Rgba8(vec![0; 5]),
+        encoded: None,
     };
     let e = quake_mdl::from_model(&model, &WriteOptions::default()).unwrap_err();
     assert_eq!(

@@ -342,6 +342,7 @@ fn bench_palette(data: &[Vec<u8>], rounds: u32) -> Result<ExitCode> {
                 width: p.width,
                 height: p.height,
                 pixels: Pixels::Rgba8(p.to_rgba8()),
+                encoded: None,
             });
         }
     }

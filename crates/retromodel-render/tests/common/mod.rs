@@ -85,6 +85,7 @@ pub fn checker_skin() -> Image {
             fullbright_start: Some(QUAKE_FULLBRIGHT_START),
             transparent_index: None,
         },
+        encoded: None,
     }
 }
 

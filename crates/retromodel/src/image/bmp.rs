@@ -127,6 +127,7 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         width,
         height,
         pixels: Pixels::Rgba8(out),
+        encoded: None,
     })
 }
 

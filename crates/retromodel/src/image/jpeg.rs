@@ -23,7 +23,7 @@ use zune_core::options::DecoderOptions;
 use zune_jpeg::errors::DecodeErrors;
 use zune_jpeg::JpegDecoder;
 
-use super::{expand_to_rgba, Image, Pixels, Size};
+use super::{expand_to_rgba, Encoded, Image, Pixels, Size};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::{Budget, Limits};
 
@@ -124,11 +124,17 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         .decode_into(&mut out[..n * channels])
         .map_err(decoding_error)?;
     expand_to_rgba(&mut out, n, channels);
-    Ok(Image {
-        width,
-        height,
-        pixels: Pixels::Rgba8(out),
-    })
+    let mut image = Image::new(width, height, Pixels::Rgba8(out));
+    // Kept for glTF, which embeds JPEG files: only the colour spaces every reader shows
+    // (not CMYK or YCCK, which browsers and engines handle unevenly).
+    if matches!(input, ColorSpace::YCbCr | ColorSpace::Luma) {
+        image.encoded = Some(std::sync::Arc::new(Encoded::new(
+            "image/jpeg",
+            data,
+            &image,
+        )));
+    }
+    Ok(image)
 }
 
 /// An error for data the decoder refuses.

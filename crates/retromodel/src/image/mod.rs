@@ -43,7 +43,9 @@ pub use reduce::{IndexOptions, Indexed};
 pub const QUAKE_FULLBRIGHT_START: u8 = 224;
 
 /// A picture.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Equality compares the size and the pixels (not [`Image::encoded`]).
+#[derive(Debug, Clone)]
 pub struct Image {
     /// Width in pixels.
     pub width: u32,
@@ -51,6 +53,53 @@ pub struct Image {
     pub height: u32,
     /// The pixels, row by row from the top.
     pub pixels: Pixels,
+    /// The PNG or JPEG file the pixels were decoded from ([`decode`] keeps it), for writers
+    /// that can store the file itself: glTF embeds it instead of a re-encoded PNG.
+    /// [`Image::original_file`] hands it out only while the pixels are still the decoded
+    /// ones, so code that changes `pixels` need not clear it. `None` for other pictures.
+    pub encoded: Option<Arc<Encoded>>,
+}
+
+impl PartialEq for Image {
+    fn eq(&self, other: &Self) -> bool {
+        self.width == other.width && self.height == other.height && self.pixels == other.pixels
+    }
+}
+
+/// A picture file kept as it was read ([`Image::encoded`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Encoded {
+    /// `image/png` or `image/jpeg`.
+    pub mime: &'static str,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// [`fingerprint`] of the size and pixels decoded from it.
+    fingerprint: u64,
+}
+
+impl Encoded {
+    /// `bytes` (of media type `mime`), which decoded to `image`.
+    pub fn new(mime: &'static str, bytes: &[u8], image: &Image) -> Self {
+        Encoded {
+            mime,
+            bytes: bytes.to_vec(),
+            fingerprint: fingerprint(image),
+        }
+    }
+}
+
+/// A hash of a picture's size and RGBA pixels (0 for indexed pictures, which are never
+/// kept as files): how [`Image::original_file`] tells whether the pixels changed.
+fn fingerprint(image: &Image) -> u64 {
+    use std::hash::Hasher;
+    let mut h = crate::hash::FastHasher::default();
+    h.write_u32(image.width);
+    h.write_u32(image.height);
+    match &image.pixels {
+        Pixels::Rgba8(rgba) => h.write(rgba),
+        Pixels::Indexed { .. } => return 0,
+    }
+    h.finish()
 }
 
 /// Pixel storage.
@@ -72,6 +121,24 @@ pub enum Pixels {
 }
 
 impl Image {
+    /// A picture of `width` x `height` `pixels`, with no file kept.
+    pub fn new(width: u32, height: u32, pixels: Pixels) -> Self {
+        Image {
+            width,
+            height,
+            pixels,
+            encoded: None,
+        }
+    }
+
+    /// The file the picture was decoded from ([`Image::encoded`]), if its pixels are still
+    /// the ones decoded from it.
+    pub fn original_file(&self) -> Option<&Encoded> {
+        let encoded = self.encoded.as_deref()?;
+        (matches!(self.pixels, Pixels::Rgba8(_)) && fingerprint(self) == encoded.fingerprint)
+            .then_some(encoded)
+    }
+
     /// The picture as indices into `palette`: kept as they are when the picture already uses
     /// that palette (its fullbright pixels are meant), otherwise matched to the nearest colour
     /// among indices `0..=last` (per palette entry for another palette, per colour for RGBA;
@@ -136,6 +203,7 @@ impl Image {
             width,
             height,
             pixels,
+            encoded: None,
         }
     }
 
@@ -586,6 +654,7 @@ mod tests {
                 fullbright_start: Some(QUAKE_FULLBRIGHT_START),
                 transparent_index: Some(255),
             },
+            encoded: None,
         };
         let mask = img.fullbright_mask().unwrap();
         assert_eq!(&mask[..4], &[0, 0, 0, 255]);
@@ -601,6 +670,7 @@ mod tests {
                 fullbright_start: Some(QUAKE_FULLBRIGHT_START),
                 transparent_index: Some(255),
             },
+            encoded: None,
         };
         assert_eq!(holes(vec![255, 10]).fullbright_mask(), None);
         let mask = holes(vec![255, 230]).fullbright_mask().unwrap();

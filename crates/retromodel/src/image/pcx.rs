@@ -295,6 +295,7 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         width: width as u32,
         height,
         pixels,
+        encoded: None,
     })
 }
 
@@ -602,12 +603,14 @@ mod tests {
                 fullbright_start: None,
                 transparent_index: None,
             },
+            encoded: None,
         };
         assert_eq!(encode(&bad), None);
         let rgba = Image {
             width: 1,
             height: 1,
             pixels: Pixels::Rgba8(vec![0; 4]),
+            encoded: None,
         };
         assert_eq!(encode(&rgba), None);
     }

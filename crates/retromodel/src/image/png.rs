@@ -12,7 +12,7 @@
 //! huge picture fails at once. The `png` crate's own memory limit for metadata chunks is set to
 //! the allocation limit too.
 
-use super::{corrupt, Image, Pixels, Size};
+use super::{corrupt, Encoded, Image, Pixels, Size};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::hash::FastMap;
 use crate::limits::{Budget, Limits};
@@ -217,11 +217,9 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         }
         out
     };
-    Ok(Image {
-        width,
-        height,
-        pixels: Pixels::Rgba8(rgba),
-    })
+    let mut image = Image::new(width, height, Pixels::Rgba8(rgba));
+    image.encoded = Some(std::sync::Arc::new(Encoded::new("image/png", data, &image)));
+    Ok(image)
 }
 
 /// The error for data that ends early.

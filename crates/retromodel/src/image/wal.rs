@@ -138,5 +138,6 @@ pub fn decode(data: &[u8], palette: &Palette, limits: &Limits) -> Result<Image> 
             fullbright_start: None,
             transparent_index: None,
         },
+        encoded: None,
     })
 }

@@ -495,26 +495,26 @@ impl Builder<'_> {
         self.packed_accessor(None, count, Component::U8, true, Type::Scalar, None, sparse)
     }
 
-    /// A PNG image, placed as the export asks (buffer view, `data:` URI or side file).
-    pub(super) fn image(&mut self, name: String, png: Vec<u8>) -> json::Index<json::Image> {
-        let mime = Some(json::image::MimeType("image/png".to_string()));
+    /// An image file (`image/png` or `image/jpeg`), placed as the export asks (buffer view,
+    /// `data:` URI or side file).
+    pub(super) fn image(&mut self, name: String, file: ImageFile) -> json::Index<json::Image> {
+        let (bytes, mime) = (file.bytes, file.mime);
+        let extension = if mime == "image/jpeg" { "jpg" } else { "png" };
         let (buffer_view, uri) = match &self.placement {
-            Placement::Glb => (Some(self.view(&png, None)), None),
-            Placement::Embedded => (
-                None,
-                Some(format!("data:image/png;base64,{}", base64(&png))),
-            ),
+            Placement::Glb => (Some(self.view(&bytes, None)), None),
+            Placement::Embedded => (None, Some(format!("data:{mime};base64,{}", base64(&bytes)))),
             Placement::Files { prefix } => {
                 let file = if prefix.is_empty() {
-                    format!("{name}.png")
+                    format!("{name}.{extension}")
                 } else {
-                    format!("{prefix}_{name}.png")
+                    format!("{prefix}_{name}.{extension}")
                 };
                 let uri = uri_encode(&file);
-                self.files.push((file, png));
+                self.files.push((file, bytes.into_owned()));
                 (None, Some(uri))
             }
         };
+        let mime = Some(json::image::MimeType(mime.to_string()));
         self.root.push(json::Image {
             buffer_view,
             mime_type: mime,
@@ -524,6 +524,14 @@ impl Builder<'_> {
             extras: Default::default(),
         })
     }
+}
+
+/// The bytes of an image file for [`Builder::image`] and their media type.
+pub(super) struct ImageFile<'a> {
+    /// The file.
+    pub bytes: std::borrow::Cow<'a, [u8]>,
+    /// `image/png` or `image/jpeg`.
+    pub mime: &'static str,
 }
 
 #[cfg(test)]

@@ -7,9 +7,11 @@ use json::material::{AlphaMode, EmissiveFactor, PbrBaseColorFactor, StrengthFact
 use json::texture::{MagFilter, MinFilter};
 use json::validation::Checked::Valid;
 
+use super::buffers::ImageFile;
 use super::{Builder, Filter, FORMAT};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::image::{Image, Pixels};
+use std::borrow::Cow;
 
 /// The extension's name.
 const VARIANTS: &str = "KHR_materials_variants";
@@ -139,15 +141,28 @@ impl Builder<'_> {
                 ));
                 continue;
             }
-            let png = picture
-                .to_png()
-                .map_err(|e| png_error(format!("skin {s}: picture {pi}"), e))?;
+            // The PNG or JPEG file the picture came from, as it is (smaller than a PNG of
+            // a JPEG's pixels, and no encoding); else the pixels as PNG.
+            let file = match picture.original_file() {
+                Some(original) => ImageFile {
+                    bytes: Cow::Borrowed(&original.bytes),
+                    mime: original.mime,
+                },
+                None => ImageFile {
+                    bytes: Cow::Owned(
+                        picture
+                            .to_png()
+                            .map_err(|e| png_error(format!("skin {s}: picture {pi}"), e))?,
+                    ),
+                    mime: "image/png",
+                },
+            };
             let name = if pi == 0 {
                 format!("skin{s}")
             } else {
                 format!("skin{s}_{pi}")
             };
-            let image = self.image(name, png);
+            let image = self.image(name, file);
             if pi != 0 {
                 continue;
             }
@@ -156,7 +171,11 @@ impl Builder<'_> {
             if let Some(rgba) = picture.fullbright_mask() {
                 let png = crate::image::png::encode_compact(picture.width, picture.height, &rgba)
                     .map_err(|e| png_error(format!("skin {s}: fullbright mask"), e))?;
-                let image = self.image(format!("skin{s}_fullbright"), png);
+                let file = ImageFile {
+                    bytes: Cow::Owned(png),
+                    mime: "image/png",
+                };
+                let image = self.image(format!("skin{s}_fullbright"), file);
                 emissive = Some(self.texture(image));
             }
         }

@@ -267,6 +267,7 @@ pub fn decode_picture(skin: &raw::Skin<'_>, palette: &Arc<Palette>) -> Option<Im
         width,
         height,
         pixels,
+        encoded: None,
     })
 }
 

@@ -922,6 +922,7 @@ pub(crate) fn convert_skins(
                     width: w,
                     height: h,
                     pixels: px,
+                    encoded: None,
                 });
             }
             SkinData::Pixels { .. } => {}

@@ -375,6 +375,7 @@ fn build_skin(
             fullbright_start: Some(QUAKE_FULLBRIGHT_START),
             transparent_index: transparent,
         },
+        encoded: None,
     };
     match skin {
         RawSkin::Single { skin_type, pixels } => {
@@ -383,6 +384,7 @@ fn build_skin(
                 width,
                 height,
                 pixels: Pixels::Rgba8(data),
+                encoded: None,
             };
             let picture = match fmt {
                 PixelFormat::Indexed8 => indexed(pixels),

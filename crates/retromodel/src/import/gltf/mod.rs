@@ -483,6 +483,7 @@ fn quake_indexed(picture: &Image, emissive: Option<&Image>) -> Option<Image> {
             fullbright_start: Some(QUAKE_FULLBRIGHT_START),
             transparent_index: holes.then_some(255),
         },
+        encoded: None,
     })
 }
 
@@ -501,6 +502,7 @@ fn decode_picture(bytes: &[u8], options: &ImportOptions, what: &str) -> Result<I
             width: image.width,
             height: image.height,
             pixels: Pixels::Rgba8(image.to_rgba8()),
+            encoded: None,
         },
     })
 }
