@@ -134,3 +134,128 @@ fn changed_pixels_are_written_as_png() {
     bare.encoded = None;
     assert_eq!(bare, decoded);
 }
+
+/// `png` with `extra` chunks (type, data) inserted after `IHDR`.
+fn with_chunks(png: &[u8], extra: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
+    let ihdr_end = 8 + 25;
+    let mut out = png[..ihdr_end].to_vec();
+    for (kind, data) in extra {
+        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        let mut crc_input = kind.to_vec();
+        crc_input.extend_from_slice(data);
+        out.extend_from_slice(&crc_input);
+        out.extend_from_slice(&crc32(&crc_input).to_be_bytes());
+    }
+    out.extend_from_slice(&png[ihdr_end..]);
+    out
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for &b in bytes {
+        c ^= u32::from(b);
+        for _ in 0..8 {
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+        }
+    }
+    !c
+}
+
+#[test]
+fn metadata_is_left_out_and_the_pixels_stay() {
+    // PNG: gamma, text and pixel-aspect chunks go, the picture's chunks stay.
+    let rgba: Vec<u8> = (0..8 * 4)
+        .flat_map(|i| [i as u8 * 8, 0, 255 - i as u8, 255])
+        .collect();
+    let mut plain = Vec::new();
+    {
+        let mut e = png::Encoder::new(&mut plain, 8, 4);
+        e.set_color(png::ColorType::Rgba);
+        e.write_header().unwrap().write_image_data(&rgba).unwrap();
+    }
+    let gamma = 45455u32.to_be_bytes();
+    let phys = [0, 0, 0, 1, 0, 0, 0, 2, 0];
+    let noisy = with_chunks(
+        &plain,
+        &[
+            (b"gAMA", &gamma),
+            (b"tEXt", b"Software\0x"),
+            (b"pHYs", &phys),
+        ],
+    );
+    let picture = image::decode(&noisy, "a.png", &Limits::default()).unwrap();
+    let stripped = picture.original_file().unwrap().without_metadata().unwrap();
+    assert_eq!(stripped, plain);
+    let (glb, _) = to_glb(&model_with(picture.clone()), &GltfOptions::default()).unwrap();
+    assert_eq!(first_image(&glb), ("image/png".to_string(), plain));
+
+    // JPEG: Exif and ICC segments go, JFIF's aspect becomes 1:1, the pixels are the same.
+    let file = jpeg_file();
+    assert_eq!(&file[2..4], &[0xFF, 0xE0], "the encoder writes JFIF first");
+    let mut noisy = file[..2].to_vec();
+    let mut jfif = file[2..20].to_vec();
+    jfif[11..16].copy_from_slice(&[1, 0, 72, 0, 96]);
+    noisy.extend_from_slice(&jfif);
+    for (marker, body) in [
+        (0xE1u8, &b"Exif\0\0MM\0*"[..]),
+        (0xE2, b"ICC_PROFILE\0\x01\x01"),
+    ] {
+        noisy.extend_from_slice(&[0xFF, marker]);
+        noisy.extend_from_slice(&(body.len() as u16 + 2).to_be_bytes());
+        noisy.extend_from_slice(body);
+    }
+    noisy.extend_from_slice(&file[20..]);
+    let picture = image::decode(&noisy, "a.jpg", &Limits::default()).unwrap();
+    let stripped = picture.original_file().unwrap().without_metadata().unwrap();
+    assert_eq!(stripped, file);
+    let again = image::decode(&stripped, "a.jpg", &Limits::default()).unwrap();
+    assert_eq!(again, picture);
+}
+
+/// Every PNG and JPEG picture of the corpus that is kept as a file decodes to the same
+/// pixels once its metadata is left out.
+#[test]
+fn corpus_pictures_keep_their_pixels_without_metadata() {
+    let Some(corpus) = std::env::var_os("RETROMODEL_CORPUS") else {
+        eprintln!("RETROMODEL_CORPUS is not set: corpus pictures skipped");
+        return;
+    };
+    let mut stack = vec![std::path::PathBuf::from(corpus)];
+    let (mut kept, mut checked) = (0, 0);
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if !matches!(ext.to_ascii_lowercase().as_str(), "png" | "jpg" | "jpeg") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let name = path.to_string_lossy();
+            let Ok(picture) = image::decode(&bytes, &name, &Limits::default()) else {
+                continue;
+            };
+            checked += 1;
+            let Some(original) = picture.original_file() else {
+                continue;
+            };
+            let plain = original
+                .without_metadata()
+                .unwrap_or_else(|| panic!("{name}: no plain copy"));
+            let again = image::decode(&plain, &name, &Limits::default()).unwrap();
+            assert_eq!(again, picture, "{name}");
+            kept += 1;
+        }
+    }
+    eprintln!(
+        "{kept} of {checked} corpus pictures kept as files, pixels unchanged without metadata"
+    );
+    assert!(kept > 100 && kept * 10 > checked * 9, "{kept} of {checked}");
+}

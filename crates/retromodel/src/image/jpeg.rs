@@ -138,6 +138,49 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
 }
 
 /// An error for data the decoder refuses.
+/// The JPEG file `data` without its application segments but JFIF's (Exif with its
+/// orientation, ICC profiles, Adobe's), and with JFIF's pixel aspect set to 1:1: what glTF
+/// readers handle unevenly (Khronos' validator warns about colour-space information and
+/// non-square pixels) and [`decode`] does not apply, so the pixels stay the decoded ones.
+/// Only for files [`decode`] read as YCbCr or grey ([`Image::encoded`]): without Adobe's
+/// segment, three components are YCbCr. `None` if the segment layout is broken.
+pub fn without_metadata(data: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(data.len());
+    out.extend_from_slice(data.get(..2)?);
+    let mut at = 2;
+    loop {
+        let marker = *data.get(at + 1)?;
+        if *data.get(at)? != 0xFF {
+            return None;
+        }
+        if marker == 0xFF {
+            // Fill bytes before a marker.
+            at += 1;
+            continue;
+        }
+        let len = usize::from(u16::from_be_bytes(
+            data.get(at + 2..at + 4)?.try_into().ok()?,
+        ));
+        let segment = data.get(at..at + 2 + len)?;
+        match marker {
+            // Start of scan: the rest is entropy-coded data and later segments, kept whole.
+            0xDA => {
+                out.extend_from_slice(&data[at..]);
+                return Some(out);
+            }
+            0xE0 if segment.get(4..9) == Some(b"JFIF\0") && segment.len() >= 16 => {
+                let mut jfif = segment.to_vec();
+                // Units 0 (aspect ratio only), 1:1.
+                jfif[11..16].copy_from_slice(&[0, 0, 1, 0, 1]);
+                out.extend_from_slice(&jfif);
+            }
+            0xE0..=0xEF => {}
+            _ => out.extend_from_slice(segment),
+        }
+        at += segment.len();
+    }
+}
+
 fn corrupt(what: impl std::fmt::Display) -> Error {
     super::corrupt(FORMAT, what)
 }

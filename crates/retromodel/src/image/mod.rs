@@ -88,6 +88,21 @@ impl Encoded {
     }
 }
 
+impl Encoded {
+    /// The file without the metadata glTF readers handle unevenly (colour spaces, pixel
+    /// aspect, Exif, animation; [`png::without_metadata`], [`jpeg::without_metadata`]),
+    /// which the decoders do not apply either. `None` if its structure is broken.
+    pub fn without_metadata(&self) -> Option<Vec<u8>> {
+        match self.mime {
+            #[cfg(feature = "png")]
+            "image/png" => png::without_metadata(&self.bytes),
+            #[cfg(feature = "textures")]
+            "image/jpeg" => jpeg::without_metadata(&self.bytes),
+            _ => None,
+        }
+    }
+}
+
 /// A hash of a picture's size and RGBA pixels (0 for indexed pictures, which are never
 /// kept as files): how [`Image::original_file`] tells whether the pixels changed.
 fn fingerprint(image: &Image) -> u64 {

@@ -222,6 +222,29 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     Ok(image)
 }
 
+/// The PNG file `data` with only the chunks that make its picture (`IHDR`, `PLTE`, `tRNS`,
+/// `IDAT`, `IEND`): no colour-space, gamma, pixel-aspect, text or animation chunks, which
+/// glTF readers handle unevenly (Khronos' validator warns about them) and [`decode`] does
+/// not apply, so the pixels stay the decoded ones. `None` if the chunk layout is broken.
+pub fn without_metadata(data: &[u8]) -> Option<Vec<u8>> {
+    const SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
+    let mut rest = data.strip_prefix(SIGNATURE)?;
+    let mut out = Vec::with_capacity(data.len());
+    out.extend_from_slice(SIGNATURE);
+    loop {
+        let len = u32::from_be_bytes(rest.get(..4)?.try_into().ok()?) as usize;
+        let kind: [u8; 4] = rest.get(4..8)?.try_into().ok()?;
+        let chunk = rest.get(..len.checked_add(12)?)?;
+        if matches!(&kind, b"IHDR" | b"PLTE" | b"tRNS" | b"IDAT" | b"IEND") {
+            out.extend_from_slice(chunk);
+        }
+        rest = &rest[chunk.len()..];
+        if &kind == b"IEND" {
+            return Some(out);
+        }
+    }
+}
+
 /// The error for data that ends early.
 fn truncated(data: &[u8]) -> Error {
     Error::new(

@@ -143,10 +143,13 @@ impl Builder<'_> {
             }
             // The PNG or JPEG file the picture came from, as it is (smaller than a PNG of
             // a JPEG's pixels, and no encoding); else the pixels as PNG.
-            let file = match picture.original_file() {
-                Some(original) => ImageFile {
-                    bytes: Cow::Borrowed(&original.bytes),
-                    mime: original.mime,
+            let plain = picture
+                .original_file()
+                .and_then(|original| Some((original.without_metadata()?, original.mime)));
+            let file = match plain {
+                Some((bytes, mime)) => ImageFile {
+                    bytes: Cow::Owned(bytes),
+                    mime,
                 },
                 None => ImageFile {
                     bytes: Cow::Owned(
