@@ -27,8 +27,9 @@
 //!   [`SkeletalAnimation`](crate::model::SkeletalAnimation) of local joint transforms: at
 //!   its keys when every channel shares evenly spaced key times, else sampled at `fps`
 //!   (default 24).
-//! - **Skins.** Each base-colour texture is a skin (PNG decoded; other image types are an
-//!   error unless textures are skipped), named as its material (else its picture).
+//! - **Skins.** Each base-colour texture is a skin (PNG, JPEG and the other formats
+//!   [`crate::image::decode`] reads; anything else is an error unless textures are skipped),
+//!   named as its material (else its picture).
 
 mod accessor;
 mod animate;
