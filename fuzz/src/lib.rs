@@ -153,6 +153,10 @@ pub fn image(data: &[u8]) {
                     Pixels::Indexed { indices, .. } => assert_eq!(indices.len(), texels),
                     Pixels::Rgba8(px) => assert_eq!(px.len(), texels * 4),
                 }
+                // The file glTF would embed: its chunk or segment walk must not panic.
+                if let Some(original) = img.original_file() {
+                    let _ = original.without_metadata();
+                }
             }
         }
         let _ = image::decode_wal(data, &palette, &limits);

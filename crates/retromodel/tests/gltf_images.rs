@@ -1,5 +1,6 @@
-//! Skins that came from PNG or JPEG files go into glTF as those files, byte for byte
-//! (`Image::original_file`); pictures changed after decoding, indexed pictures and other
+//! Skins that came from PNG or JPEG files go into glTF as those files, less the metadata
+//! readers handle unevenly (`Image::original_file`, `Encoded::without_metadata`; byte for
+//! byte when there is none); pictures changed after decoding, indexed pictures and other
 //! formats are written as PNG. Read back with the `gltf` crate and the library's importer.
 
 #![cfg(all(feature = "gltf", feature = "textures"))]
@@ -258,4 +259,37 @@ fn corpus_pictures_keep_their_pixels_without_metadata() {
         "{kept} of {checked} corpus pictures kept as files, pixels unchanged without metadata"
     );
     assert!(kept > 100 && kept * 10 > checked * 9, "{kept} of {checked}");
+}
+
+/// A truncated JPEG (which the decoder fills with grey) and an animated PNG (whose first
+/// frame a left-out chunk may size) are written as PNG, not embedded.
+#[test]
+fn truncated_jpegs_and_animated_pngs_are_not_embedded() {
+    let file = jpeg_file();
+    let cut = &file[..file.len() - 40];
+    if let Ok(picture) = image::decode(cut, "cut.jpg", &Limits::default()) {
+        assert!(picture.original_file().is_none());
+        let (glb, _) = to_glb(&model_with(picture), &GltfOptions::default()).unwrap();
+        assert_eq!(first_image(&glb).0, "image/png");
+    }
+
+    let rgba = vec![200u8; 4 * 4 * 4];
+    let mut plain = Vec::new();
+    {
+        let mut e = png::Encoder::new(&mut plain, 4, 4);
+        e.set_color(png::ColorType::Rgba);
+        e.write_header().unwrap().write_image_data(&rgba).unwrap();
+    }
+    let animated = with_chunks(&plain, &[(b"acTL", &[0, 0, 0, 1, 0, 0, 0, 0])]);
+    let picture = image::decode(&animated, "a.png", &Limits::default()).unwrap();
+    assert!(picture
+        .original_file()
+        .unwrap()
+        .without_metadata()
+        .is_none());
+    let (glb, _) = to_glb(&model_with(picture.clone()), &GltfOptions::default()).unwrap();
+    let (mime, bytes) = first_image(&glb);
+    assert_eq!(mime, "image/png");
+    assert_ne!(bytes, animated);
+    assert_eq!(reimported_picture(&glb), picture);
 }

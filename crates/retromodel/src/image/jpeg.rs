@@ -126,8 +126,18 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     expand_to_rgba(&mut out, n, channels);
     let mut image = Image::new(width, height, Pixels::Rgba8(out));
     // Kept for glTF, which embeds JPEG files: only the colour spaces every reader shows
-    // (not CMYK or YCCK, which browsers and engines handle unevenly).
-    if matches!(input, ColorSpace::YCbCr | ColorSpace::Luma) {
+    // (not CMYK or YCCK, which browsers and engines handle unevenly), with the component
+    // count readers infer them from once Adobe's segment is left out (3 YCbCr, 1 grey),
+    // and only whole files (an end-of-image marker after the data: the decoder fills a
+    // truncated scan with grey, which other readers may refuse or show otherwise).
+    let components = decoder.info().map_or(0, |i| i.components);
+    let whole = data.len() > 4 && data[2..].windows(2).any(|w| w == [0xFF, 0xD9]);
+    if whole
+        && matches!(
+            (input, components),
+            (ColorSpace::YCbCr, 3) | (ColorSpace::Luma, 1)
+        )
+    {
         image.encoded = Some(std::sync::Arc::new(Encoded::new(
             "image/jpeg",
             data,
@@ -137,7 +147,6 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     Ok(image)
 }
 
-/// An error for data the decoder refuses.
 /// The JPEG file `data` without its application segments but JFIF's (Exif with its
 /// orientation, ICC profiles, Adobe's), and with JFIF's pixel aspect set to 1:1: what glTF
 /// readers handle unevenly (Khronos' validator warns about colour-space information and
@@ -181,6 +190,7 @@ pub fn without_metadata(data: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
+/// An error for data the decoder refuses.
 fn corrupt(what: impl std::fmt::Display) -> Error {
     super::corrupt(FORMAT, what)
 }

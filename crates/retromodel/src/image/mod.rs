@@ -55,8 +55,9 @@ pub struct Image {
     pub pixels: Pixels,
     /// The PNG or JPEG file the pixels were decoded from ([`decode`] keeps it), for writers
     /// that can store the file itself: glTF embeds it instead of a re-encoded PNG.
-    /// [`Image::original_file`] hands it out only while the pixels are still the decoded
-    /// ones, so code that changes `pixels` need not clear it. `None` for other pictures.
+    /// [`Image::original_file`] hands it out only while a 64-bit hash of the size and pixels
+    /// still matches the decoded ones, so code that changes `pixels` need not clear it.
+    /// `None` for other pictures (and for truncated or CMYK JPEG files).
     pub encoded: Option<Arc<Encoded>>,
 }
 

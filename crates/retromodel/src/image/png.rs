@@ -225,7 +225,8 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
 /// The PNG file `data` with only the chunks that make its picture (`IHDR`, `PLTE`, `tRNS`,
 /// `IDAT`, `IEND`): no colour-space, gamma, pixel-aspect, text or animation chunks, which
 /// glTF readers handle unevenly (Khronos' validator warns about them) and [`decode`] does
-/// not apply, so the pixels stay the decoded ones. `None` if the chunk layout is broken.
+/// not apply, so the pixels stay the decoded ones. `None` if the chunk layout is broken or
+/// the file is an animated PNG (its first frame may be sized by a chunk this leaves out).
 pub fn without_metadata(data: &[u8]) -> Option<Vec<u8>> {
     const SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
     let mut rest = data.strip_prefix(SIGNATURE)?;
@@ -235,6 +236,10 @@ pub fn without_metadata(data: &[u8]) -> Option<Vec<u8>> {
         let len = u32::from_be_bytes(rest.get(..4)?.try_into().ok()?) as usize;
         let kind: [u8; 4] = rest.get(4..8)?.try_into().ok()?;
         let chunk = rest.get(..len.checked_add(12)?)?;
+        if &kind == b"acTL" {
+            // Animated PNG: a first frame's own size and offset (fcTL) would be lost.
+            return None;
+        }
         if matches!(&kind, b"IHDR" | b"PLTE" | b"tRNS" | b"IDAT" | b"IEND") {
             out.extend_from_slice(chunk);
         }
