@@ -244,3 +244,17 @@ fn fuzzed_jpeg_does_not_panic_the_decoder() {
         }
     }
 }
+
+/// A fuzzed JPEG (two frame headers, the second with other sampling factors) on which
+/// zune-jpeg 0.5.15's scalar 1x1 inverse DCT indexes past its output row and panics: the
+/// decoder's panic is caught and reported as a JPEG error, so a batch goes on.
+#[test]
+fn fuzzed_jpeg_panicking_in_the_scalar_idct_is_an_error() {
+    let bytes = include_bytes!("regressions/jpeg_zune_scalar_idct_panic.jpg");
+    for name in ["x.jpg", "x"] {
+        match retromodel::image::decode(bytes, name, &campaign_limits(bytes.len())) {
+            Ok(img) => assert!(img.width > 0 && img.height > 0),
+            Err(e) => assert_eq!(e.format, "jpeg", "{e}"),
+        }
+    }
+}

@@ -120,9 +120,21 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     let len = size.len(pixels * 4)?;
     let mut out = vec![0u8; len];
     let n = width as usize * height as usize;
-    decoder
-        .decode_into(&mut out[..n * channels])
-        .map_err(decoding_error)?;
+    // zune-jpeg 0.5.15 panics on some hostile files (a slice index in its scalar 1x1
+    // inverse DCT on a file with two frame headers of different sampling,
+    // tests/regressions/jpeg_zune_scalar_idct_panic.jpg): such a file is an error here, not
+    // the end of a batch. (Where panics abort, as in the browser module, this cannot help.)
+    let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        decoder.decode_into(&mut out[..n * channels])
+    }));
+    match decoded {
+        Ok(result) => result.map_err(decoding_error)?,
+        Err(_) => {
+            return Err(corrupt(
+                "the decoder failed on this file (zune-jpeg panicked)",
+            ))
+        }
+    }
     expand_to_rgba(&mut out, n, channels);
     let mut image = Image::new(width, height, Pixels::Rgba8(out));
     // Kept for glTF, which embeds JPEG files: only the colour spaces every reader shows
