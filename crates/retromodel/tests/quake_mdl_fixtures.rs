@@ -274,3 +274,58 @@ fn palette_comes_from_options_then_resolver_then_builtin() {
         c.warnings
     );
 }
+
+/// Normal indices past the 162-entry table are counted once per file vertex and pose (the
+/// converter counts them while decoding, back-side seam copies not counted twice) and
+/// decode to `+Z`.
+#[test]
+fn normals_past_the_table_are_counted_once_and_decode_to_up() {
+    let bytes = fixtures::build(&fixtures::Spec {
+        seam: true,
+        frame_group: true,
+        ..Default::default()
+    })
+    .write();
+    let mut file = parse(&bytes).into_owned();
+    // Every third vertex of every pose gets an index past the table, a different one each.
+    let mut k = 0u8;
+    for frame in &mut file.frames {
+        let poses: Vec<&mut quake_mdl::SimpleFrame> = match frame {
+            Frame::Simple(p) => vec![p],
+            Frame::Group { frames, .. } => frames.iter_mut().collect(),
+        };
+        for p in poses {
+            for v in p.verts.iter_mut().step_by(3) {
+                v.normal_index = 162 + k % 94;
+                k = k.wrapping_add(1);
+            }
+        }
+    }
+    let bytes = file.write();
+    let file = parse(&bytes);
+    let want: usize = file
+        .poses()
+        .flat_map(|p| p.verts.iter())
+        .filter(|v| v.normal_index >= 162)
+        .count();
+    assert!(want > 0);
+    let converted = quake_mdl::to_model(&file, &ConvertOptions::default(), &NoFiles);
+    let text = format!("{want} vertex normals index past the 162-entry table; (0, 0, 1) used");
+    assert!(
+        converted.warnings.contains(&text),
+        "{:?} lacks {text:?}",
+        converted.warnings
+    );
+    let mesh = &converted.model.meshes[0];
+    assert!(
+        mesh.source_vertices.len() > file.texcoords.len(),
+        "seam copies"
+    );
+    for (pose, target) in file.poses().zip(&mesh.morph_targets) {
+        for (mv, &sv) in mesh.source_vertices.iter().enumerate() {
+            if pose.verts[sv as usize].normal_index >= 162 {
+                assert_eq!(target.normals[mv], [0.0, 0.0, 1.0]);
+            }
+        }
+    }
+}

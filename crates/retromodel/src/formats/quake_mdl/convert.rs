@@ -162,15 +162,16 @@ fn convert<P: Pose>(
     raw_frames: &[Frame<P>],
     options: &ConvertOptions,
     resolver: &dyn Resolver,
-    mesh: impl FnOnce() -> Mesh,
+    mesh: impl FnOnce() -> (Mesh, Option<usize>),
 ) -> Converted {
     let mut warnings = Vec::new();
     let palette = options
         .palette
         .unwrap_or_else(|| Palette::load_or_quake(resolver, PALETTE_PATH, &mut warnings));
     let palette = Arc::new(palette);
-    let mesh = mesh();
-    let bad_normals = bad_normal_count(raw_frames);
+    // The mesh builder counts the normals past the table when it reads every file vertex.
+    let (mesh, bad_normals) = mesh();
+    let bad_normals = bad_normals.unwrap_or_else(|| bad_normal_count(raw_frames));
     if bad_normals > 0 {
         warnings.push(format!(
             "{bad_normals} vertex normals index past the 162-entry table; (0, 0, 1) used"
@@ -220,7 +221,7 @@ fn quake_mesh<P: Pose>(
     frames: &[Frame<P>],
     seam_rule: SeamRule,
     position: impl Fn(&P, usize) -> [f32; 3],
-) -> Mesh {
+) -> (Mesh, Option<usize>) {
     let n = texcoords.len();
     // Integer half width as the engines compute it; added in f32 so no `s` can overflow.
     let half = (h.skinwidth / 2) as f32;
@@ -253,7 +254,7 @@ fn quake_mesh<P: Pose>(
 
 /// Hexen II's layout: one mesh vertex per distinct (vertex, texture coordinate, back-side
 /// seam) corner, in the order of first use.
-fn hexen2_mesh(file: &Hexen2File<'_>, seam_rule: SeamRule) -> Mesh {
+fn hexen2_mesh(file: &Hexen2File<'_>, seam_rule: SeamRule) -> (Mesh, Option<usize>) {
     let h = &file.header.mdl;
     let half = (h.skinwidth / 2) as f32;
     let guess = file.triangles.len();
@@ -282,7 +283,8 @@ fn hexen2_mesh(file: &Hexen2File<'_>, seam_rule: SeamRule) -> Mesh {
     })
 }
 
-/// The morph targets of every pose over the mesh's vertices, and the mesh.
+/// The morph targets of every pose over the mesh's vertices, and the mesh; with the number
+/// of normals past the table when the mesh reads every file vertex of every pose.
 fn finish_mesh<P: Pose>(
     h: &raw::Header,
     uvs: Vec<[f32; 2]>,
@@ -290,23 +292,43 @@ fn finish_mesh<P: Pose>(
     frames: &[Frame<P>],
     source_vertices: Vec<u32>,
     position: impl Fn(&P, usize) -> [f32; 3],
-) -> Mesh {
-    // Collected from exact-size iterators (no per-push capacity checks): this loop is most
-    // of the conversion time.
+) -> (Mesh, Option<usize>) {
+    // This loop is most of the conversion time. Quake's layout maps mesh vertex `i` to file
+    // vertex `i` for all but the appended back-side copies: that prefix is decoded straight
+    // from the file's vertices (no index gather), the rest through `source_vertices`.
+    let prefix = source_vertices
+        .iter()
+        .enumerate()
+        .take_while(|&(i, &sv)| sv as usize == i)
+        .count();
+    let tail = &source_vertices[prefix..];
+    let mut bad_normals = Some(0usize);
     let morph_targets: Vec<MorphTarget> = poses(frames)
-        .map(|p| MorphTarget {
-            positions: source_vertices
-                .iter()
-                .map(|&sv| position(p, sv as usize))
-                .collect(),
-            normals: source_vertices
-                .iter()
-                .map(|&sv| normals::normal_or_up(p.verts()[sv as usize].normal_index))
-                .collect(),
+        .map(|p| {
+            if p.verts().len() != prefix {
+                bad_normals = None;
+            }
+            let verts = &p.verts()[..prefix];
+            let mut positions = Vec::with_capacity(source_vertices.len());
+            positions.extend((0..verts.len()).map(|i| position(p, i)));
+            positions.extend(tail.iter().map(|&sv| position(p, sv as usize)));
+            let mut normals = Vec::with_capacity(source_vertices.len());
+            let mut bad = 0usize;
+            normals.extend(verts.iter().map(|v| {
+                bad += usize::from(usize::from(v.normal_index) >= normals::NORMAL_COUNT);
+                normals::normal_or_up(v.normal_index)
+            }));
+            bad_normals = bad_normals.map(|b| b + bad);
+            normals.extend(
+                tail.iter()
+                    .map(|&sv| normals::normal_or_up(p.verts()[sv as usize].normal_index)),
+            );
+            MorphTarget { positions, normals }
         })
         .collect();
     let skin_size = Some([h.skinwidth.max(0) as u32, h.skinheight.max(0) as u32]);
-    Mesh::keyframed(uvs, triangles, morph_targets, source_vertices, skin_size)
+    let mesh = Mesh::keyframed(uvs, triangles, morph_targets, source_vertices, skin_size);
+    (mesh, bad_normals)
 }
 
 fn build_clips<P: Pose>(frames: &[Frame<P>], fps: f32, warnings: &mut Vec<String>) -> Vec<Clip> {
