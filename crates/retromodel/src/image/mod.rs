@@ -283,16 +283,30 @@ impl Image {
 
 /// Expands 5-6-5 RGB pixels (little-endian words) to RGBA8.
 pub fn rgb565_to_rgba8(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len() * 2);
-    for w in data.chunks_exact(2) {
-        let v = u16::from_le_bytes([w[0], w[1]]);
-        let (r, g, b) = ((v >> 11) & 31, (v >> 5) & 63, v & 31);
-        out.extend_from_slice(&[
-            ((r * 255 + 15) / 31) as u8,
-            ((g * 255 + 31) / 63) as u8,
-            ((b * 255 + 15) / 31) as u8,
-            255,
-        ]);
+    // Written in place from two small tables: no capacity check or division per pixel.
+    const FIVE: [u8; 32] = {
+        let mut t = [0u8; 32];
+        let mut i = 0;
+        while i < 32 {
+            t[i] = ((i * 255 + 15) / 31) as u8;
+            i += 1;
+        }
+        t
+    };
+    const SIX: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            t[i] = ((i * 255 + 31) / 63) as u8;
+            i += 1;
+        }
+        t
+    };
+    let pixels = data.len() / 2;
+    let mut out = vec![0u8; pixels * 4];
+    for (o, w) in out.chunks_exact_mut(4).zip(data.chunks_exact(2)) {
+        let v = usize::from(u16::from_le_bytes([w[0], w[1]]));
+        o.copy_from_slice(&[FIVE[v >> 11], SIX[(v >> 5) & 63], FIVE[v & 31], 255]);
     }
     out
 }
@@ -702,5 +716,24 @@ mod tests {
         );
         assert_eq!(rgb565_to_rgba8(&0xf800u16.to_le_bytes()), [255, 0, 0, 255]);
         assert_eq!(rgb565_to_rgba8(&0x07e0u16.to_le_bytes()), [0, 255, 0, 255]);
+    }
+
+    #[test]
+    fn rgb565_tables_match_the_rounding_formula_for_every_word() {
+        let words: Vec<u8> = (0..=u16::MAX).flat_map(u16::to_le_bytes).collect();
+        let rgba = rgb565_to_rgba8(&words);
+        assert_eq!(rgba.len(), 65536 * 4);
+        for (v, px) in (0..=u16::MAX).zip(rgba.chunks_exact(4)) {
+            let (r, g, b) = ((v >> 11) & 31, (v >> 5) & 63, v & 31);
+            let want = [
+                ((r * 255 + 15) / 31) as u8,
+                ((g * 255 + 31) / 63) as u8,
+                ((b * 255 + 15) / 31) as u8,
+                255,
+            ];
+            assert_eq!(px, want, "{v:#06x}");
+        }
+        // An odd trailing byte is not a pixel.
+        assert_eq!(rgb565_to_rgba8(&[0xff, 0xff, 0x12]).len(), 4);
     }
 }
