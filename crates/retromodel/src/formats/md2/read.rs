@@ -160,10 +160,21 @@ impl<'a> File<'a> {
             .collect();
 
         r.seek(start(&sections[2]))?;
-        let mut triangles = Vec::with_capacity(num_tris);
-        for i in 0..num_tris {
-            triangles.push(read_triangle(&mut r, h).context_with(|| format!("triangle {i}"))?);
-        }
+        let triangles = match triangles_in_range(r.rest(), num_tris, h) {
+            Some(triangles) => {
+                r.seek(r.pos() + 12 * num_tris)?;
+                triangles
+            }
+            // A bad index or a short section: read one by one for the error and its offset.
+            None => {
+                let mut triangles = Vec::with_capacity(num_tris);
+                for i in 0..num_tris {
+                    triangles
+                        .push(read_triangle(&mut r, h).context_with(|| format!("triangle {i}"))?);
+                }
+                triangles
+            }
+        };
 
         r.seek(start(&sections[3]))?;
         let mut frames = Vec::with_capacity(num_frames);
@@ -226,6 +237,27 @@ fn read_header(r: &mut Reader<'_>) -> Result<Header> {
     })
 }
 
+/// The `count` triangles at the start of `bytes` when they are all there and every index is
+/// in range (the common case, decoded in one pass with no per-triangle error path); `None`
+/// otherwise, for [`read_triangle`] to find the first problem.
+fn triangles_in_range(bytes: &[u8], count: usize, h: &Header) -> Option<Vec<Triangle>> {
+    let chunks = bytes.get(..count.checked_mul(12)?)?.as_chunks::<12>().0;
+    let word = |c: &[u8; 12], k: usize| i16::from_le_bytes([c[2 * k], c[2 * k + 1]]);
+    let triangles: Vec<Triangle> = chunks
+        .iter()
+        .map(|c| Triangle {
+            index_xyz: [word(c, 0), word(c, 1), word(c, 2)],
+            index_st: [word(c, 3), word(c, 4), word(c, 5)],
+        })
+        .collect();
+    let (xyz, st) = (0..h.num_xyz, 0..h.num_st);
+    let bad = triangles.iter().any(|t| {
+        t.index_xyz.iter().any(|&v| !xyz.contains(&i32::from(v)))
+            | t.index_st.iter().any(|&v| !st.contains(&i32::from(v)))
+    });
+    (!bad).then_some(triangles)
+}
+
 fn read_triangle(r: &mut Reader<'_>, h: &Header) -> Result<Triangle> {
     let mut read = |what: &str, limit: i32, field: &str| -> Result<[i16; 3]> {
         let mut idx = [0i16; 3];
@@ -271,4 +303,53 @@ fn read_frame<'a>(r: &mut Reader<'a>, num_xyz: usize, framesize: usize) -> Resul
         verts,
         padding,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(indices: &[[i16; 6]]) -> Vec<u8> {
+        indices
+            .iter()
+            .flatten()
+            .flat_map(|v| v.to_le_bytes())
+            .collect()
+    }
+
+    #[test]
+    fn the_one_pass_triangle_read_refuses_what_the_checked_one_refuses() {
+        // More vertices than an i16 holds: a negative index must still be out of range.
+        let h = Header {
+            num_xyz: 40_000,
+            num_st: 7,
+            ..Header::default()
+        };
+        let ok = [[0, 1, i16::MAX, 0, 6, 3]];
+        let got = triangles_in_range(&words(&ok), 1, &h).unwrap();
+        assert_eq!(got[0].index_xyz, [0, 1, i16::MAX]);
+        assert_eq!(got[0].index_st, [0, 6, 3]);
+        for bad in [
+            [0, -1, 2, 0, 1, 2],
+            [0, 1, 39_999u16 as i16, 0, 1, 2],
+            [0, 1, 2, 0, 7, 2],
+            [0, 1, 2, -3, 1, 2],
+            [i16::MIN, 1, 2, 0, 1, 2],
+        ] {
+            assert!(
+                triangles_in_range(&words(&[bad]), 1, &h).is_none(),
+                "{bad:?}"
+            );
+        }
+        // A section shorter than its count goes to the checked read for the error.
+        assert!(triangles_in_range(&words(&ok)[..11], 1, &h).is_none());
+        assert!(triangles_in_range(&words(&ok), usize::MAX, &h).is_none());
+        // Negative counts in the header accept no index.
+        let negative = Header {
+            num_xyz: -5,
+            num_st: 7,
+            ..Header::default()
+        };
+        assert!(triangles_in_range(&words(&ok), 1, &negative).is_none());
+    }
 }
