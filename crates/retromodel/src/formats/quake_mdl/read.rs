@@ -218,6 +218,12 @@ pub(crate) fn read_geometry(
 
     let num_tris = r.count(num_tris, "num_tris", 16, NUM_TRIS_AT, limits)?;
     r.charge(budget, (16 + 12) * num_tris as u64, NUM_TRIS_AT)?;
+    // One pass over the section with the indices checked together; a short section or a bad
+    // index goes to the read below, which names the triangle and the offset.
+    if let Some(triangles) = triangles_in_range(r.rest(), num_tris, num_verts) {
+        r.seek(r.pos() + 16 * num_tris)?;
+        return Ok((texcoords, triangles));
+    }
     let mut triangles = Vec::with_capacity(num_tris);
     for i in 0..num_tris {
         let facesfront = r.i32()?;
@@ -300,7 +306,48 @@ fn out_of_range(
 }
 
 /// `n` texture coordinates (`stvert_t`), whose count was checked.
+/// The `count` triangles at the start of `bytes` when they are all there and every vertex
+/// index is below `num_verts`; `None` otherwise.
+fn triangles_in_range(bytes: &[u8], count: usize, num_verts: i32) -> Option<Vec<Triangle>> {
+    let chunks = bytes.get(..count.checked_mul(16)?)?.as_chunks::<16>().0;
+    let word = |c: &[u8; 16], k: usize| {
+        i32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])
+    };
+    let triangles: Vec<Triangle> = chunks
+        .iter()
+        .map(|c| Triangle {
+            facesfront: word(c, 0),
+            vertex: [word(c, 1), word(c, 2), word(c, 3)],
+        })
+        .collect();
+    let range = 0..num_verts;
+    let bad = triangles
+        .iter()
+        .any(|t| t.vertex.iter().any(|v| !range.contains(v)));
+    (!bad).then_some(triangles)
+}
+
 fn read_texcoords(r: &mut Reader<'_>, n: usize) -> Result<Vec<TexCoord>> {
+    if let Some(bytes) = r.rest().get(..n.saturating_mul(12)) {
+        let texcoords = bytes
+            .as_chunks::<12>()
+            .0
+            .iter()
+            .map(|c| {
+                let word = |k: usize| {
+                    i32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])
+                };
+                TexCoord {
+                    onseam: word(0),
+                    s: word(1),
+                    t: word(2),
+                }
+            })
+            .collect();
+        r.seek(r.pos() + 12 * n)?;
+        return Ok(texcoords);
+    }
+    // Short: read one by one for the truncation error at its offset.
     let mut texcoords = Vec::with_capacity(n);
     for _ in 0..n {
         texcoords.push(TexCoord {
@@ -512,4 +559,34 @@ fn read_frame<P>(
         intervals,
         frames,
     })
+}
+
+#[cfg(test)]
+mod one_pass_tests {
+    use super::*;
+
+    fn words(triangles: &[[i32; 4]]) -> Vec<u8> {
+        triangles
+            .iter()
+            .flatten()
+            .flat_map(|v| v.to_le_bytes())
+            .collect()
+    }
+
+    #[test]
+    fn the_one_pass_triangle_read_refuses_what_the_checked_one_refuses() {
+        let ok = [[1, 0, 4, 2], [0, 3, 3, 1]];
+        let got = triangles_in_range(&words(&ok), 2, 5).unwrap();
+        assert_eq!(got[1].facesfront, 0);
+        assert_eq!(got[1].vertex, [3, 3, 1]);
+        for bad in [[1, 0, 5, 2], [0, -1, 0, 0], [0, 0, 0, i32::MIN]] {
+            assert!(
+                triangles_in_range(&words(&[bad]), 1, 5).is_none(),
+                "{bad:?}"
+            );
+        }
+        assert!(triangles_in_range(&words(&ok)[..31], 2, 5).is_none());
+        assert!(triangles_in_range(&words(&ok), usize::MAX, 5).is_none());
+        assert!(triangles_in_range(&words(&ok), 2, -1).is_none());
+    }
 }
