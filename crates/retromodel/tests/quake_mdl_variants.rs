@@ -6,7 +6,7 @@
 
 use retromodel::formats::normals::ANORMS;
 use retromodel::formats::quake_mdl::{
-    self, fixtures, Frame, Hexen2File, Md16File, QTestFile, Variant, ALIAS_ONSEAM, MF_HOLEY,
+    self, fixtures, Frame, Hexen2File, Md16File, QTestFile, Variant, Vertex, ALIAS_ONSEAM, MF_HOLEY,
 };
 use retromodel::summary::Value;
 use retromodel::{detect, registry, ConvertOptions, Document, Limits, NoFiles, Severity};
@@ -722,4 +722,49 @@ fn variants_convert_to_quake_mdl() {
         assert_eq!(again.pose_count(), model.frames.len(), "{name}");
         assert_eq!(again.triangles.len(), model.triangle_count(), "{name}");
     }
+}
+
+/// The warning for normal indices past the table counts each file vertex once per pose in
+/// every layout: QTest and MD16 (counted while decoding) and Hexen II, whose meshes leave
+/// out unused vertices and order the rest by first use (counted over the file's vertices).
+#[test]
+fn normals_past_the_table_are_counted_per_file_vertex_in_every_layout() {
+    fn mark<P>(frames: &mut [Frame<P>], verts: impl Fn(&mut P) -> &mut Vec<Vertex>) -> usize {
+        let mut marked = 0;
+        for frame in frames {
+            if let Frame::Simple(p) = frame {
+                for v in verts(p).iter_mut().step_by(2) {
+                    v.normal_index = 170;
+                    marked += 1;
+                }
+            }
+        }
+        marked
+    }
+    let warning =
+        |n: usize| format!("{n} vertex normals index past the 162-entry table; (0, 0, 1) used");
+    let options = ConvertOptions::default();
+    let spec = fixtures::Spec {
+        seam: true,
+        ..Default::default()
+    };
+
+    let mut q = fixtures::qtest(&spec);
+    let n = mark(&mut q.frames, |p| &mut p.verts);
+    let w = quake_mdl::to_model(&q, &options, &NoFiles).warnings;
+    assert!(n > 0 && w.contains(&warning(n)), "qtest: {w:?}");
+
+    let mut m = fixtures::md16(&spec);
+    let n = mark(&mut m.frames, |p| &mut p.verts);
+    let w = quake_mdl::to_model(&m, &options, &NoFiles).warnings;
+    assert!(n > 0 && w.contains(&warning(n)), "md16: {w:?}");
+
+    let mut h = fixtures::hexen2(&fixtures::Hexen2Spec {
+        base: spec.clone(),
+        separate_back_st: true,
+        unused: true,
+    });
+    let n = mark(&mut h.frames, |p| &mut p.verts);
+    let w = quake_mdl::to_model(&h, &options, &NoFiles).warnings;
+    assert!(n > 0 && w.contains(&warning(n)), "hexen2: {w:?}");
 }

@@ -165,7 +165,8 @@ impl<'a> File<'a> {
                 r.seek(r.pos() + 12 * num_tris)?;
                 triangles
             }
-            // A bad index or a short section: read one by one for the error and its offset.
+            // A bad index (or, in defence only, a section shorter than the bounds check
+            // allowed): read one by one for the error and its offset.
             None => {
                 let mut triangles = Vec::with_capacity(num_tris);
                 for i in 0..num_tris {

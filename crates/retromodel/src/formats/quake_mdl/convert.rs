@@ -169,7 +169,8 @@ fn convert<P: Pose>(
         .palette
         .unwrap_or_else(|| Palette::load_or_quake(resolver, PALETTE_PATH, &mut warnings));
     let palette = Arc::new(palette);
-    // The mesh builder counts the normals past the table when it reads every file vertex.
+    // The mesh builder counts the normals past the table when its identity prefix is every
+    // file vertex (Quake, QTest, MD16); otherwise they are counted over the file.
     let (mesh, bad_normals) = mesh();
     let bad_normals = bad_normals.unwrap_or_else(|| bad_normal_count(raw_frames));
     if bad_normals > 0 {
@@ -284,7 +285,9 @@ fn hexen2_mesh(file: &Hexen2File<'_>, seam_rule: SeamRule) -> (Mesh, Option<usiz
 }
 
 /// The morph targets of every pose over the mesh's vertices, and the mesh; with the number
-/// of normals past the table when the mesh reads every file vertex of every pose.
+/// of normals past the table, `Some` when every pose has exactly as many vertices as the
+/// identity prefix of `source_vertices` (mesh vertex `i` is file vertex `i`: Quake, QTest,
+/// MD16), `None` otherwise.
 fn finish_mesh<P: Pose>(
     h: &raw::Header,
     uvs: Vec<[f32; 2]>,

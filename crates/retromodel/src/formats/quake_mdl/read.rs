@@ -218,8 +218,9 @@ pub(crate) fn read_geometry(
 
     let num_tris = r.count(num_tris, "num_tris", 16, NUM_TRIS_AT, limits)?;
     r.charge(budget, (16 + 12) * num_tris as u64, NUM_TRIS_AT)?;
-    // One pass over the section with the indices checked together; a short section or a bad
-    // index goes to the read below, which names the triangle and the offset.
+    // One pass over the section with the indices checked together; a bad index (or, in
+    // defence only, a section shorter than the checked count) goes to the read below, which
+    // names the triangle and the offset.
     if let Some(triangles) = triangles_in_range(r.rest(), num_tris, num_verts) {
         r.seek(r.pos() + 16 * num_tris)?;
         return Ok((texcoords, triangles));
@@ -305,7 +306,6 @@ fn out_of_range(
     )
 }
 
-/// `n` texture coordinates (`stvert_t`), whose count was checked.
 /// The `count` triangles at the start of `bytes` when they are all there and every vertex
 /// index is below `num_verts`; `None` otherwise.
 fn triangles_in_range(bytes: &[u8], count: usize, num_verts: i32) -> Option<Vec<Triangle>> {
@@ -327,6 +327,7 @@ fn triangles_in_range(bytes: &[u8], count: usize, num_verts: i32) -> Option<Vec<
     (!bad).then_some(triangles)
 }
 
+/// `n` texture coordinates (`stvert_t`), whose count was checked.
 fn read_texcoords(r: &mut Reader<'_>, n: usize) -> Result<Vec<TexCoord>> {
     if let Some(bytes) = r.rest().get(..n.saturating_mul(12)) {
         let texcoords = bytes
@@ -347,7 +348,8 @@ fn read_texcoords(r: &mut Reader<'_>, n: usize) -> Result<Vec<TexCoord>> {
         r.seek(r.pos() + 12 * n)?;
         return Ok(texcoords);
     }
-    // Short: read one by one for the truncation error at its offset.
+    // Short (defensive: the count was checked against the data left): read one by one for
+    // the truncation error at its offset.
     let mut texcoords = Vec::with_capacity(n);
     for _ in 0..n {
         texcoords.push(TexCoord {
