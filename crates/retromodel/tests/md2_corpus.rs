@@ -63,8 +63,27 @@ fn corpus_idp2_files() {
             with_gl += 1;
             assert_eq!(file.glcmds.triangle_count(), file.triangles.len(), "{what}");
         }
-        // Every decoded position lies inside its frame's box (scale * 255 + translate).
-        for (f, t) in file.frames.iter().zip(&model.meshes[0].morph_targets) {
+        // Every decoded position lies inside its frame's box (scale * 255 + translate), and
+        // the model frame's bounds are the positions' extremes.
+        for (i, (f, t)) in file
+            .frames
+            .iter()
+            .zip(&model.meshes[0].morph_targets)
+            .enumerate()
+        {
+            let mut extremes = [t.positions[0]; 2];
+            for p in &t.positions {
+                for k in 0..3 {
+                    extremes[0][k] = extremes[0][k].min(p[k]);
+                    extremes[1][k] = extremes[1][k].max(p[k]);
+                }
+            }
+            let frame = &model.frames[i];
+            assert_eq!(
+                [frame.bounds_min, frame.bounds_max],
+                extremes,
+                "{what}: frame {i}"
+            );
             for p in &t.positions {
                 for (k, &c) in p.iter().enumerate() {
                     let (lo, hi) = (f.translate[k], f.translate[k] + 255.0 * f.scale[k]);

@@ -314,3 +314,48 @@ fn validate_knows_quake2_rules() {
         "unknown engine \"quake\" for MD2 (quake2, quake2-soft)"
     );
 }
+
+/// A frame's bounds are its decoded positions' extremes (found from the packed extremes),
+/// with negative and zero scales too, and the normals past the table are counted once per
+/// file vertex and frame.
+#[test]
+fn frame_bounds_are_the_positions_extremes_and_bad_normals_are_counted() {
+    let bytes = fixtures::build(&fixtures::Spec::default()).write();
+    let mut file = parse(&bytes).into_owned();
+    assert!(file.frames.len() >= 2);
+    file.frames[0].scale = [-0.5, 0.0, 0.25];
+    file.frames[0].translate = [3.0, -1.0, -0.0];
+    let mut want_bad = 0;
+    for (fi, f) in file.frames.iter_mut().enumerate() {
+        for (vi, v) in f.verts.iter_mut().enumerate() {
+            if (vi + fi) % 3 == 0 {
+                v.normal_index = 162 + (vi % 90) as u8;
+                want_bad += 1;
+            }
+        }
+    }
+    let bytes = file.write();
+    let converted = md2::to_model(&parse(&bytes), &Default::default(), &NoFiles);
+    let text = format!("{want_bad} vertex normals index past the 162-entry table; (0, 0, 1) used");
+    assert!(
+        converted.warnings.contains(&text),
+        "{:?}",
+        converted.warnings
+    );
+    let model = converted.model;
+    let mesh = &model.meshes[0];
+    for (i, (frame, target)) in model.frames.iter().zip(&mesh.morph_targets).enumerate() {
+        let mut lo = target.positions[0];
+        let mut hi = lo;
+        for p in &target.positions {
+            for a in 0..3 {
+                lo[a] = lo[a].min(p[a]);
+                hi[a] = hi[a].max(p[a]);
+            }
+        }
+        assert_eq!((frame.bounds_min, frame.bounds_max), (lo, hi), "frame {i}");
+    }
+    assert!(model.frames[0].bounds_min[0] < model.frames[0].bounds_max[0]);
+    assert_eq!(model.frames[0].bounds_min[1], -1.0);
+    assert_eq!(model.frames[0].bounds_max[1], -1.0);
+}

@@ -11,10 +11,9 @@
 //! [`crate::skin_lookup`] (stored path, UFO:AI `.name`, replacements) and decoded by
 //! [`crate::image::decode`].
 
-use std::collections::HashMap;
-
 use super::raw::{self, File, GlLayout};
 use crate::formats::normals;
+use crate::hash::FastMap;
 use crate::limits::Limits;
 use crate::model::{
     clips_from_frame_names, Converted, Frame as ModelFrame, Mesh, MorphTarget, Skin,
@@ -27,12 +26,27 @@ use crate::skin_lookup::SkinLookup;
 pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
     let mut warnings = Vec::new();
     let mesh = build_mesh(file);
+    let mut bad_normals = 0;
     let frames: Vec<ModelFrame> = file
         .frames
         .iter()
         .zip(&mesh.morph_targets)
         .map(|(f, m)| {
-            let [lo, hi] = bounds(&m.positions);
+            // One pass over the packed vertices gives the frame's bounds (the decode is
+            // monotonic on each axis, so the packed extremes decode to the positions'
+            // extremes) and its normals past the table. Every file vertex is a mesh vertex.
+            let extent = PackedExtent::of(&f.verts);
+            bad_normals += extent.bad_normals;
+            let finite = f.scale.iter().chain(&f.translate).all(|c| c.is_finite());
+            let [lo, hi] = match (finite, extent.range) {
+                (true, Some([min, max])) => {
+                    let decode = |a: usize, v: u8| f.scale[a] * v as f32 + f.translate[a];
+                    let ends: [[f32; 2]; 3] =
+                        std::array::from_fn(|a| [decode(a, min[a]), decode(a, max[a])]);
+                    [ends.map(|[x, y]| x.min(y)), ends.map(|[x, y]| x.max(y))]
+                }
+                _ => bounds(&m.positions),
+            };
             ModelFrame {
                 name: raw::name_str(&f.name),
                 bounds_min: lo,
@@ -41,7 +55,6 @@ pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolv
             }
         })
         .collect();
-    let bad_normals = file.bad_normal_count();
     if bad_normals > 0 {
         warnings.push(format!(
             "{bad_normals} vertex normals index past the 162-entry table; (0, 0, 1) used"
@@ -127,6 +140,32 @@ fn load_skins(
     skins
 }
 
+/// The smallest and largest packed coordinate on each axis of a frame's vertices (`None`
+/// for no vertices), and how many of their normal indices are past the table.
+struct PackedExtent {
+    range: Option<[[u8; 3]; 2]>,
+    bad_normals: usize,
+}
+
+impl PackedExtent {
+    fn of(verts: &[raw::Vertex]) -> PackedExtent {
+        let mut min = [u8::MAX; 3];
+        let mut max = [0u8; 3];
+        let mut bad_normals = 0usize;
+        for v in verts {
+            for a in 0..3 {
+                min[a] = min[a].min(v.v[a]);
+                max[a] = max[a].max(v.v[a]);
+            }
+            bad_normals += usize::from(usize::from(v.normal_index) >= normals::NORMAL_COUNT);
+        }
+        PackedExtent {
+            range: (!verts.is_empty()).then_some([min, max]),
+            bad_normals,
+        }
+    }
+}
+
 fn bounds(positions: &[[f32; 3]]) -> [[f32; 3]; 2] {
     let Some(first) = positions.first() else {
         return [[0.0; 3]; 2];
@@ -144,7 +183,8 @@ fn build_mesh(file: &File<'_>) -> Mesh {
     let num_xyz = h.num_xyz.max(0) as usize;
     let (w, ht) = (h.skinwidth.max(1) as f32, h.skinheight.max(1) as f32);
     let guess = num_xyz.max(file.triangles.len().min(3 * num_xyz));
-    let mut index: HashMap<(i16, i16), u32> = HashMap::with_capacity(guess);
+    // Keyed by the (vertex, texture coordinate) pair packed into one word.
+    let mut index: FastMap<u32, u32> = FastMap::with_capacity_and_hasher(guess, Default::default());
     let mut source_vertices: Vec<u32> = Vec::with_capacity(guess);
     let mut uvs: Vec<[f32; 2]> = Vec::with_capacity(guess);
     let mut used = vec![false; num_xyz];
@@ -154,7 +194,8 @@ fn build_mesh(file: &File<'_>) -> Mesh {
         .map(|t| {
             std::array::from_fn(|k| {
                 let (xyz, st) = (t.index_xyz[k], t.index_st[k]);
-                *index.entry((xyz, st)).or_insert_with(|| {
+                let key = u32::from(xyz as u16) << 16 | u32::from(st as u16);
+                *index.entry(key).or_insert_with(|| {
                     used[xyz as usize] = true;
                     let tc = file.texcoords[st as usize];
                     source_vertices.push(xyz as u32);
