@@ -284,24 +284,18 @@ impl Image {
 /// Expands 5-6-5 RGB pixels (little-endian words) to RGBA8.
 pub fn rgb565_to_rgba8(data: &[u8]) -> Vec<u8> {
     // Written in place from two small tables: no capacity check or division per pixel.
-    const FIVE: [u8; 32] = {
-        let mut t = [0u8; 32];
+    /// `i * 255 / (N - 1)`, rounded: an `N`-level channel expanded to 8 bits.
+    const fn expand<const N: usize>() -> [u8; N] {
+        let mut t = [0u8; N];
         let mut i = 0;
-        while i < 32 {
-            t[i] = ((i * 255 + 15) / 31) as u8;
+        while i < N {
+            t[i] = ((i * 255 + (N - 1) / 2) / (N - 1)) as u8;
             i += 1;
         }
         t
-    };
-    const SIX: [u8; 64] = {
-        let mut t = [0u8; 64];
-        let mut i = 0;
-        while i < 64 {
-            t[i] = ((i * 255 + 31) / 63) as u8;
-            i += 1;
-        }
-        t
-    };
+    }
+    const FIVE: [u8; 32] = expand::<32>();
+    const SIX: [u8; 64] = expand::<64>();
     let pixels = data.len() / 2;
     let mut out = vec![0u8; pixels * 4];
     for (o, w) in out.chunks_exact_mut(4).zip(data.chunks_exact(2)) {
