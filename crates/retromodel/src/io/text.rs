@@ -651,6 +651,28 @@ impl Number {
     }
 }
 
+/// The value of eight ASCII digits in a little-endian word (the first digit in the low
+/// byte), or `None` if any byte is not a digit: checked and combined at once (SWAR, as in
+/// simdjson's `parse_eight_digits_unrolled`).
+#[inline(always)]
+fn eight_digits(w: u64) -> Option<u64> {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const HIGH: u64 = 0xf0f0_f0f0_f0f0_f0f0;
+    if (w & HIGH) != ZEROS || (w.wrapping_add(0x0606_0606_0606_0606) & HIGH) != ZEROS {
+        return None;
+    }
+    // Pairs of digits in bytes 0, 2, 4, 6, then the four pairs weighed at once.
+    let mut v = w - ZEROS;
+    v = v.wrapping_mul(10).wrapping_add(v >> 8);
+    const PAIRS: u64 = 0x0000_00ff_0000_00ff;
+    Some(
+        ((v & PAIRS)
+            .wrapping_mul(100 + (1_000_000 << 32))
+            .wrapping_add(((v >> 16) & PAIRS).wrapping_mul(1 + (10_000 << 32))))
+            >> 32,
+    )
+}
+
 /// Reads [`Words::NamesAndNumbers`] tokens in place, for the lines that make up the bulk of
 /// number-heavy files (MD5's `vert`, `tri` and `weight` lines, animation frames): one pass
 /// over the bytes, no [`Token`] or `Result` per token.
@@ -851,53 +873,72 @@ impl Cursor<'_> {
         v
     }
 
-    /// `D.DDDDDD` at `i` (after the sign), followed by a space or a symbol: nine bytes out of
-    /// ten in the corpus's md5anim frames. Its seven digits are checked and combined eight
-    /// bytes at a time (SWAR, as in simdjson's `parse_eight_digits_unrolled`), then rounded
-    /// as [`Number::to_f32`] does; `None`, nothing read, for any other text or a value that
-    /// lies near an `f32` rounding tie (the general path takes those).
+    /// `D.DDDDDD` at `i` (after the sign; one to four digits before the point), followed by
+    /// a space or a symbol: nine numbers out of ten in the corpus's md5anim frames, and the
+    /// positions of md5camera paths. The six decimals are checked and combined eight bytes
+    /// at a time (SWAR, as in simdjson's `parse_eight_digits_unrolled`), then the value is
+    /// rounded as [`Number::to_f32`] does; `None`, nothing read, for any other text or a
+    /// value that lies near an `f32` rounding tie (the general path takes those).
     #[inline(always)]
     fn six_decimals(&mut self, start: usize, i: usize, negative: bool) -> Option<f32> {
-        let chunk: &[u8; 9] = self.src.get(i..i + 9)?.try_into().ok()?;
-        let b = u64::from_le_bytes([
-            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
-        ]);
-        if chunk[1] != b'.'
-            || !matches!(
+        let src = self.src;
+        // The common `D.DDDDDD`: the digit before the point and the six after it, behind a
+        // leading '0' ("0DDDDDDD" in memory order), combined as one eight-digit number.
+        let (m, end) = if src.get(i + 1) == Some(&b'.') {
+            let chunk: &[u8; 9] = src.get(i..i + 9)?.try_into().ok()?;
+            let b = u64::from_le_bytes([
+                chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+            ]);
+            if !matches!(
                 self.class[usize::from(chunk[8])],
                 Class::Space | Class::Punct
-            )
-        {
-            return None;
-        }
-        // The digit before the point, then the six after it, behind a leading '0':
-        // "0DDDDDDD" in memory order.
-        let w = (((b & 0xff) | ((b >> 8) & !0xff)) << 8) | u64::from(b'0');
-        const ZEROS: u64 = 0x3030_3030_3030_3030;
-        const HIGH: u64 = 0xf0f0_f0f0_f0f0_f0f0;
-        if (w & HIGH) != ZEROS || (w.wrapping_add(0x0606_0606_0606_0606) & HIGH) != ZEROS {
-            return None;
-        }
-        // Pairs of digits in bytes 0, 2, 4, 6, then the four pairs weighed at once.
-        let mut v = w - ZEROS;
-        v = v.wrapping_mul(10).wrapping_add(v >> 8);
-        const PAIRS: u64 = 0x0000_00ff_0000_00ff;
-        let m = ((v & PAIRS)
-            .wrapping_mul(100 + (1_000_000 << 32))
-            .wrapping_add(((v >> 16) & PAIRS).wrapping_mul(1 + (10_000 << 32))))
-            >> 32;
+            ) {
+                return None;
+            }
+            let w = (((b & 0xff) | ((b >> 8) & !0xff)) << 8) | u64::from(b'0');
+            (eight_digits(w)?, i + 8)
+        } else {
+            // Two to four digits before the point, read one by one; the six decimals behind
+            // two '0's ("00DDDDDD").
+            let mut k = 0;
+            let mut whole = 0u64;
+            while k < 4 {
+                let d = src.get(i + k)?.wrapping_sub(b'0');
+                if d > 9 {
+                    break;
+                }
+                whole = whole * 10 + u64::from(d);
+                k += 1;
+            }
+            let f = i + k + 1;
+            if k == 0 || src.get(i + k) != Some(&b'.') {
+                return None;
+            }
+            let chunk: &[u8; 7] = src.get(f..f + 7)?.try_into().ok()?;
+            if !matches!(
+                self.class[usize::from(chunk[6])],
+                Class::Space | Class::Punct
+            ) {
+                return None;
+            }
+            let w = u64::from_le_bytes([
+                b'0', b'0', chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5],
+            ]);
+            (whole * 1_000_000 + eight_digits(w)?, f + 6)
+        };
         let value = if m == 0 {
             0.0
         } else {
-            // Exact below 2^53; one multiplication by the rounded 1e-6, kept unless it lies
-            // within a few units of an f32 rounding tie (see `Number::to_f32`).
+            // Exact below 2^53 (m < 10^10); one multiplication by the rounded 1e-6, kept
+            // unless it lies within a few units of an f32 rounding tie (see
+            // `Number::to_f32`).
             let r = m as i64 as f64 * RECIP10[6];
             if (r.to_bits() & 0x1fff_ffff).abs_diff(0x1000_0000) <= 16 {
                 return None;
             }
             r as f32
         };
-        self.read(start, i + 8);
+        self.read(start, end);
         Some(if negative { -value } else { value })
     }
 
@@ -1584,6 +1625,27 @@ pub(crate) mod tests {
             computed += usize::from(check(&format!("{}.{:010}", n / 10_000_000, n % 10_000_000)));
         }
         assert!(computed > 2_000_000, "{computed}");
+        // Up to four digits before the point go the eight-byte way; other shapes, and text
+        // that ends early, go to the general path with the same result.
+        for text in [
+            "1234",
+            "123",
+            "9999.999999",
+            "0512.500000",
+            "12345.000000",
+            "-4096.000001",
+            "1234.",
+            "1234.12345",
+            "1234.1234567",
+            "7.",
+            "-0.000000",
+            "0000.000000",
+        ] {
+            check(text);
+        }
+        let at_end = Parser::new(b"1234", &MD5_LIKE, "test", &Limits::default());
+        let v = at_end.cursor().and_then(|mut c| c.f32());
+        assert_eq!(v, Some(1234.0));
     }
 
     /// MD5's syntax, for number tests.

@@ -169,6 +169,10 @@ fn kind_by_keywords(head: &[u8]) -> Format {
     let mut camera = false;
     for line in head.split(|&b| b == b'\n' || b == b'\r') {
         let line = line.trim_ascii_start();
+        if camera && line.first() == Some(&b'(') {
+            // A camera block's first line: nothing after it can tell another kind.
+            return MD5CAMERA;
+        }
         let word_len = line
             .iter()
             .position(|b| !b.is_ascii_alphanumeric())
@@ -181,7 +185,7 @@ fn kind_by_keywords(head: &[u8]) -> Format {
             return MD5ANIM;
         }
         if CAMERA.contains(&word) {
-            // An anim keyword further on still wins, as it always has.
+            // An anim keyword further on, before the camera lines, still wins.
             camera = true;
         } else if MESH.contains(&word) && !camera {
             return MD5MESH;
@@ -453,4 +457,29 @@ fn parsed_camera_to_model(
     _resolver: &dyn Resolver,
 ) -> Converted {
     camera_to_model(&parsed.file, &parsed.warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detection_tells_the_three_kinds_and_stops_at_the_camera_lines() {
+        let camera = super::super::fixtures::camera();
+        assert_eq!(CODEC.detect(&camera), Some(MD5CAMERA));
+        assert_eq!(CODEC.detect(&super::super::fixtures::anim()), Some(MD5ANIM));
+        // Anim keywords past the first camera line are not looked at...
+        let mut late = camera.clone();
+        late.extend_from_slice(b"\nbaseframe {\n}\n");
+        assert_eq!(CODEC.detect(&late), Some(MD5CAMERA));
+        // ...but one before the camera lines still makes it an anim.
+        let text = String::from_utf8(camera).unwrap();
+        let early = text.replace("camera {", "frame 0 {\n}\ncamera {");
+        assert_eq!(CODEC.detect(early.as_bytes()), Some(MD5ANIM));
+        // A camera keyword alone, no camera lines: still a camera.
+        assert_eq!(
+            CODEC.detect(b"MD5Version 10\nnumFrames 1\nnumCuts 0\n"),
+            Some(MD5CAMERA)
+        );
+    }
 }

@@ -489,21 +489,21 @@ impl<'a> Parser<'a> {
     #[inline]
     fn fast_vectors<const N: usize, const M: usize>(&mut self) -> Option<[[f32; N]; M]> {
         let mut c = self.cursor()?;
-        let mut out = [[0.0; N]; M];
-        for v in &mut out {
-            if !c.punct(b'(') {
-                return None;
-            }
-            for x in v.iter_mut() {
-                *x = c.f32()?;
-            }
-            if !c.punct(b')') {
-                return None;
-            }
-        }
+        let out = vectors_in_place::<N, M>(&mut c)?;
         let end = c.offset();
         self.advance(end);
         Some(out)
+    }
+
+    /// `( x y z ) ( qx qy qz ) fov`: one md5camera line, read in place (see
+    /// [`Parser::fast_vert`]).
+    fn fast_camera_frame(&mut self) -> Option<CameraFrame> {
+        let mut c = self.cursor()?;
+        let [pos, orient] = vectors_in_place::<3, 2>(&mut c)?;
+        let fov = c.f32()?;
+        let end = c.offset();
+        self.advance(end);
+        Some(CameraFrame { pos, orient, fov })
     }
 
     /// `frame N { v0 v1 ... }` with exactly `nac` values, frame `index`, read in place (see
@@ -1103,6 +1103,26 @@ pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile
     }))
 }
 
+/// `M` parenthesised groups of `N` numbers at the cursor, or `None` at anything else.
+#[inline]
+fn vectors_in_place<const N: usize, const M: usize>(
+    c: &mut text::Cursor<'_>,
+) -> Option<[[f32; N]; M]> {
+    let mut out = [[0.0; N]; M];
+    for v in &mut out {
+        if !c.punct(b'(') {
+            return None;
+        }
+        for x in v.iter_mut() {
+            *x = c.f32()?;
+        }
+        if !c.punct(b')') {
+            return None;
+        }
+    }
+    Some(out)
+}
+
 /// Parses an `.md5camera` file.
 ///
 /// Warns about a missing `MD5Version` or `commandline` line and strings that are not UTF-8;
@@ -1155,7 +1175,15 @@ pub fn parse_camera(text: &[u8], limits: &crate::Limits) -> Result<Parsed<Camera
     p.keyword("camera")?;
     p.punct(b'{')?;
     let mut frames = Vec::with_capacity(nf);
-    for i in 0..nf {
+    // The lines read in place while they can be, then the ordinary way (which reports what
+    // is wrong, or reads the rest).
+    while frames.len() < nf {
+        let Some(frame) = p.fast_camera_frame() else {
+            break;
+        };
+        frames.push(frame);
+    }
+    for i in frames.len()..nf {
         let ends = p.peek_kind()? == RBRACE;
         p.too_few(ends, || {
             format!(
