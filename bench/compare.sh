@@ -22,7 +22,9 @@ table (files converted, seconds, output MB).
 Groups (by magic; MD5 by extension): Quake MDL (IDPO), MD2 (IDP2), md5mesh, md5anim,
 md5camera, MD3 (IDP3), 3D GameStudio MDL (MDL2..MDL7), HMP (HMP4/5/7). Files read into
 memory first; only loading is timed. Each figure is the median of 3 runs, the tools
-alternating (Assimp, retromodel, Assimp, ...).
+alternating (Assimp, retromodel, Assimp, ...). The md5camera group also loads three
+cutscene cameras the script writes to target/bench/compare/generated/ (the corpus's only
+md5camera is invalid).
 
   --rounds N     load every file N times per run (default: per group, enough rounds for
                  about 1 s a run)
