@@ -11,6 +11,13 @@ pub fn normal(index: u8) -> Option<[f32; 3]> {
     ANORMS.get(index as usize).copied()
 }
 
+/// Whether a packed normal index lies past the table (the converters warn about those and
+/// use `+Z`, as [`normal_or_up`] does).
+#[inline]
+pub fn past_table(index: u8) -> bool {
+    usize::from(index) >= NORMAL_COUNT
+}
+
 /// The normal for a packed index, with `+Z` for an index past the table: one load, no
 /// branch, for the converters' per-vertex loops (`normal(i).unwrap_or([0, 0, 1])`).
 #[inline]

@@ -157,7 +157,7 @@ impl PackedExtent {
                 min[a] = min[a].min(v.v[a]);
                 max[a] = max[a].max(v.v[a]);
             }
-            bad_normals += usize::from(usize::from(v.normal_index) >= normals::NORMAL_COUNT);
+            bad_normals += usize::from(normals::past_table(v.normal_index));
         }
         PackedExtent {
             range: (!verts.is_empty()).then_some([min, max]),

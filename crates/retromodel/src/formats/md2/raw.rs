@@ -194,7 +194,7 @@ impl File<'_> {
         self.frames
             .iter()
             .flat_map(|f| &f.verts)
-            .filter(|v| v.normal_index as usize >= crate::formats::normals::NORMAL_COUNT)
+            .filter(|v| crate::formats::normals::past_table(v.normal_index))
             .count()
     }
 

@@ -318,7 +318,7 @@ fn finish_mesh<P: Pose>(
             let mut normals = Vec::with_capacity(source_vertices.len());
             let mut bad = 0usize;
             normals.extend(verts.iter().map(|v| {
-                bad += usize::from(usize::from(v.normal_index) >= normals::NORMAL_COUNT);
+                bad += usize::from(normals::past_table(v.normal_index));
                 normals::normal_or_up(v.normal_index)
             }));
             bad_normals = bad_normals.map(|b| b + bad);

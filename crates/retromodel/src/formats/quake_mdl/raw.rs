@@ -339,9 +339,7 @@ pub fn bad_normal_count<P: Pose>(frames: &[Frame<P>]) -> usize {
         .map(|p| {
             p.verts()
                 .iter()
-                .map(|v| {
-                    usize::from(v.normal_index as usize >= crate::formats::normals::NORMAL_COUNT)
-                })
+                .map(|v| usize::from(crate::formats::normals::past_table(v.normal_index)))
                 .sum::<usize>()
         })
         .sum()
