@@ -285,15 +285,20 @@ fn read_separate_geometry(
     })
 }
 
+#[inline]
 fn read_vertex(b: &[u8], packing: Packing) -> Vertex {
     match packing {
         Packing::Byte => Vertex {
-            v: [b[0], b[1], b[2]].map(u16::from),
+            v: [u16::from(b[0]), u16::from(b[1]), u16::from(b[2])],
             normal_index: b[3],
             bone: 0,
         },
         Packing::Word => Vertex {
-            v: [0, 2, 4].map(|k| u16::from_le_bytes([b[k], b[k + 1]])),
+            v: [
+                u16::from_le_bytes([b[0], b[1]]),
+                u16::from_le_bytes([b[2], b[3]]),
+                u16::from_le_bytes([b[4], b[5]]),
+            ],
             normal_index: b[6],
             bone: b[7],
         },
@@ -324,25 +329,13 @@ fn read_frame(r: &mut Reader<'_>, num_verts: usize) -> Result<Frame> {
             .as_chunks::<4>()
             .0
             .iter()
-            .map(|&[x, y, z, normal_index]| Vertex {
-                v: [u16::from(x), u16::from(y), u16::from(z)],
-                normal_index,
-                bone: 0,
-            })
+            .map(|c| read_vertex(c, Packing::Byte))
             .collect(),
         Packing::Word => bytes
             .as_chunks::<8>()
             .0
             .iter()
-            .map(|&[x0, x1, y0, y1, z0, z1, normal_index, bone]| Vertex {
-                v: [
-                    u16::from_le_bytes([x0, x1]),
-                    u16::from_le_bytes([y0, y1]),
-                    u16::from_le_bytes([z0, z1]),
-                ],
-                normal_index,
-                bone,
-            })
+            .map(|c| read_vertex(c, Packing::Word))
             .collect(),
     };
     Ok(Frame {
