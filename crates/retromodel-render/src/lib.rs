@@ -22,7 +22,7 @@
 //! - **Timing** ([`timing`]): which poses and blend factor a clip shows at a time follows the
 //!   clip's `fps` or group end times exactly as the glTF exporter's timelines do; skeletal
 //!   animations (MD5, MDL7 bones) are sampled and turned into joint matrices by the core
-//!   library's own skeletal module (`retromodel::math::skeletal::PoseTrack`).
+//!   library's own skeletal module (`retromodel::model::pose::PoseTrack`).
 //!
 //! ```no_run
 //! use retromodel_render::{Gpu, GpuModel, Renderer, View, Pose, Target};

@@ -4,10 +4,10 @@ use std::collections::HashSet;
 
 use glam::Vec3;
 use retromodel::image::Image;
-use retromodel::math::skeletal::{
-    self, inverse_bind_matrix, JointPose, Playback, PoseTrack, RootMotion,
-};
 use retromodel::math::{self as rmath, Quat};
+use retromodel::model::pose::{
+    self as skeletal, inverse_bind_matrix, JointPose, Playback, PoseTrack, RootMotion,
+};
 use retromodel::model::{to_y_up, Model};
 use wgpu::util::DeviceExt;
 
@@ -468,7 +468,7 @@ impl GpuModel {
             });
         }
         // Skeletal animations: the Model's own, sampled by the core library's skeletal module
-        // (`retromodel::math::skeletal`, Doom 3's loop and clamp rules).
+        // (`retromodel::model::pose`, Doom 3's loop and clamp rules).
         let mut animations = Vec::new();
         let mut animation_names = Vec::new();
         let mut animation_boxes = Vec::new();

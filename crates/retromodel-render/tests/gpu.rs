@@ -11,7 +11,7 @@ use retromodel::formats::md5::{
     anim::{bind_positions, match_joints, skin_positions, Animation},
     fixtures,
 };
-use retromodel::math::skeletal::{gather, JointPose, Playback, RootMotion};
+use retromodel::model::pose::{gather, JointPose, Playback, RootMotion};
 use retromodel::model::{Model, MorphTarget};
 use retromodel_render::timing::KeyPose;
 use retromodel_render::{Camera, Pose, View};

@@ -10,8 +10,8 @@ mod common;
 
 use common::*;
 use glam::{Mat4, Quat as GQuat, Vec3};
-use retromodel::math::skeletal::{inverse_bind_matrix, JointPose, Playback, PoseTrack, RootMotion};
 use retromodel::math::Quat;
+use retromodel::model::pose::{inverse_bind_matrix, JointPose, Playback, PoseTrack, RootMotion};
 use retromodel::model::{Joint, JointTransform, Mesh, Model, MorphTarget, SkeletalAnimation, Skin};
 use retromodel_render::{Camera, Framing, Gpu, GpuModel, Pose, Renderer, Target, View};
 

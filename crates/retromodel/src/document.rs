@@ -3,13 +3,13 @@
 
 use std::fmt;
 
-use crate::detect::{detect, show_magic};
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::Limits;
 use crate::model::Converted;
 use crate::options::ConvertOptions;
 use crate::registry::{self, Codec, Format, ParsedFile};
+use crate::registry::{detect, show_magic};
 use crate::resolve::Resolver;
 use crate::summary::Summary;
 
@@ -32,7 +32,7 @@ impl fmt::Debug for Document<'_> {
 impl<'a> Document<'a> {
     /// Detects the format by magic and parses the file.
     pub fn parse(data: &'a [u8], limits: &Limits) -> Result<Document<'a>> {
-        if let Some((_, codec)) = registry::detect(data) {
+        if let Some((_, codec)) = registry::detect_codec(data) {
             let file = codec.parse(data, limits)?;
             return Ok(Document { codec, file });
         }
@@ -103,7 +103,10 @@ impl<'a> Document<'a> {
 
     /// The `info` summary, given the converted model.
     pub fn summary(&self, converted: &Converted) -> Summary {
-        self.file.summary(converted)
+        Summary {
+            description: self.format().description(),
+            ..self.file.summary(converted)
+        }
     }
 
     /// What the parser read leniently (text formats).
@@ -126,7 +129,7 @@ impl<'a> Document<'a> {
     pub fn validate(&self, engine: Option<&str>) -> Result<Vec<Diagnostic>, String> {
         let engine = engine.unwrap_or(self.default_engine());
         if !self.codec.engines().iter().any(|e| e.name == engine) {
-            return Err(registry::unknown_engine(self.codec, engine));
+            return Err(crate::codec::unknown_engine(self.codec, engine));
         }
         Ok(self.file.validate(engine))
     }

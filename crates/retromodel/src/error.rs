@@ -23,7 +23,7 @@ pub enum ErrorKind {
     IndexOutOfRange,
     /// A value is not allowed (zero dimensions, bad type word, ...).
     InvalidValue,
-    /// A configured [`crate::Limits`] bound was exceeded.
+    /// A configured [`crate::limits::Limits`] bound was exceeded.
     LimitExceeded,
     /// The model handed to a writer breaks an invariant of the target format.
     InvalidModel,

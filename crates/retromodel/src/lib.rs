@@ -31,7 +31,7 @@
 
 #![forbid(unsafe_code)]
 
-pub mod detect;
+pub mod codec;
 pub mod diagnostic;
 mod document;
 pub mod error;
@@ -51,14 +51,15 @@ pub mod skin_lookup;
 pub mod summary;
 pub mod vfs;
 
-pub use detect::{detect, Format};
+pub use codec::Format;
+pub use codec::{Codec, ParsedFile};
 pub use diagnostic::{Diagnostic, Severity};
 pub use document::Document;
 pub use error::{Error, ErrorKind, Location, Result};
 pub use limits::Limits;
 pub use model::{Converted, Model};
 pub use options::{ConvertOptions, SeamRule, WriteOptions, Written};
-pub use registry::{Codec, ParsedFile};
+pub use registry::detect;
 pub use resolve::{MemoryFiles, NoFiles, Resolver};
 pub use summary::Summary;
 

@@ -1,4 +1,4 @@
-//! Options shared by the converters (file to [`crate::Model`]).
+//! Options shared by the converters (file to [`crate::model::Model`]).
 
 use crate::image::Palette;
 
@@ -12,7 +12,7 @@ pub enum SeamRule {
     Bit0x20,
 }
 
-/// Options for converting a file to a [`crate::Model`].
+/// Options for converting a file to a [`crate::model::Model`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConvertOptions {
     /// Palette for 8-bit skins; `None` asks the resolver for the format's palette file
@@ -44,7 +44,7 @@ impl Default for ConvertOptions {
     }
 }
 
-/// Options for writing a [`crate::Model`] in a file format.
+/// Options for writing a [`crate::model::Model`] in a file format.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteOptions {
     /// Exceeding an engine limit is an error instead of a warning.
@@ -80,7 +80,7 @@ impl WriteOptions {
     }
 }
 
-/// A file built from a [`crate::Model`], and what the writer noticed.
+/// A file built from a [`crate::model::Model`], and what the writer noticed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Written<T> {
     /// The file, ready for `write()`.

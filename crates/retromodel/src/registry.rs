@@ -1,5 +1,5 @@
 //! The format registry: every format the crate reads is one [`Codec`] in [`CODECS`], and
-//! everything that dispatches on formats reads from here — [`crate::Document`], detection,
+//! everything that dispatches on formats reads from here — [`crate::document::Document`], detection,
 //! the command line's directory walk, `validate`'s engines, `convert`'s targets and batch
 //! conversion.
 //!
@@ -18,16 +18,13 @@
 //! assert!(md2.writers().iter().any(|w| w.format.name() == "md2"));
 //! ```
 
-use std::fmt;
-
-use crate::diagnostic::Diagnostic;
+pub use crate::codec::{
+    Codec, Engine, Format, Kernel, Output, ParsedFile, Prepared, SideFile, Writer,
+};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::formats::{gs_mdl, gs_mdl7, hmp, md2, md3, md5, quake_mdl, wmp};
-use crate::limits::Limits;
-use crate::model::{Converted, Model};
-use crate::options::{ConvertOptions, WriteOptions};
-use crate::resolve::Resolver;
-use crate::summary::Summary;
+use crate::model::Model;
+use crate::options::WriteOptions;
 
 /// Every registered format, in detection order. Adding a format is one line here.
 pub static CODECS: &[&dyn Codec] = &[
@@ -41,254 +38,32 @@ pub static CODECS: &[&dyn Codec] = &[
     &md5::CODEC,
 ];
 
-/// A file format: a short name for messages and `--json`, a description in words, and the
-/// file extensions it is found under. Two formats are equal when all three are.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Format {
-    name: &'static str,
-    description: &'static str,
-    extensions: &'static [&'static str],
-}
-
-impl Format {
-    /// A format with its short name (`md2`), description (`Quake 2 MD2`) and lower-case file
-    /// extensions without the dot, the usual one first.
-    pub const fn new(
-        name: &'static str,
-        description: &'static str,
-        extensions: &'static [&'static str],
-    ) -> Format {
-        Format {
-            name,
-            description,
-            extensions,
-        }
-    }
-
-    /// The short name used in messages and by `retromodel info` (`quake-mdl`, `md2`, ...).
-    pub fn name(self) -> &'static str {
-        self.name
-    }
-
-    /// What the format is, in words (for "not supported" messages).
-    pub fn description(self) -> &'static str {
-        self.description
-    }
-
-    /// File extensions (lower case, no dot), the usual one first.
-    pub fn extensions(self) -> &'static [&'static str] {
-        self.extensions
-    }
-
-    /// Whether a registered codec reads the format.
-    pub fn is_supported(self) -> bool {
-        codec_for(self).is_some()
-    }
-}
-
-impl fmt::Debug for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name)
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.description)
-    }
-}
-
-/// An engine whose limits `validate` checks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Engine {
-    /// The name given to `--engine` (`quakespasm`).
-    pub name: &'static str,
-    /// What it is, for `--help`.
-    pub description: &'static str,
-}
-
-/// A format a codec writes from any [`Model`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Writer {
-    /// The format written (its first extension names output files).
-    pub format: Format,
-    /// Which writer, when several write the same extension (`quake`, `gs3`, ... for `.mdl`);
-    /// empty when the extension alone decides.
-    pub variant: &'static str,
-    /// The format stores keyframe poses only: skeletal animations are baked into frames
-    /// before writing.
-    pub keyframes: bool,
-    /// The format holds one mesh: several are merged before writing (with a warning).
-    pub single_mesh: bool,
-}
-
-/// A file written from a [`Model`]: the main file, the files that go beside it, and what
-/// the writer noticed.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Output {
-    /// The main file's bytes.
-    pub bytes: Vec<u8>,
-    /// Files to write beside it (MD2 skins as PCX, md5anims beside an md5mesh), by file name.
-    pub side_files: Vec<SideFile>,
-    /// Lossy or risky steps (quantisation, engine limits, baking, merged meshes).
-    pub warnings: Vec<String>,
-    /// Steps that are not a loss but worth saying (animations baked into frames).
-    pub notes: Vec<String>,
-    /// Largest position error of each written frame after quantisation, in model units.
-    pub frame_errors: Vec<f32>,
-}
-
-/// A file written beside a main output.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SideFile {
-    /// File name, in the main output's folder.
-    pub name: String,
-    /// What it is (`skin`, `animation`), for messages.
-    pub kind: &'static str,
-    /// The bytes.
-    pub bytes: Vec<u8>,
-}
-
-/// One format family's reader and writer: what it detects, parses, validates and writes.
-pub trait Codec: Sync {
-    /// The codec's name (the folder's: `quake-mdl`, `md5`).
-    fn name(&self) -> &'static str;
-
-    /// The formats it reads, each with its extensions.
-    fn formats(&self) -> &'static [Format];
-
-    /// The format family in words for messages (`Quake MDL`, `MD5`).
-    fn family(&self) -> &'static str;
-
-    /// Engines `validate` checks these formats against, the default first.
-    fn engines(&self) -> &'static [Engine];
-
-    /// Which of its formats the bytes are, by magic; `None` when not this codec's.
-    fn detect(&self, data: &[u8]) -> Option<Format>;
-
-    /// Whether a parsed file writes back byte for byte ([`ParsedFile::write`]); text formats
-    /// write back value for value, and then writing what they wrote back is stable.
-    fn byte_exact(&self) -> bool {
-        true
-    }
-
-    /// Parses a file that [`Codec::detect`] accepted.
-    fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>>;
-
-    /// Parses `data` as `format`, one of [`Codec::formats`], without detecting which: for a
-    /// damaged file that must still be judged as the format it came from. By default the
-    /// same as [`Codec::parse`].
-    fn parse_as<'a>(
-        &self,
-        format: Format,
-        data: &'a [u8],
-        limits: &Limits,
-    ) -> Result<Box<dyn ParsedFile + 'a>> {
-        let _ = format;
-        self.parse(data, limits)
-    }
-
-    /// The formats this codec writes from any [`Model`].
-    fn writers(&self) -> &'static [Writer] {
-        &[]
-    }
-
-    /// Writes `model` as `format` (one of [`Codec::writers`]). Keyframe writers receive
-    /// models with frames (see [`write_model`], which bakes skeletal animation first).
-    fn write_model(&self, model: &Model, format: Format, options: &WriteOptions) -> Result<Output> {
-        let _ = (model, options);
-        Err(Error::new(
-            format.name(),
-            ErrorKind::Unsupported,
-            format!(
-                "writing {} from a model is not supported",
-                format.description()
-            ),
-            Location::None,
-        ))
-    }
-
-    /// Generated files (name, bytes) covering the format's features, each one parsing and writing back.
-    fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)>;
-
-    /// A generated file using every part of the format, for `retromodel sample` (the first
-    /// codec with one for an extension is used).
-    fn sample(&self) -> Option<Vec<u8>> {
-        None
-    }
-
-    /// Format-specific speed tests (`retromodel bench --kernel NAME`).
-    fn kernels(&self) -> &'static [Kernel] {
-        &[]
-    }
-}
-
-/// A format-specific speed test: set up untimed from a file's bytes, then run many times.
-#[derive(Debug, Clone, Copy)]
-pub struct Kernel {
-    /// The name given to `bench --kernel` (`gl-commands`).
-    pub name: &'static str,
-    /// What it times, for `--help`.
-    pub description: &'static str,
-    /// What [`Prepared::items`] counts (`triangles`).
-    pub unit: &'static str,
-    /// Builds the work for one input file (side files through the resolver); untimed.
-    /// `None`: the kernel does not apply to this file (it is left out).
-    pub prepare: fn(&[u8], &dyn Resolver) -> Result<Option<Prepared>>,
-}
-
-/// One input's work for a [`Kernel`].
-pub struct Prepared {
-    /// How many items one run handles.
-    pub items: u64,
-    /// What was used beside the file, for the report (`with walk.md5anim`); may be empty.
-    pub note: String,
-    /// One run.
-    pub run: Box<dyn Fn() + Send + Sync>,
-}
-
-impl fmt::Debug for Prepared {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Prepared")
-            .field("items", &self.items)
-            .finish()
-    }
-}
-
 /// Every kernel of every codec.
 pub fn kernels() -> impl Iterator<Item = &'static Kernel> {
     CODECS.iter().flat_map(|c| c.kernels())
 }
 
-/// A parsed file of some format, still in its own raw structures.
-pub trait ParsedFile: fmt::Debug + Send + Sync {
-    /// The file's format.
-    fn format(&self) -> Format;
-
-    /// The file's bytes. Binary formats come back byte for byte, text formats value for
-    /// value (MD5) or token for token (WMP).
-    fn write(&self) -> Vec<u8>;
-
-    /// Converts to the format-neutral model; side files come through `resolver`.
-    fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted;
-
-    /// The `info` summary, given the converted model.
-    fn summary(&self, converted: &Converted) -> Summary;
-
-    /// Checks the file against `engine`, one of its codec's [`Codec::engines`].
-    fn validate(&self, engine: &str) -> Vec<Diagnostic>;
-
-    /// The engine `validate` uses for this file when none is named, when it is not its
-    /// codec's first (a Hexen II `RAPO` file is checked against `hexen2`, not QuakeSpasm).
-    fn default_engine(&self) -> Option<&'static str> {
-        None
-    }
-
-    /// What was read leniently, for formats that read some oddities with a warning at parse
-    /// time (the others report in [`ParsedFile::to_model`]).
-    fn parse_warnings(&self) -> &[String] {
-        &[]
-    }
+/// Runs `kernel`'s untimed set-up on one input file: [`Kernel::prepare`] with a reader of
+/// any registered format (the GL command kernel takes other formats converted to MD2).
+pub fn prepare_kernel(
+    kernel: &Kernel,
+    data: &[u8],
+    resolver: &dyn crate::resolve::Resolver,
+) -> Result<Option<Prepared>> {
+    (kernel.prepare)(data, resolver, &|bytes, limits| {
+        let (_, codec) = detect_codec(bytes).ok_or_else(|| {
+            Error::new(
+                "unknown",
+                ErrorKind::BadMagic,
+                "not a known model format".to_string(),
+                Location::None,
+            )
+        })?;
+        Ok(codec
+            .parse(bytes, limits)?
+            .to_model(&Default::default(), &crate::resolve::NoFiles)
+            .model)
+    })
 }
 
 /// The registered codecs, in detection order.
@@ -447,7 +222,7 @@ pub fn write_model(model: &Model, writer: &Writer, options: &WriteOptions) -> Re
     let mut pre_warnings = Vec::new();
     let mut notes = Vec::new();
     if writer.keyframes && model.frames.is_empty() && !model.joints.is_empty() {
-        let b = crate::import::bake::bake_skeletal(model, options.fps)?;
+        let b = crate::model::bake::bake_skeletal(model, options.fps)?;
         pre_warnings.extend(b.warnings.iter().cloned());
         notes.push(format!(
             "{} skeletal animations baked into {} frames",
@@ -468,134 +243,123 @@ pub fn write_model(model: &Model, writer: &Writer, options: &WriteOptions) -> Re
     Ok(out)
 }
 
-/// Detects a registered format by magic.
-pub fn detect(data: &[u8]) -> Option<(Format, &'static dyn Codec)> {
+/// The registered codec that detects `data` (by magic, or by content for text formats),
+/// with the format it detected.
+pub fn detect_codec(data: &[u8]) -> Option<(Format, &'static dyn Codec)> {
     CODECS.iter().find_map(|c| c.detect(data).map(|f| (f, *c)))
 }
 
-/// The error for an engine name the codec does not know.
-pub(crate) fn unknown_engine(codec: &dyn Codec, engine: &str) -> String {
-    let names: Vec<&str> = codec.engines().iter().map(|e| e.name).collect();
-    format!(
-        "unknown engine {engine:?} for {} ({})",
-        codec.family(),
-        names.join(", ")
-    )
+// Detection by magic bytes (and, for text formats, content): `.mdl` alone can be Quake
+// (`IDPO`), 3D GameStudio (`MDL2`..`MDL7`), Half-Life (`IDST`) or even Quake 3 (`IDP3`)
+// data, so the first bytes decide. Each codec detects its own formats; the formats known by
+// their magic but not read are listed here so that they get a clear "not supported" message.
+
+pub use crate::io::magic::{describe, show_magic};
+
+/// Half-Life MDL (`IDST`, or `IDSQ` for sequence group files): detected, not read.
+pub const HALF_LIFE_MDL: Format = Format::detected_only("half-life-mdl", "Half-Life MDL", &["mdl"]);
+/// 3D GameStudio MDL6 (`MDL6`): detected, not read.
+pub const GS_MDL6: Format = Format::detected_only("gs-mdl6", "3D GameStudio MDL", &["mdl"]);
+/// 3D GameStudio binary level (`WMPB`): detected, not read yet.
+pub const WMP_BINARY: Format =
+    Format::detected_only("wmp", "3D GameStudio binary WMP level", &["wmp"]);
+
+/// Magic numbers of formats no registered codec reads, checked after the codecs.
+const KNOWN_MAGIC: &[(&[u8; 4], Format)] = &[
+    (b"IDST", HALF_LIFE_MDL),
+    (b"IDSQ", HALF_LIFE_MDL),
+    (b"MDL6", GS_MDL6),
+    (b"WMPB", WMP_BINARY),
+];
+
+/// Detects a format from the first bytes of a file: a registered codec's, or one of the
+/// formats known by their magic but not read.
+pub fn detect(data: &[u8]) -> Option<Format> {
+    if let Some((f, _)) = detect_codec(data) {
+        return Some(f);
+    }
+    let magic = data.get(..4)?;
+    KNOWN_MAGIC
+        .iter()
+        .find(|(m, _)| magic == &m[..])
+        .map(|(_, f)| *f)
 }
-
-/// Declares a format folder's codec: the unit struct, its registered `CODEC` static, and the
-/// `Codec` methods every format states the same way (name, formats, family, engines, the
-/// folder's `fixtures::all()`), followed by the codec's own methods (`detect`, `parse`, ...).
-macro_rules! codec {
-    (
-        $(#[$doc:meta])* $codec:ident {
-            name: $name:expr,
-            family: $family:expr,
-            formats: $formats:expr,
-            engines: $engines:expr,
-        }
-        $($methods:tt)*
-    ) => {
-        $(#[$doc])*
-        pub struct $codec;
-
-        /// The registered codec.
-        pub static CODEC: $codec = $codec;
-
-        impl $crate::registry::Codec for $codec {
-            fn name(&self) -> &'static str {
-                $name
-            }
-            fn formats(&self) -> &'static [$crate::registry::Format] {
-                $formats
-            }
-            fn family(&self) -> &'static str {
-                $family
-            }
-            fn engines(&self) -> &'static [$crate::registry::Engine] {
-                $engines
-            }
-            fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)> {
-                super::fixtures::all()
-            }
-            $($methods)*
-        }
-    };
-}
-pub(crate) use codec;
-
-/// Implements [`ParsedFile`] for a binary format's `File<'_>` through its folder's free
-/// functions `to_model(file, options, resolver)` and `summary(file, converted)`, with the
-/// format (`|file| expr`), the engine check (`|file, engine| expr`) and optionally the
-/// file's default engine (`|file| expr`, a name) given.
-macro_rules! binary_parsed_file {
-    ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, |$dthis:pat_param| $default:expr) => {
-        $crate::registry::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,
-            fn default_engine(&self) -> Option<&'static str> {
-                let $dthis = self;
-                Some($default)
-            }
-        );
-    };
-    ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr) => {
-        $crate::registry::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,);
-    };
-    (@impl $file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, $($extra:item)*) => {
-        impl $crate::registry::ParsedFile for $file<'_> {
-            fn format(&self) -> $crate::registry::Format {
-                let $this = self;
-                $format
-            }
-            fn write(&self) -> Vec<u8> {
-                $file::write(self)
-            }
-            fn to_model(
-                &self,
-                options: &$crate::ConvertOptions,
-                resolver: &dyn $crate::Resolver,
-            ) -> $crate::Converted {
-                super::to_model(self, options, resolver)
-            }
-            fn summary(&self, converted: &$crate::Converted) -> $crate::Summary {
-                super::summary(self, converted)
-            }
-            fn validate(&self, engine: &str) -> Vec<$crate::Diagnostic> {
-                let ($vthis, $engine) = (self, engine);
-                $validate
-            }
-            $($extra)*
-        }
-    };
-}
-pub(crate) use binary_parsed_file;
-
-/// The `detect` method of a binary codec whose files start with a fixed magic.
-macro_rules! detect_magic {
-    ($magic:expr => $format:expr) => {
-        fn detect(&self, data: &[u8]) -> Option<$crate::registry::Format> {
-            data.starts_with($magic).then_some($format)
-        }
-    };
-}
-pub(crate) use detect_magic;
-
-/// The `parse` method of a binary codec: the folder's `File::parse`.
-macro_rules! parse_file {
-    () => {
-        fn parse<'a>(
-            &self,
-            data: &'a [u8],
-            limits: &$crate::Limits,
-        ) -> $crate::Result<Box<dyn $crate::registry::ParsedFile + 'a>> {
-            Ok(Box::new(super::File::parse(data, limits)?))
-        }
-    };
-}
-pub(crate) use parse_file;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::md3::MD3;
+    use crate::formats::{gs_mdl, quake_mdl, wmp};
+
+    #[test]
+    fn detects_by_magic() {
+        assert_eq!(detect(b"IDPO\x06\0\0\0"), Some(quake_mdl::QUAKE_MDL));
+        assert_eq!(detect(b"IDP3"), Some(MD3));
+        assert_eq!(detect(b"MDL5...."), gs_mdl::format(5));
+        assert_eq!(detect(b"MDL9"), None);
+        assert_eq!(
+            detect(b"\xEF\xBB\xBF\r\nMD5Version 10\nnumJoints 1\nnumMeshes 1"),
+            format_named("md5mesh")
+        );
+        assert_eq!(
+            detect(b"// exported\ncommandline \"\"\nnumFrames 2\nhierarchy {"),
+            format_named("md5anim")
+        );
+        assert_eq!(
+            detect(b"MD5Version 10\nnumFrames 1\nnumCuts 0"),
+            format_named("md5camera")
+        );
+        // A keyword inside a quoted name or after another keyword does not count.
+        assert_eq!(
+            detect(b"MD5Version 10\nnumJoints 1\nnumMeshes 0\njoints {\n\t\"camera\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"),
+            format_named("md5mesh")
+        );
+        // Old Mac line endings: the keywords still start lines.
+        assert_eq!(
+            detect(b"MD5Version 10\rnumFrames 2\rnumJoints 1\rhierarchy {\r"),
+            format_named("md5anim")
+        );
+        assert_eq!(detect(b"ID"), None);
+        assert_eq!(detect(b"// WMP2\r\n// WED"), Some(wmp::WMP));
+        assert!(MD3.is_supported());
+        assert!(wmp::WMP.is_supported());
+    }
+
+    /// The magic table that parsers name a wrong file's format from (`io::magic`, below the
+    /// formats) says what the codecs' own detection says of every fixture.
+    #[test]
+    fn magic_table_matches_detection() {
+        let mut binary = 0;
+        for codec in codecs() {
+            for (name, bytes) in codec.fixtures() {
+                let Some(magic) = bytes.get(..4) else {
+                    continue;
+                };
+                if let Some((format, _)) = detect_codec(magic) {
+                    binary += 1;
+                    assert_eq!(
+                        crate::io::magic::describe(magic),
+                        format!("this is {}", format.description()),
+                        "{name}"
+                    );
+                }
+            }
+        }
+        assert!(binary > 20, "{binary} binary fixtures");
+        assert!(codecs()
+            .iter()
+            .flat_map(|c| c.formats())
+            .all(|f| f.is_supported()));
+        for (magic, format) in [(b"IDST", HALF_LIFE_MDL), (b"MDL6", GS_MDL6)] {
+            assert_eq!(
+                crate::io::magic::describe(magic),
+                format!(
+                    "this is a {} file, which is not supported",
+                    format.description()
+                )
+            );
+        }
+    }
 
     #[test]
     fn targets() {

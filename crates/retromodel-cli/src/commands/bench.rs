@@ -259,7 +259,7 @@ fn bench_kernel(
     let side = crate::SideFileArgs::default().load()?;
     let mut inputs = Vec::new();
     for (path, b) in paths.iter().zip(data) {
-        match (kernel.prepare)(b, &super::resolver(path, &side))? {
+        match registry::prepare_kernel(kernel, b, &super::resolver(path, &side))? {
             Some(p) if p.note.is_empty() => inputs.push(p),
             Some(p) => {
                 eprintln!("{}: {}", path.display(), p.note);

@@ -33,17 +33,10 @@ pub struct Args {
     ignore_case: bool,
 }
 
-/// Model extensions: every registered codec's, and those of formats detected but not read.
+/// Model extensions: every registered codec's (the formats detected but not read share
+/// theirs: `.mdl`, `.wmp`).
 fn model_extensions() -> Vec<&'static str> {
-    let mut out = retromodel::registry::extensions();
-    for f in [retromodel::detect::MD3] {
-        for e in f.extensions() {
-            if !out.contains(e) {
-                out.push(e);
-            }
-        }
-    }
-    out
+    retromodel::registry::extensions()
 }
 
 /// Runs the command.

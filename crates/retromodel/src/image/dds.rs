@@ -265,7 +265,7 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
 }
 
 /// The error for data shorter than a structure that ends at `end`.
-fn too_short(r: &Reader<'_>, len: usize, end: usize, what: &str) -> crate::Error {
+fn too_short(r: &Reader<'_>, len: usize, end: usize, what: &str) -> crate::error::Error {
     r.error_at(
         len,
         ErrorKind::Truncated,

@@ -11,7 +11,7 @@
 //! | DDS | `dds` (feature `textures`) | `DDS ` | RGBA8 |
 //! | Quake 2 WAL | `wal` (feature `textures`) | none: the name's extension | indexed, palette from the caller |
 //!
-//! Every decoder checks the header's sizes against [`Limits`](crate::Limits) before it
+//! Every decoder checks the header's sizes against [`Limits`](crate::limits::Limits) before it
 //! allocates, and names its format and, where it can, the byte offset in its errors
 //! (`tga: ... at offset 0x..`).
 

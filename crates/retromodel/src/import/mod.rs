@@ -1,12 +1,10 @@
-//! Import from modern interchange formats into the format-neutral [`Model`](crate::Model):
-//! glTF 2.0 ([`gltf`], feature "gltf") and Wavefront OBJ ([`obj`]), and the baking of
-//! skeletal animation into keyframe poses ([`bake`]) that keyframe formats (MDL, MD2, 3D
-//! GameStudio) need.
+//! Import from modern interchange formats into the format-neutral [`Model`](crate::model::Model):
+//! glTF 2.0 ([`gltf`], feature "gltf") and Wavefront OBJ ([`obj`]). The baking of skeletal
+//! animation into keyframe poses that keyframe formats need is [`crate::model::bake`].
 //!
 //! The importers undo the exporters' one axis change (Y-up back to the model's Z-up,
 //! [`crate::math::from_y_up`]) and winding (counter-clockwise fronts back to clockwise).
 
-pub mod bake;
 #[cfg(feature = "gltf")]
 pub mod gltf;
 #[cfg(feature = "png")]

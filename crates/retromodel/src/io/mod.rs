@@ -1,12 +1,15 @@
 //! Checked binary I/O: a little-endian [`Reader`] that reports byte offsets in its errors, and a
 //! matching [`Writer`]; and, for the text formats, [`text`]: one configurable tokenizer and the
-//! parser helpers they share.
+//! parser helpers they share; [`names`] (NUL-padded name fields) and [`magic`] (showing and
+//! naming a file's first bytes in errors).
 //!
 //! Parsers never index file bytes directly: every read goes through [`Reader`], which fails with
 //! [`crate::ErrorKind::Truncated`] instead of panicking, and every count goes through
 //! [`Reader::count`] before anything is allocated for it.
 
 pub mod layout;
+pub mod magic;
+pub mod names;
 mod reader;
 pub mod text;
 mod writer;

@@ -129,8 +129,8 @@ impl<'a> Reader<'a> {
             ErrorKind::BadMagic,
             format!(
                 "bad magic {}: {}",
-                crate::detect::show_magic(magic),
-                crate::detect::describe(magic)
+                super::magic::show_magic(magic),
+                super::magic::describe(magic)
             ),
         )
     }

@@ -1,6 +1,6 @@
 //! The crate's one set of 3D maths: vectors, quaternions, 4×4 matrices (translation, rotation,
-//! scale: composed, decomposed, inverted), rotation matrices to quaternions, slerp and nlerp;
-//! [`skeletal`] builds joint poses, skeletal sampling and skinning on it.
+//! scale: composed, decomposed, inverted), rotation matrices to quaternions, slerp and nlerp.
+//! Skeletal posing and skinning on the model's joints build on it in [`crate::model::pose`].
 //!
 //! **Convention (everything here and every caller).**
 //! - Right-handed coordinates; rotations follow the right-hand rule
@@ -21,8 +21,6 @@
 //!
 //! Functions that existed in several places before keep their arithmetic (operation order,
 //! `f32` or `f64`), so results are bit-for-bit what they were.
-
-pub mod skeletal;
 
 use std::iter::Sum;
 use std::ops::{Add, Div, Mul, Neg, Sub};

@@ -5,7 +5,9 @@
 //! place. Every mesh carries one morph target per model frame, so any pose can be sampled
 //! without going back to the file.
 
+pub mod bake;
 mod clips;
+pub mod pose;
 mod scene;
 mod skeletal;
 mod timeline;

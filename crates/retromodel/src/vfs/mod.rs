@@ -253,7 +253,7 @@ pub fn open<R: Read + Seek + Send + 'static>(
             ErrorKind::BadMagic,
             format!(
                 "bad magic {} (expected \"PACK\" or \"PK\\x03\\x04\")",
-                crate::detect::show_magic(&magic[..got])
+                crate::io::magic::show_magic(&magic[..got])
             ),
             Location::Offset(0),
         )),

@@ -69,7 +69,7 @@ impl<R: Read + Seek> Pak<R> {
                 ErrorKind::BadMagic,
                 format!(
                     "bad magic {} (expected \"PACK\")",
-                    crate::detect::show_magic(&header[..4])
+                    crate::io::magic::show_magic(&header[..4])
                 ),
                 Location::Offset(0),
             ));

@@ -111,7 +111,7 @@ pub fn check_writers(codec: &dyn Codec, model: &Model) {
 
 /// [`check_codec`] through detection: the codec that detects `data`, if any.
 pub fn check_any(data: &[u8], limits: &Limits) -> bool {
-    match registry::detect(data) {
+    match registry::detect_codec(data) {
         Some((_, codec)) => check_codec(codec, data, limits),
         None => Document::parse(data, limits).is_ok(),
     }

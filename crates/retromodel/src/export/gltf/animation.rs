@@ -282,7 +282,7 @@ impl Builder<'_> {
                         model::quat_to_y_up(crate::math::normalize4(n.transform_at(f).rotation))
                     })
                     .collect();
-                super::skeleton::continuous(&mut rotations);
+                continuous(&mut rotations);
                 let scales: Vec<[f32; 3]> = t
                     .frames
                     .iter()
@@ -320,6 +320,18 @@ impl Builder<'_> {
             });
         }
         Ok(())
+    }
+}
+
+/// Rotations made continuous: each quaternion is negated when that brings it nearer to the
+/// one before, so that every viewer's slerp takes the shorter arc.
+pub(super) fn continuous(rotations: &mut [[f32; 4]]) {
+    for k in 1..rotations.len() {
+        let (a, b) = (rotations[k - 1], rotations[k]);
+        let dot: f32 = (0..4).map(|i| a[i] * b[i]).sum();
+        if dot < 0.0 {
+            rotations[k] = b.map(|c| -c);
+        }
     }
 }
 

@@ -13,8 +13,7 @@ use json::camera::{Perspective, Type};
 use json::scene::UnitQuaternion;
 use json::validation::Checked::Valid;
 
-use super::animation::Track;
-use super::skeleton::continuous;
+use super::animation::{continuous, Track};
 use super::{invalid, strictly_increasing, Builder};
 use crate::error::Result;
 use crate::math::Quat;

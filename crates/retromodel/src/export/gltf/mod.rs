@@ -97,6 +97,7 @@ mod material;
 mod mesh;
 mod quantize;
 mod skeleton;
+mod space;
 
 use gltf_json as json;
 

@@ -32,7 +32,7 @@
 //!   up (a coordinate on a texel's corner, as MD2 stores them, stays in its texel); others
 //!   stay floats.
 
-use super::mesh::Local;
+use super::space::Local;
 
 /// The largest angle (radians, about 0.57°) between a quantised normal and the model's:
 /// under half the 1.4° step of MD3's latitude/longitude normals, the finest normals of the

@@ -9,11 +9,11 @@
 use gltf_json as json;
 use json::scene::UnitQuaternion;
 
-use super::animation::Track;
+use super::animation::{continuous, Track};
 use super::{invalid, strictly_increasing, Builder};
 use crate::error::Result;
-use crate::math::skeletal::JointPose;
 use crate::math::Quat;
+use crate::model::pose::JointPose;
 use crate::model::quat_to_y_up;
 use crate::model::to_y_up;
 
@@ -31,18 +31,6 @@ fn pose_y_up(p: &JointPose) -> JointPose {
 
 fn finite(v: &[f32]) -> bool {
     v.iter().all(|c| c.is_finite())
-}
-
-/// Rotations made continuous: each quaternion is negated when that brings it nearer to the
-/// one before, so that every viewer's slerp takes the shorter arc.
-pub(super) fn continuous(rotations: &mut [[f32; 4]]) {
-    for k in 1..rotations.len() {
-        let (a, b) = (rotations[k - 1], rotations[k]);
-        let dot: f32 = (0..4).map(|i| a[i] * b[i]).sum();
-        if dot < 0.0 {
-            rotations[k] = b.map(|c| -c);
-        }
-    }
 }
 
 impl Builder<'_> {

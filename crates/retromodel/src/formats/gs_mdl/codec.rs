@@ -1,7 +1,7 @@
-//! 3D GameStudio MDL2..MDL5 in the [format registry](crate::registry).
+//! 3D GameStudio MDL2..MDL5 in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
 
 use super::{from_model, File, FORMATS};
-use crate::registry::{self, binary_parsed_file, codec, parse_file, Format, Output, Writer};
+use crate::codec::{binary_parsed_file, codec, parse_file, Format, Output, Writer};
 use crate::{Model, Result, WriteOptions};
 
 /// 3D GameStudio MDL2..MDL5, by version (index 0 is MDL2).
@@ -17,12 +17,7 @@ pub fn format(version: u8) -> Option<Format> {
     GS_MDL.get(usize::from(version).checked_sub(2)?).copied()
 }
 
-/// The A6..A8 engines' structure checks (no engine limits yet), shared by the 3D
-/// GameStudio formats.
-pub const ACKNEX: &[registry::Engine] = &[registry::Engine {
-    name: "acknex",
-    description: "3D GameStudio's engine (structure checks only; no engine limits yet)",
-}];
+pub use crate::formats::shared::engines::ACKNEX;
 
 codec! {
     /// The 3D GameStudio MDL2..MDL5 codec.

@@ -9,7 +9,7 @@
 //!   vertices no triangle uses, and [`Mesh::source_vertices`] maps them to the file's.
 //! - MDL2 UVs follow Quake: texel centres, and the on-seam fix-up (`s += width / 2` on
 //!   back-facing triangles) for any non-zero `onseam` (GameStudio's tools write 1, so
-//!   [`crate::SeamRule`] does not apply).
+//!   [`crate::options::SeamRule`] does not apply).
 //! - 8-bit skins stay indexed with the palette from [`ConvertOptions::palette`], else the
 //!   resolver's [`PALETTE_PATH`] (768 bytes of RGB, the `.raw` palette of the A4 manual),
 //!   else the built-in Quake palette; GameStudio draws them with the level's palette, which
@@ -26,12 +26,12 @@ use std::sync::Arc;
 use super::raw::{self, File, Frame, Geometry, Header, SkinFormat};
 use crate::formats::normals;
 use crate::image::{self, Image, Palette, Pixels};
+use crate::limits::Limits;
 use crate::model::{clips_from_frame_names, Converted, Frame as ModelFrame, Mesh};
 use crate::model::{MorphTarget, Skin};
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
 use crate::skin_lookup::SkinLookup;
-use crate::Limits;
 
 /// Path of the palette asked from the resolver for 8-bit skins (768 bytes, 256 RGB
 /// triples).

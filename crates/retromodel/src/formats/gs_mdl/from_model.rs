@@ -26,13 +26,13 @@ use std::collections::HashMap;
 
 use super::format_name;
 use super::raw::*;
+use crate::error::Result;
 use crate::error::{Error, ErrorKind, Location};
-use crate::formats::from_model::{self, Quantizer};
 use crate::formats::normals;
+use crate::formats::shared::from_model::{self, Quantizer};
 use crate::image::{Image, Palette, Pixels};
 use crate::model::Model;
 use crate::options::{WriteOptions, Written};
-use crate::Result;
 
 /// Largest vertex or skin vertex count a triangle's 16-bit index reaches.
 const MAX_INDEXED: usize = 65536;

@@ -363,8 +363,4 @@ impl File<'_> {
     }
 }
 
-/// Decodes a fixed-size name up to its first NUL (lossy for non-UTF-8 bytes).
-pub fn name_str(name: &[u8]) -> String {
-    let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
-    String::from_utf8_lossy(&name[..end]).into_owned()
-}
+pub use crate::io::names::name_str;

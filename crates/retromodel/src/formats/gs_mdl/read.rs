@@ -212,7 +212,7 @@ fn index_error(
     value: i64,
     count_name: &str,
     count: i32,
-) -> crate::Error {
+) -> crate::error::Error {
     r.error_at(
         at,
         ErrorKind::IndexOutOfRange,

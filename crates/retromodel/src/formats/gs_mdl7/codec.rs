@@ -1,8 +1,8 @@
-//! 3D GameStudio MDL7 in the [format registry](crate::registry).
+//! 3D GameStudio MDL7 in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
 
 use super::{File, FORMAT};
-use crate::formats::gs_mdl::ACKNEX;
-use crate::registry::{binary_parsed_file, codec, detect_magic, parse_file, Format};
+use crate::codec::{binary_parsed_file, codec, detect_magic, parse_file, Format};
+use crate::formats::shared::engines::ACKNEX;
 
 /// 3D GameStudio MDL7 (`MDL7`).
 pub const GS_MDL7: Format = Format::new(FORMAT, "3D GameStudio MDL", &["mdl"]);

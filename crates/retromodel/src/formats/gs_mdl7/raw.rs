@@ -9,8 +9,8 @@
 
 use std::borrow::Cow;
 
-pub use crate::formats::quake_mdl::name_str;
 pub use crate::formats::quake_mdl::PixelFormat;
+pub use crate::io::names::name_str;
 
 /// The magic at offset 0: `MDL7`.
 pub const IDENT: [u8; 4] = *b"MDL7";

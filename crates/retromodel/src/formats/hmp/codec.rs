@@ -1,8 +1,8 @@
-//! 3D GameStudio HMP terrains in the [format registry](crate::registry).
+//! 3D GameStudio HMP terrains in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
 
 use super::{File, FORMAT};
-use crate::formats::gs_mdl::ACKNEX;
-use crate::registry::{binary_parsed_file, codec, parse_file, Format};
+use crate::codec::{binary_parsed_file, codec, parse_file, Format};
+use crate::formats::shared::engines::ACKNEX;
 
 /// 3D GameStudio HMP terrain (`HMP4`, `HMP5`, `HMP7`).
 pub const HMP: Format = Format::new(FORMAT, "3D GameStudio HMP terrain", &["hmp"]);

@@ -1,22 +1,22 @@
-//! Quake 2 MD2 in the [format registry](crate::registry).
+//! Quake 2 MD2 in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
 
 use super::{from_model, validate, Engine, File, FORMAT};
-use crate::image::{pcx, IndexOptions, Palette, Pixels};
-use crate::registry::{
+use crate::codec::{
     self, binary_parsed_file, codec, detect_magic, parse_file, Codec, Format, Kernel, Output,
     Prepared, SideFile, Writer,
 };
+use crate::image::{pcx, IndexOptions, Palette, Pixels};
 use crate::{Limits, Model, Result, WriteOptions};
 
 /// Quake 2 MD2 (`IDP2`, version 8).
 pub const MD2: Format = Format::new(FORMAT, "Quake 2 MD2", &["md2"]);
 
-const ENGINES: &[registry::Engine] = &[
-    registry::Engine {
+const ENGINES: &[codec::Engine] = &[
+    codec::Engine {
         name: "quake2",
         description: "Quake 2's GL renderer (the default for MD2)",
     },
-    registry::Engine {
+    codec::Engine {
         name: "quake2-soft",
         description: "Quake 2's software renderer",
     },
@@ -79,12 +79,16 @@ codec! {
 
 /// The GL command kernel's work: the file's own triangles, or those of the file converted
 /// to MD2.
-fn prepare_gl_commands(data: &[u8], _: &dyn crate::Resolver) -> Result<Option<Prepared>> {
+fn prepare_gl_commands(
+    data: &[u8],
+    _: &dyn crate::resolve::Resolver,
+    read: &crate::codec::ReadAny,
+) -> Result<Option<Prepared>> {
     let limits = Limits::default();
     let file = if self::CODEC.detect(data).is_some() {
         File::parse(data, &limits)?.into_owned()
     } else {
-        let model = crate::read(data, &limits, &crate::NoFiles)?;
+        let model = read(data, &limits)?;
         from_model(&model, &WriteOptions::default())?.file
     };
     Ok(Some(Prepared {

@@ -16,7 +16,7 @@ use super::raw::*;
 use super::validate::{MAX_FRAMES, MAX_SKINS, MAX_SKIN_HEIGHT, MAX_TRIANGLES, MAX_VERTS};
 use super::FORMAT;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::from_model::{self, Quantizer};
+use crate::formats::shared::from_model::{self, Quantizer};
 use crate::model::Model;
 use crate::options::{WriteOptions, Written};
 

@@ -15,7 +15,7 @@
 //! triangles it already took), so many triangles on one edge (degenerate or duplicated
 //! ones) cost no rescans: O(n log n) in the number of triangles.
 
-use super::raw::{GlCommand, GlCommands, GlKind, GlLayout, GlVertex, TexCoord, Triangle};
+use super::raw::{File, GlCommand, GlCommands, GlKind, GlLayout, GlVertex, TexCoord, Triangle};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::Budget;
 
@@ -185,6 +185,22 @@ type Corner = (i32, [i32; 2]);
 fn canonical(t: [Corner; 3]) -> [Corner; 3] {
     let rot = |k: usize| [t[k], t[(k + 1) % 3], t[(k + 2) % 3]];
     rot(0).min(rot(1)).min(rot(2))
+}
+
+impl File<'_> {
+    /// Where the triangles the GL commands draw differ from the triangle list
+    /// ([`mismatch`] with this file's commands, triangles, texture coordinates
+    /// and skin size); `texcoords` also compares texture coordinates.
+    pub fn glcmds_mismatch(&self, texcoords: bool) -> Option<String> {
+        let h = &self.header;
+        mismatch(
+            &self.glcmds.commands,
+            &self.triangles,
+            &self.texcoords,
+            [h.skinwidth, h.skinheight],
+            texcoords,
+        )
+    }
 }
 
 /// Compares the triangles the GL commands draw with the triangle list, as multisets with

@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-pub use crate::formats::quake_mdl::Vertex;
+pub use crate::formats::shared::quake::Vertex;
 
 /// The magic at offset 0: `IDP2`.
 pub const IDENT: [u8; 4] = *b"IDP2";
@@ -203,20 +203,6 @@ impl File<'_> {
         self.gaps.iter().map(|g| g.bytes.len()).sum()
     }
 
-    /// Where the triangles the GL commands draw differ from the triangle list
-    /// ([`super::glcmds::mismatch`] with this file's commands, triangles, texture coordinates
-    /// and skin size); `texcoords` also compares texture coordinates.
-    pub fn glcmds_mismatch(&self, texcoords: bool) -> Option<String> {
-        let h = &self.header;
-        super::glcmds::mismatch(
-            &self.glcmds.commands,
-            &self.triangles,
-            &self.texcoords,
-            [h.skinwidth, h.skinheight],
-            texcoords,
-        )
-    }
-
     /// Sets every count and offset from the vectors in id's order (skins, texture
     /// coordinates, triangles, frames, GL commands), with `framesize` covering each frame's
     /// padding, and drops the gaps. Call it after editing a `File`; files made by
@@ -271,21 +257,4 @@ impl File<'_> {
     }
 }
 
-/// Decodes a fixed-size name up to its first NUL (lossy for non-UTF-8 bytes).
-pub fn name_str(name: &[u8]) -> String {
-    crate::formats::quake_mdl::name_str(name)
-}
-
-/// A fixed-size, NUL-padded name field from `name` (cut to at most `N - 1` bytes, at a
-/// character boundary, so a NUL always ends it). Returns the field and whether the name was
-/// cut.
-pub fn name_field<const N: usize>(name: &str) -> ([u8; N], bool) {
-    let mut out = [0u8; N];
-    let b = name.as_bytes();
-    let mut n = b.len().min(N - 1);
-    while !name.is_char_boundary(n) {
-        n -= 1;
-    }
-    out[..n].copy_from_slice(&b[..n]);
-    (out, n < b.len())
-}
+pub use crate::io::names::{name_field, name_str};

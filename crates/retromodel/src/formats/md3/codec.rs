@@ -1,7 +1,7 @@
-//! Quake 3 MD3 in the [format registry](crate::registry).
+//! Quake 3 MD3 in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
 
 use super::{from_model, validate, File, FORMAT};
-use crate::registry::{
+use crate::codec::{
     self, binary_parsed_file, codec, detect_magic, parse_file, Format, Output, Writer,
 };
 use crate::{Model, Result, WriteOptions};
@@ -9,7 +9,7 @@ use crate::{Model, Result, WriteOptions};
 /// Quake 3 MD3 (`IDP3`, version 15).
 pub const MD3: Format = Format::new(FORMAT, "Quake 3 MD3", &["md3"]);
 
-const ENGINES: &[registry::Engine] = &[registry::Engine {
+const ENGINES: &[codec::Engine] = &[codec::Engine {
     name: "ioq3",
     description: "ioquake3 and the Quake 3 engines built on it (OpenArena; the default for MD3)",
 }];

@@ -337,12 +337,4 @@ impl File<'_> {
     }
 }
 
-/// Decodes a fixed-size name up to its first NUL (lossy for non-UTF-8 bytes).
-pub fn name_str(name: &[u8]) -> String {
-    crate::formats::quake_mdl::name_str(name)
-}
-
-/// A fixed-size, NUL-padded name field (see [`crate::formats::md2::name_field`]).
-pub fn name_field<const N: usize>(name: &str) -> ([u8; N], bool) {
-    crate::formats::md2::name_field(name)
-}
+pub use crate::io::names::{name_field, name_str};

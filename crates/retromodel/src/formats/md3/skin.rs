@@ -9,14 +9,14 @@
 //!
 //! A shader name becomes a picture the way `R_FindShader` does it: a declaration of that name
 //! (extension dropped) in the game's `scripts/*.shader` gives its first stage's picture
-//! ([`crate::formats::md5::mtr`] reads both Doom 3 materials and Quake 3 shaders); otherwise
+//! ([`crate::formats::shared::materials`] reads both Doom 3 materials and Quake 3 shaders); otherwise
 //! the name is a picture path, tried as given and then with each picture extension (`.tga`,
 //! then `.jpg`, ...).
 
 use std::collections::HashMap;
 
 use super::raw::File;
-use crate::formats::md5::mtr;
+use crate::formats::shared::materials as mtr;
 use crate::limits::Limits;
 use crate::model::{Mesh, Skin};
 use crate::options::ConvertOptions;

@@ -3,7 +3,7 @@
 //! glTF-style skin data, and the compressing md5anim builder.
 //!
 //! The skeletal maths itself (joint poses, composition, sampling with Doom 3's loop and clamp
-//! rules, root motion, weight skinning) is the crate's [`crate::math::skeletal`]; its types
+//! rules, root motion, weight skinning) is the crate's [`crate::model::pose`]; its types
 //! are re-exported here, and an [`Animation`] is an md5anim decoded into its
 //! [`PoseTrack`].
 //!
@@ -34,11 +34,11 @@
 use super::quat::w_from_xyz;
 use super::raw::{AnimFile, BaseJoint, Bounds, HierarchyJoint, Joint, Mesh, VERSION};
 use crate::hash::FastMap;
-use crate::math::skeletal::{self, check_parents, PoseTrack};
 use crate::math::{add, cross, dot, normalize_or, scale, sub};
+use crate::model::pose::{self as skeletal, check_parents, PoseTrack};
 use std::collections::HashMap;
 
-pub use crate::math::skeletal::{
+pub use crate::model::pose::{
     gather, to_global, to_global_in_place, to_local, FramePosition, JointPose, Playback, RootMotion,
 };
 

@@ -1,4 +1,4 @@
-//! Doom 3 MD5 (mesh, anim, camera) in the [format registry](crate::registry).
+//! Doom 3 MD5 (mesh, anim, camera) in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
 //!
 //! An md5mesh converted to a Model takes along the `.md5anim` files its resolver lists
 //! ([`Resolver::list`]) whose joints fit the mesh, each as a skeletal animation named after
@@ -11,9 +11,7 @@ use super::{
     write_camera, write_mesh, AnimFile, CameraFile, MeshFile, Parsed, ANIM_FORMAT, CAMERA_FORMAT,
     MESH_FORMAT,
 };
-use crate::registry::{
-    self, Codec, Format, Kernel, Output, ParsedFile, Prepared, SideFile, Writer,
-};
+use crate::codec::{self, Codec, Format, Kernel, Output, ParsedFile, Prepared, SideFile, Writer};
 use crate::{
     ConvertOptions, Converted, Diagnostic, Limits, Model, Resolver, Result, Summary, WriteOptions,
 };
@@ -31,7 +29,7 @@ pub struct Md5Codec;
 /// The registered MD5 codec.
 pub static CODEC: Md5Codec = Md5Codec;
 
-const ENGINES: &[registry::Engine] = &[registry::Engine {
+const ENGINES: &[codec::Engine] = &[codec::Engine {
     name: "doom3",
     description: "Doom 3 (id Tech 4)",
 }];
@@ -46,7 +44,7 @@ impl Codec for Md5Codec {
     fn family(&self) -> &'static str {
         "MD5"
     }
-    fn engines(&self) -> &'static [registry::Engine] {
+    fn engines(&self) -> &'static [codec::Engine] {
         ENGINES
     }
     /// They start (after a BOM, blanks and `//` comments) with `MD5Version`, or with
@@ -58,10 +56,10 @@ impl Codec for Md5Codec {
     /// and the above) or at a line starting with `vert`, `tri` or `weight`, which only a
     /// mesh has, so that a mesh is told after a few lines, not a 64 KiB scan.
     fn detect(&self, data: &[u8]) -> Option<Format> {
-        let mut text = crate::detect::skip_bom_and_space(data);
+        let mut text = crate::io::magic::skip_bom_and_space(data);
         while text.starts_with(b"//") {
             let end = text.iter().position(|&b| b == b'\n').unwrap_or(text.len());
-            text = crate::detect::skip_bom_and_space(&text[end..]);
+            text = crate::io::magic::skip_bom_and_space(&text[end..]);
         }
         let starts = [
             &b"MD5Version"[..],
@@ -200,9 +198,13 @@ fn kind_by_keywords(head: &[u8]) -> Format {
 
 /// The skinning kernel's work for an md5mesh: the longest fitting animation its resolver
 /// lists, sampled at 1000 times a run, every mesh skinned (positions and weight normals).
-fn prepare_skinning(data: &[u8], resolver: &dyn Resolver) -> Result<Option<Prepared>> {
+fn prepare_skinning(
+    data: &[u8],
+    resolver: &dyn Resolver,
+    _: &crate::codec::ReadAny,
+) -> Result<Option<Prepared>> {
     use super::anim;
-    use crate::math::skeletal::{self, JointPose, Playback, RootMotion};
+    use crate::model::pose::{self as skeletal, JointPose, Playback, RootMotion};
     if self::CODEC.detect(data) != Some(MD5MESH) {
         return Ok(None);
     }
@@ -354,7 +356,7 @@ md5_parsed_file!(
 fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolver: &dyn Resolver) {
     let mut lookup = crate::skin_lookup::SkinLookup::new(resolver, &Limits::default());
     let cube2 = lookup.cube2_skins();
-    let mut materials: Option<Vec<super::mtr::Material>> = None;
+    let mut materials: Option<Vec<crate::formats::shared::materials::Material>> = None;
     let mut by_path: std::collections::HashMap<String, usize> = Default::default();
     let model = &mut converted.model;
     for (i, mesh) in model.meshes.iter_mut().enumerate() {
@@ -367,9 +369,14 @@ fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolv
         let found = if cube2.is_empty() {
             lookup.image_path(&shader).or_else(|| {
                 let materials = materials.get_or_insert_with(|| {
-                    super::mtr::load_all(resolver, "materials", "mtr", &mut converted.warnings)
+                    crate::formats::shared::materials::load_all(
+                        resolver,
+                        "materials",
+                        "mtr",
+                        &mut converted.warnings,
+                    )
                 });
-                super::mtr::picture(
+                crate::formats::shared::materials::picture(
                     &mut lookup,
                     materials,
                     &shader,

@@ -19,7 +19,7 @@ mod codec;
 mod convert;
 pub mod fixtures;
 mod from_model;
-pub mod mtr;
+pub use crate::formats::shared::materials as mtr;
 pub mod quat;
 mod raw;
 mod read;

@@ -616,7 +616,7 @@ fn joint_context(i: usize, name: &str) -> String {
 /// the meshes present (kept in `stated_meshes`), a mesh without a `shader` line and strings
 /// that are not UTF-8; fails with line and column on anything else that is off (see the
 /// module documentation).
-pub fn parse_mesh(text: &[u8], limits: &crate::Limits) -> Result<Parsed<MeshFile>> {
+pub fn parse_mesh(text: &[u8], limits: &crate::limits::Limits) -> Result<Parsed<MeshFile>> {
     let mut p = Parser::new(text, MESH_FORMAT, limits);
     p.record_line_comments(b"meshes:");
     let version = p.version()?;
@@ -857,7 +857,7 @@ fn read_mesh(p: &mut Parser<'_>, index: usize, num_joints: usize) -> Result<Mesh
 /// are not UTF-8; fails with line and column on anything else that is off, including flags
 /// outside `0..=63`, a joint whose animated components run past `numAnimatedComponents`,
 /// `frame N` out of order and a frame with the wrong number of values.
-pub fn parse_anim(text: &[u8], limits: &crate::Limits) -> Result<Parsed<AnimFile>> {
+pub fn parse_anim(text: &[u8], limits: &crate::limits::Limits) -> Result<Parsed<AnimFile>> {
     let mut p = Parser::new(text, ANIM_FORMAT, limits);
     let version = p.version()?;
     let commandline = p.commandline()?;
@@ -1128,7 +1128,7 @@ fn vectors_in_place<const N: usize, const M: usize>(
 /// Warns about a missing `MD5Version` or `commandline` line and strings that are not UTF-8;
 /// fails with line and column on anything else that is off, including a cut outside
 /// `1..numFrames` and a `camera` block whose lines disagree with `numFrames`.
-pub fn parse_camera(text: &[u8], limits: &crate::Limits) -> Result<Parsed<CameraFile>> {
+pub fn parse_camera(text: &[u8], limits: &crate::limits::Limits) -> Result<Parsed<CameraFile>> {
     let mut p = Parser::new(text, CAMERA_FORMAT, limits);
     let version = p.version()?;
     let commandline = p.commandline()?;

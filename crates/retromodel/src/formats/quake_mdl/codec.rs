@@ -1,10 +1,10 @@
-//! Quake MDL and its variants in the [format registry](crate::registry).
+//! Quake MDL and its variants in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
 
 use super::{
     from_model, validate, Engine, File, Hexen2File, Md16File, QTestFile, Variant, FORMAT,
     HEXEN2_FORMAT, MD16_FORMAT, QTEST_FORMAT,
 };
-use crate::registry::{self, binary_parsed_file, codec, Format, Output, ParsedFile, Writer};
+use crate::codec::{self, binary_parsed_file, codec, Format, Output, ParsedFile, Writer};
 use crate::{Limits, Model, Result, WriteOptions};
 
 /// Quake MDL (`IDPO`, version 6).
@@ -37,24 +37,24 @@ impl Variant {
     }
 }
 
-const ENGINES: &[registry::Engine] = &[
-    registry::Engine {
+const ENGINES: &[codec::Engine] = &[
+    codec::Engine {
         name: "quakespasm",
         description: "QuakeSpasm (the default for Quake MDL)",
     },
-    registry::Engine {
+    codec::Engine {
         name: "quake",
         description: "id Software's software-rendered Quake (WinQuake)",
     },
-    registry::Engine {
+    codec::Engine {
         name: "glquake",
         description: "id Software's GLQuake",
     },
-    registry::Engine {
+    codec::Engine {
         name: "hexen2",
         description: "Hexen II with its mission pack, uHexen2 (the default for RAPO files)",
     },
-    registry::Engine {
+    codec::Engine {
         name: "fteqw",
         description: "FTEQW, which loads every variant (the default for QTest and MD16 files; \
                       quantity checks only)",

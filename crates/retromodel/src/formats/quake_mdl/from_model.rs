@@ -25,11 +25,11 @@ use std::collections::HashMap;
 use super::raw::*;
 use super::validate::Engine;
 use super::FORMAT;
-use crate::formats::from_model::{self, Flat, Quantizer};
+use crate::error::Result;
+use crate::formats::shared::from_model::{self, Flat, Quantizer};
 use crate::image::{Image, IndexOptions, Palette, Pixels, QUAKE_FULLBRIGHT_START};
 use crate::model::Model;
 use crate::options::{WriteOptions, Written};
-use crate::Result;
 
 /// The palette index Quake draws as a hole in `MF_HOLEY` models.
 const HOLE_INDEX: u8 = 255;

@@ -27,7 +27,7 @@
 //!   GL engines use only the first. Such files still read (with a warning) and fail
 //!   [`validate()`].
 //! - `onseam` is `0x20` in files from id's tools; GL engines treat any non-zero value as on
-//!   the seam, software Quake tests bit `0x20` ([`crate::SeamRule`] picks).
+//!   the seam, software Quake tests bit `0x20` ([`crate::options::SeamRule`] picks).
 //! - Some 3D GameStudio tools wrote IDPO files whose skin type is 2 (16-bit 5-6-5 pixels);
 //!   types 2..=5 are read as GameStudio true-colour pictures.
 //! - Data after the last frame (qME's `QMEX` chunk) is kept and written back.

@@ -230,14 +230,7 @@ pub struct Triangle {
     pub vertex: [i32; 3],
 }
 
-/// A byte-packed vertex (`trivertx_t`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Vertex {
-    /// Packed coordinates; real = `scale * v + translate`.
-    pub v: [u8; 3],
-    /// Index into the 162-entry normal table.
-    pub normal_index: u8,
-}
+pub use crate::formats::shared::quake::Vertex;
 
 /// What every pose layout has: the parts shared code reads.
 pub trait Pose {
@@ -610,8 +603,4 @@ pub struct Hexen2File<'a> {
     pub trailing: Cow<'a, [u8]>,
 }
 
-/// Decodes a fixed-size name up to its first NUL (lossy for non-UTF-8 bytes).
-pub fn name_str(name: &[u8]) -> String {
-    let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
-    String::from_utf8_lossy(&name[..end]).into_owned()
-}
+pub use crate::io::names::name_str;

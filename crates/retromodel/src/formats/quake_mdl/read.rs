@@ -298,7 +298,7 @@ fn out_of_range(
     index: i64,
     count: &str,
     bound: i32,
-) -> crate::Error {
+) -> crate::error::Error {
     r.error_at(
         at,
         ErrorKind::IndexOutOfRange,

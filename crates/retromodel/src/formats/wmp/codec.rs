@@ -1,8 +1,8 @@
-//! 3D GameStudio text WMP levels in the [format registry](crate::registry).
+//! 3D GameStudio text WMP levels in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
 
 use super::{parse, summary, to_model, write, Parsed, FORMAT};
-use crate::formats::gs_mdl::ACKNEX;
-use crate::registry::{self, Codec, Format, ParsedFile};
+use crate::codec::{self, Codec, Format, ParsedFile};
+use crate::formats::shared::engines::ACKNEX;
 use crate::{ConvertOptions, Converted, Diagnostic, Limits, Resolver, Result, Summary};
 
 /// 3D GameStudio text WMP level (starts with a `// WMP` comment line).
@@ -24,11 +24,11 @@ impl Codec for WmpCodec {
     fn family(&self) -> &'static str {
         "3D GameStudio files"
     }
-    fn engines(&self) -> &'static [registry::Engine] {
+    fn engines(&self) -> &'static [codec::Engine] {
         ACKNEX
     }
     fn detect(&self, data: &[u8]) -> Option<Format> {
-        crate::detect::skip_bom_and_space(data)
+        crate::io::magic::skip_bom_and_space(data)
             .starts_with(b"// WMP")
             .then_some(WMP)
     }

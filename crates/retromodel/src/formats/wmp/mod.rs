@@ -1,5 +1,5 @@
 //! 3D GameStudio WMP levels (WED's level source), text variant: read, write, and convert to
-//! a [`crate::Model`]. The binary `WMPB` variant is refused as not supported yet.
+//! a [`crate::model::Model`]. The binary `WMPB` variant is refused as not supported yet.
 //!
 //! **Sources.** The "WMP map format" chapter of the A4 Programmer's Manual
 //! (`specs/gamestudio-a4-manual-wmp-mdl.txt`: the example level, the block statement, the

@@ -444,3 +444,11 @@ impl WmpFile {
         digits.parse().ok()
     }
 }
+
+/// The single-byte symbols of WMP text.
+pub(crate) const PUNCT: &[u8] = b"{}(),:;";
+
+/// Bytes that are tokens of their own.
+pub(crate) fn is_symbol(b: u8) -> bool {
+    PUNCT.contains(&b)
+}

@@ -38,9 +38,6 @@ fn is_keyword(word: &[u8]) -> bool {
         .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
 }
 
-/// The single-byte symbols of WMP text.
-const PUNCT: &[u8] = b"{}(),:;";
-
 /// How WMP text is tokenized: WED's whitespace-separated words with a few symbols.
 ///
 /// - **Comments**: `//` at the start of a token runs to the end of the line, and is a token
@@ -79,11 +76,6 @@ const COLON: Kind = Kind::Punct(b':');
 const SEMICOLON: Kind = Kind::Punct(b';');
 const PATH: Kind = Kind::Quoted(b'<');
 const QUOTED: Kind = Kind::Quoted(b'"');
-
-/// Bytes that are tokens of their own.
-pub(crate) fn is_symbol(b: u8) -> bool {
-    PUNCT.contains(&b)
-}
 
 /// The shared text parser, with what only WMP needs on top.
 struct Parser<'a> {
@@ -811,7 +803,7 @@ impl<'a> Parser<'a> {
 }
 
 /// Parses a text WMP level. A binary `WMPB` level is refused with the "not supported yet"
-/// error that [`crate::Document`] gives for it.
+/// error that [`crate::document::Document`] gives for it.
 ///
 /// The statement layouts are those of the A4 manual (`wed`, `block` with plane faces,
 /// `level`, `light`, `object`) and of the version-710 files WED 6 and WMPIO write (`block`

@@ -63,6 +63,7 @@ pub fn summary(file: &WmpFile, converted: &Converted) -> Summary {
     let model = &converted.model;
     Summary {
         format: super::FORMAT,
+        description: "",
         version,
         header,
         vertices: model.vertex_count(),

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::raw::*;
-use super::read::is_symbol;
+
 use crate::io::text::{is_forbidden, is_number, is_space};
 
 const NL: &str = "\r\n";

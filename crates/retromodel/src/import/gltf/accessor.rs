@@ -1,5 +1,5 @@
 //! Accessor reading with every range checked: a hostile file gets an error naming the
-//! accessor, never a panic or an allocation past [`Limits`](crate::Limits).
+//! accessor, never a panic or an allocation past [`Limits`](crate::limits::Limits).
 //!
 //! The `gltf` crate's own readers assume valid offsets and strides (debug assertions, an
 //! underflowing `count - 1`), so the importer reads accessors here: dense data, sparse

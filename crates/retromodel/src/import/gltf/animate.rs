@@ -6,13 +6,13 @@ use gltf::animation::{Interpolation, Property};
 
 use super::accessor::floats;
 use super::scene::Scene;
-use super::skin::Skeleton;
 use super::{fail, Buffers, Spent};
 use crate::error::{ErrorKind, Result};
 use crate::import::ImportOptions;
 use crate::limits::{Budget, Limits};
 use crate::math::{self, Mat4};
 use crate::model::{Clip, Frame, Model, MorphTarget};
+use std::collections::HashMap;
 
 /// Frames per second of sampled keyframe clips unless told otherwise (Quake's rate).
 pub const DEFAULT_FPS: f32 = 10.0;
@@ -393,11 +393,13 @@ impl Animations {
     /// Fills `model.frames`, `model.clips` and one placeholder mesh per instance with its
     /// morph targets (one per frame). Each animation's frames are charged to the budget of
     /// `spent` and reserved before it is sampled; sampled frames count against
-    /// [`Limits::max_sampled_frames`] with the frames `spent` has sampled.
+    /// [`Limits::max_sampled_frames`] with the frames `spent` has sampled. `skeleton`, when the
+    /// scene has skins, gives each skin's joint matrices for the nodes' world matrices
+    /// (`Skeleton::slot_matrices`).
     pub fn frames(
         &self,
         scene: &Scene,
-        skeleton: Option<&Skeleton>,
+        skeleton: Option<&dyn Fn(&[Mat4]) -> HashMap<usize, Vec<Mat4>>>,
         options: &ImportOptions,
         model: &mut Model,
         spent: &mut Spent,
@@ -448,7 +450,7 @@ impl Animations {
             };
         let push =
             |model: &mut Model, name: String, world: &[Mat4], weights: &[Vec<f32>]| -> Result<()> {
-                let joints = skeleton.map(|s| s.slot_matrices(world));
+                let joints = skeleton.map(|slot_matrices| slot_matrices(world));
                 let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
                 for (k, inst) in scene.instances.iter().enumerate() {
                     let (mut p, mut n) = (Vec::new(), Vec::new());

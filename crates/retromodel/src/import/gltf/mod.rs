@@ -21,7 +21,7 @@
 //!   other animation (skinning, node motion, blended weights) is sampled at `fps` (default
 //!   10) from its first key to its last inclusive, frames named `<clip><n>` from 1. Without
 //!   animations the model has one frame, the rest pose.
-//! - **Skeleton.** The first skin becomes [`Model::joints`](crate::Model) (bind poses from
+//! - **Skeleton.** The first skin becomes [`Model::joints`](crate::model::Model) (bind poses from
 //!   the inverse bind matrices, parents from the node tree, parents first) with each
 //!   vertex's `JOINTS_n`/`WEIGHTS_n` as joint weights, and each animation that moves it a
 //!   [`SkeletalAnimation`](crate::model::SkeletalAnimation) of local joint transforms: at
@@ -40,6 +40,7 @@ use super::ImportOptions;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::image::{Image, Pixels};
 use crate::limits::Budget;
+use crate::math;
 use crate::model::{Converted, Model, Skin};
 use crate::resolve::Resolver;
 
@@ -85,7 +86,18 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
     let clips = animate::Animations::new(doc, &buffers, &scene, &mut budget, &mut warnings)?;
     let mut model = Model::default();
     let mut spent = Spent { budget, sampled: 0 };
-    clips.frames(&scene, skeleton.as_ref(), options, &mut model, &mut spent)?;
+    let slot_matrices = skeleton
+        .as_ref()
+        .map(|s| move |world: &[math::Mat4]| s.slot_matrices(world));
+    clips.frames(
+        &scene,
+        slot_matrices
+            .as_ref()
+            .map(|f| f as &dyn Fn(&[math::Mat4]) -> _),
+        options,
+        &mut model,
+        &mut spent,
+    )?;
     scene.meshes(&mut model, &skins);
     model.skins = skins.into_iter().map(|(_, s)| s).collect();
     if let Some(s) = &skeleton {

@@ -500,7 +500,7 @@ fn primitive(
     }))
 }
 
-fn count_error(what: &str, attr: &str, got: usize, want: usize) -> crate::Error {
+fn count_error(what: &str, attr: &str, got: usize, want: usize) -> crate::error::Error {
     fail(
         ErrorKind::BadCount,
         format!("{what}: {attr} has {got} elements for {want} vertices"),

@@ -1,4 +1,4 @@
-//! Skeletal animation on [`super`]'s conventions: joint poses, local-to-global composition,
+//! Skeletal animation on [`crate::math`]'s conventions: joint poses, local-to-global composition,
 //! sampling a [`SkeletalAnimation`] at a time (Doom 3's loop and clamp rules), linear blend
 //! skinning with joint weights, MD5-style weight skinning (per-joint offsets) and weight
 //! normals, inverse bind matrices. Used by every format, the exporters, the importers' baking
@@ -25,8 +25,8 @@
 //! translation either way, and [`PoseTrack::root_motion`] gives the displacement between two
 //! times across loop cycles.
 
-use super::{add, neg, normalize_or, transform_point, Mat4, Quat};
-use crate::model::{JointTransform, Model, SkeletalAnimation};
+use super::{JointTransform, Model, SkeletalAnimation};
+use crate::math::{add, neg, normalize_or, transform_point, Mat4, Quat};
 
 /// A joint's position and orientation, in whatever space the context says (local to the
 /// parent, or object space).
@@ -501,7 +501,7 @@ pub fn inverse_bind_matrix(bind: &JointPose) -> Mat4 {
 /// When `inverse_bind` or `out` is shorter than `global`.
 pub fn joint_matrices(global: &[JointPose], inverse_bind: &[Mat4], out: &mut [Mat4]) {
     for ((o, g), ib) in out[..global.len()].iter_mut().zip(global).zip(inverse_bind) {
-        *o = super::mul(&g.to_mat4(), ib);
+        *o = crate::math::mul(&g.to_mat4(), ib);
     }
 }
 
@@ -543,7 +543,7 @@ pub fn blend_vertex(
             sn[a] += w * r[a];
         }
     }
-    (sp, super::normalize3(sn, n))
+    (sp, crate::math::normalize3(sn, n))
 }
 
 /// MD5-style weight skinning of one vertex: `Σ bias × pose[joint](offset)` over its

@@ -7,9 +7,9 @@
 //! frame's object-space joint poses and `B` the bind poses of [`Model::joints`]). Frames
 //! are named `<animation><n>` from 1, so that clips come back from the frame names.
 
+use super::pose::{self as skeletal, JointPose};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::{Budget, Limits};
-use crate::math::skeletal::{self, JointPose};
 use crate::model::{Clip, Converted, Frame, JointTransform, Model, MorphTarget, SkeletalAnimation};
 
 fn pose(t: &JointTransform) -> JointPose {

@@ -257,14 +257,14 @@ pub(crate) fn pack_pose(
     positions: &[[f32; 3]],
     normals: &[[f32; 3]],
     rep: &[u32],
-) -> (Vec<crate::formats::quake_mdl::Vertex>, f32) {
+) -> (Vec<crate::formats::shared::quake::Vertex>, f32) {
     let mut err = 0f32;
     let verts = rep
         .iter()
         .map(|&v| {
             let p = positions[v as usize];
             err = err.max(q.error(p));
-            crate::formats::quake_mdl::Vertex {
+            crate::formats::shared::quake::Vertex {
                 v: q.pack(p),
                 normal_index: crate::formats::normals::nearest_index(normals[v as usize]),
             }
@@ -331,7 +331,7 @@ pub(crate) fn error_warning(errors: &[f32], names: &[String]) -> Option<String> 
 
 /// The fixed-size name field of a frame, with a warning when the name is cut.
 pub(crate) fn frame_name(index: usize, name: &str, warnings: &mut Vec<String>) -> [u8; 16] {
-    let (field, cut) = crate::formats::md2::name_field::<16>(name);
+    let (field, cut) = crate::io::names::name_field::<16>(name);
     if cut {
         warnings.push(format!("frame {index}: name {name:?} cut to 15 bytes"));
     }

@@ -1,0 +1,404 @@
+//! The contract every format implements: a [`Codec`] (what it detects, parses, validates and
+//! writes) and its [`ParsedFile`]s, with the values they exchange ([`Format`], [`Engine`],
+//! [`Writer`], [`Output`], [`SideFile`], [`Kernel`]).
+//!
+//! Formats (`formats/`, `interchange/`) implement this module and import it and what lies
+//! below it, never [`crate::registry`], which lists them; the Python package binds to the
+//! same contract.
+
+use std::fmt;
+
+use crate::diagnostic::Diagnostic;
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::limits::Limits;
+use crate::model::{Converted, Model};
+use crate::options::{ConvertOptions, WriteOptions};
+use crate::resolve::Resolver;
+use crate::summary::Summary;
+
+/// A file format: a short name for messages and `--json`, a description in words, and the
+/// file extensions it is found under, and whether a codec reads it. Two formats are equal
+/// when all four are.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Format {
+    name: &'static str,
+    description: &'static str,
+    extensions: &'static [&'static str],
+    read: bool,
+}
+
+impl Format {
+    /// A format with its short name (`md2`), description (`Quake 2 MD2`) and lower-case file
+    /// extensions without the dot, the usual one first.
+    pub const fn new(
+        name: &'static str,
+        description: &'static str,
+        extensions: &'static [&'static str],
+    ) -> Format {
+        Format {
+            name,
+            description,
+            extensions,
+            read: true,
+        }
+    }
+
+    /// A format known by its magic but read by no codec (Half-Life MDL, MDL6, binary WMP):
+    /// detected so that it gets a clear "not supported" message.
+    pub const fn detected_only(
+        name: &'static str,
+        description: &'static str,
+        extensions: &'static [&'static str],
+    ) -> Format {
+        Format {
+            read: false,
+            ..Format::new(name, description, extensions)
+        }
+    }
+
+    /// The short name used in messages and by `retromodel info` (`quake-mdl`, `md2`, ...).
+    pub fn name(self) -> &'static str {
+        self.name
+    }
+
+    /// What the format is, in words (for "not supported" messages).
+    pub fn description(self) -> &'static str {
+        self.description
+    }
+
+    /// File extensions (lower case, no dot), the usual one first.
+    pub fn extensions(self) -> &'static [&'static str] {
+        self.extensions
+    }
+
+    /// Whether a codec reads the format (every format but those [`Format::detected_only`]).
+    pub fn is_supported(self) -> bool {
+        self.read
+    }
+}
+
+impl fmt::Debug for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.description)
+    }
+}
+
+/// An engine whose limits `validate` checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Engine {
+    /// The name given to `--engine` (`quakespasm`).
+    pub name: &'static str,
+    /// What it is, for `--help`.
+    pub description: &'static str,
+}
+
+/// A format a codec writes from any [`Model`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Writer {
+    /// The format written (its first extension names output files).
+    pub format: Format,
+    /// Which writer, when several write the same extension (`quake`, `gs3`, ... for `.mdl`);
+    /// empty when the extension alone decides.
+    pub variant: &'static str,
+    /// The format stores keyframe poses only: skeletal animations are baked into frames
+    /// before writing.
+    pub keyframes: bool,
+    /// The format holds one mesh: several are merged before writing (with a warning).
+    pub single_mesh: bool,
+}
+
+/// A file written from a [`Model`]: the main file, the files that go beside it, and what
+/// the writer noticed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Output {
+    /// The main file's bytes.
+    pub bytes: Vec<u8>,
+    /// Files to write beside it (MD2 skins as PCX, md5anims beside an md5mesh), by file name.
+    pub side_files: Vec<SideFile>,
+    /// Lossy or risky steps (quantisation, engine limits, baking, merged meshes).
+    pub warnings: Vec<String>,
+    /// Steps that are not a loss but worth saying (animations baked into frames).
+    pub notes: Vec<String>,
+    /// Largest position error of each written frame after quantisation, in model units.
+    pub frame_errors: Vec<f32>,
+}
+
+/// A file written beside a main output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SideFile {
+    /// File name, in the main output's folder.
+    pub name: String,
+    /// What it is (`skin`, `animation`), for messages.
+    pub kind: &'static str,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// One format family's reader and writer: what it detects, parses, validates and writes.
+pub trait Codec: Sync {
+    /// The codec's name (the folder's: `quake-mdl`, `md5`).
+    fn name(&self) -> &'static str;
+
+    /// The formats it reads, each with its extensions.
+    fn formats(&self) -> &'static [Format];
+
+    /// The format family in words for messages (`Quake MDL`, `MD5`).
+    fn family(&self) -> &'static str;
+
+    /// Engines `validate` checks these formats against, the default first.
+    fn engines(&self) -> &'static [Engine];
+
+    /// Which of its formats the bytes are, by magic; `None` when not this codec's.
+    fn detect(&self, data: &[u8]) -> Option<Format>;
+
+    /// Whether a parsed file writes back byte for byte ([`ParsedFile::write`]); text formats
+    /// write back value for value, and then writing what they wrote back is stable.
+    fn byte_exact(&self) -> bool {
+        true
+    }
+
+    /// Parses a file that [`Codec::detect`] accepted.
+    fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>>;
+
+    /// Parses `data` as `format`, one of [`Codec::formats`], without detecting which: for a
+    /// damaged file that must still be judged as the format it came from. By default the
+    /// same as [`Codec::parse`].
+    fn parse_as<'a>(
+        &self,
+        format: Format,
+        data: &'a [u8],
+        limits: &Limits,
+    ) -> Result<Box<dyn ParsedFile + 'a>> {
+        let _ = format;
+        self.parse(data, limits)
+    }
+
+    /// The formats this codec writes from any [`Model`].
+    fn writers(&self) -> &'static [Writer] {
+        &[]
+    }
+
+    /// Writes `model` as `format` (one of [`Codec::writers`]). Keyframe writers receive
+    /// models with frames (see [`crate::registry::write_model`], which bakes skeletal animation first).
+    fn write_model(&self, model: &Model, format: Format, options: &WriteOptions) -> Result<Output> {
+        let _ = (model, options);
+        Err(Error::new(
+            format.name(),
+            ErrorKind::Unsupported,
+            format!(
+                "writing {} from a model is not supported",
+                format.description()
+            ),
+            Location::None,
+        ))
+    }
+
+    /// Generated files (name, bytes) covering the format's features, each one parsing and writing back.
+    fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)>;
+
+    /// A generated file using every part of the format, for `retromodel sample` (the first
+    /// codec with one for an extension is used).
+    fn sample(&self) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// Format-specific speed tests (`retromodel bench --kernel NAME`).
+    fn kernels(&self) -> &'static [Kernel] {
+        &[]
+    }
+}
+
+/// A format-specific speed test: set up untimed from a file's bytes, then run many times.
+#[derive(Debug, Clone, Copy)]
+pub struct Kernel {
+    /// The name given to `bench --kernel` (`gl-commands`).
+    pub name: &'static str,
+    /// What it times, for `--help`.
+    pub description: &'static str,
+    /// What [`Prepared::items`] counts (`triangles`).
+    pub unit: &'static str,
+    /// Builds the work for one input file (side files through the resolver); untimed.
+    /// `None`: the kernel does not apply to this file (it is left out). The third argument
+    /// reads a file of any registered format into a Model (for kernels that take other
+    /// formats converted); [`crate::registry::prepare_kernel`] passes it.
+    pub prepare: fn(&[u8], &dyn Resolver, &ReadAny) -> Result<Option<Prepared>>,
+}
+
+/// Reads a file of any registered format into a Model with default options (what
+/// [`crate::read`] does), handed to [`Kernel::prepare`] by the registry.
+pub type ReadAny = dyn Fn(&[u8], &Limits) -> Result<Model>;
+
+/// One input's work for a [`Kernel`].
+pub struct Prepared {
+    /// How many items one run handles.
+    pub items: u64,
+    /// What was used beside the file, for the report (`with walk.md5anim`); may be empty.
+    pub note: String,
+    /// One run.
+    pub run: Box<dyn Fn() + Send + Sync>,
+}
+
+impl fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Prepared")
+            .field("items", &self.items)
+            .finish()
+    }
+}
+
+/// A parsed file of some format, still in its own raw structures.
+pub trait ParsedFile: fmt::Debug + Send + Sync {
+    /// The file's format.
+    fn format(&self) -> Format;
+
+    /// The file's bytes. Binary formats come back byte for byte, text formats value for
+    /// value (MD5) or token for token (WMP).
+    fn write(&self) -> Vec<u8>;
+
+    /// Converts to the format-neutral model; side files come through `resolver`.
+    fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted;
+
+    /// The `info` summary, given the converted model.
+    fn summary(&self, converted: &Converted) -> Summary;
+
+    /// Checks the file against `engine`, one of its codec's [`Codec::engines`].
+    fn validate(&self, engine: &str) -> Vec<Diagnostic>;
+
+    /// The engine `validate` uses for this file when none is named, when it is not its
+    /// codec's first (a Hexen II `RAPO` file is checked against `hexen2`, not QuakeSpasm).
+    fn default_engine(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// What was read leniently, for formats that read some oddities with a warning at parse
+    /// time (the others report in [`ParsedFile::to_model`]).
+    fn parse_warnings(&self) -> &[String] {
+        &[]
+    }
+}
+
+/// The error for an engine name the codec does not know.
+pub(crate) fn unknown_engine(codec: &dyn Codec, engine: &str) -> String {
+    let names: Vec<&str> = codec.engines().iter().map(|e| e.name).collect();
+    format!(
+        "unknown engine {engine:?} for {} ({})",
+        codec.family(),
+        names.join(", ")
+    )
+}
+
+/// Declares a format folder's codec: the unit struct, its registered `CODEC` static, and the
+/// `Codec` methods every format states the same way (name, formats, family, engines, the
+/// folder's `fixtures::all()`), followed by the codec's own methods (`detect`, `parse`, ...).
+macro_rules! codec {
+    (
+        $(#[$doc:meta])* $codec:ident {
+            name: $name:expr,
+            family: $family:expr,
+            formats: $formats:expr,
+            engines: $engines:expr,
+        }
+        $($methods:tt)*
+    ) => {
+        $(#[$doc])*
+        pub struct $codec;
+
+        /// The registered codec.
+        pub static CODEC: $codec = $codec;
+
+        impl $crate::codec::Codec for $codec {
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn formats(&self) -> &'static [$crate::codec::Format] {
+                $formats
+            }
+            fn family(&self) -> &'static str {
+                $family
+            }
+            fn engines(&self) -> &'static [$crate::codec::Engine] {
+                $engines
+            }
+            fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)> {
+                super::fixtures::all()
+            }
+            $($methods)*
+        }
+    };
+}
+pub(crate) use codec;
+
+/// Implements [`ParsedFile`] for a binary format's `File<'_>` through its folder's free
+/// functions `to_model(file, options, resolver)` and `summary(file, converted)`, with the
+/// format (`|file| expr`), the engine check (`|file, engine| expr`) and optionally the
+/// file's default engine (`|file| expr`, a name) given.
+macro_rules! binary_parsed_file {
+    ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, |$dthis:pat_param| $default:expr) => {
+        $crate::codec::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,
+            fn default_engine(&self) -> Option<&'static str> {
+                let $dthis = self;
+                Some($default)
+            }
+        );
+    };
+    ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr) => {
+        $crate::codec::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,);
+    };
+    (@impl $file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, $($extra:item)*) => {
+        impl $crate::codec::ParsedFile for $file<'_> {
+            fn format(&self) -> $crate::codec::Format {
+                let $this = self;
+                $format
+            }
+            fn write(&self) -> Vec<u8> {
+                $file::write(self)
+            }
+            fn to_model(
+                &self,
+                options: &$crate::options::ConvertOptions,
+                resolver: &dyn $crate::resolve::Resolver,
+            ) -> $crate::model::Converted {
+                super::to_model(self, options, resolver)
+            }
+            fn summary(&self, converted: &$crate::model::Converted) -> $crate::summary::Summary {
+                super::summary(self, converted)
+            }
+            fn validate(&self, engine: &str) -> Vec<$crate::diagnostic::Diagnostic> {
+                let ($vthis, $engine) = (self, engine);
+                $validate
+            }
+            $($extra)*
+        }
+    };
+}
+pub(crate) use binary_parsed_file;
+
+/// The `detect` method of a binary codec whose files start with a fixed magic.
+macro_rules! detect_magic {
+    ($magic:expr => $format:expr) => {
+        fn detect(&self, data: &[u8]) -> Option<$crate::codec::Format> {
+            data.starts_with($magic).then_some($format)
+        }
+    };
+}
+pub(crate) use detect_magic;
+
+/// The `parse` method of a binary codec: the folder's `File::parse`.
+macro_rules! parse_file {
+    () => {
+        fn parse<'a>(
+            &self,
+            data: &'a [u8],
+            limits: &$crate::limits::Limits,
+        ) -> $crate::error::Result<Box<dyn $crate::codec::ParsedFile + 'a>> {
+            Ok(Box::new(super::File::parse(data, limits)?))
+        }
+    };
+}
+pub(crate) use parse_file;
