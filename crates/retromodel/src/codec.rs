@@ -3,7 +3,7 @@
 //! [`Writer`], [`Output`], [`SideFile`], [`Kernel`]).
 //!
 //! Formats (`formats/`, `interchange/`) implement this module and import it and what lies
-//! below it, never [`crate::registry`], which lists them; the Python package binds to the
+//! below it, never the registry (`registry.rs`), which lists them; the Python package binds to the
 //! same contract.
 
 use std::fmt;
@@ -185,7 +185,7 @@ pub trait Codec: Sync {
     }
 
     /// Writes `model` as `format` (one of [`Codec::writers`]). Keyframe writers receive
-    /// models with frames (see [`crate::registry::write_model`], which bakes skeletal animation first).
+    /// models with frames (see `registry::write_model`, which bakes skeletal animation first).
     fn write_model(&self, model: &Model, format: Format, options: &WriteOptions) -> Result<Output> {
         let _ = (model, options);
         Err(Error::new(
@@ -226,12 +226,12 @@ pub struct Kernel {
     /// Builds the work for one input file (side files through the resolver); untimed.
     /// `None`: the kernel does not apply to this file (it is left out). The third argument
     /// reads a file of any registered format into a Model (for kernels that take other
-    /// formats converted); [`crate::registry::prepare_kernel`] passes it.
+    /// formats converted); `registry::prepare_kernel` passes it.
     pub prepare: fn(&[u8], &dyn Resolver, &ReadAny) -> Result<Option<Prepared>>,
 }
 
 /// Reads a file of any registered format into a Model with default options (what
-/// [`crate::read`] does), handed to [`Kernel::prepare`] by the registry.
+/// `retromodel::read` does), handed to [`Kernel::prepare`] by the registry.
 pub type ReadAny = dyn Fn(&[u8], &Limits) -> Result<Model>;
 
 /// One input's work for a [`Kernel`].
@@ -296,6 +296,9 @@ pub(crate) fn unknown_engine(codec: &dyn Codec, engine: &str) -> String {
 /// Declares a format folder's codec: the unit struct, its registered `CODEC` static, and the
 /// `Codec` methods every format states the same way (name, formats, family, engines, the
 /// folder's `fixtures::all()`), followed by the codec's own methods (`detect`, `parse`, ...).
+///
+/// The names these macros call (`fixtures`, `to_model`, `summary`, `File`) are those in scope
+/// where they are invoked: the format's `codec.rs` imports them from its folder.
 macro_rules! codec {
     (
         $(#[$doc:meta])* $codec:ident {
@@ -312,21 +315,21 @@ macro_rules! codec {
         /// The registered codec.
         pub static CODEC: $codec = $codec;
 
-        impl $crate::codec::Codec for $codec {
+        impl crate::codec::Codec for $codec {
             fn name(&self) -> &'static str {
                 $name
             }
-            fn formats(&self) -> &'static [$crate::codec::Format] {
+            fn formats(&self) -> &'static [crate::codec::Format] {
                 $formats
             }
             fn family(&self) -> &'static str {
                 $family
             }
-            fn engines(&self) -> &'static [$crate::codec::Engine] {
+            fn engines(&self) -> &'static [crate::codec::Engine] {
                 $engines
             }
             fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)> {
-                super::fixtures::all()
+                fixtures::all()
             }
             $($methods)*
         }
@@ -340,7 +343,7 @@ pub(crate) use codec;
 /// file's default engine (`|file| expr`, a name) given.
 macro_rules! binary_parsed_file {
     ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, |$dthis:pat_param| $default:expr) => {
-        $crate::codec::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,
+        crate::codec::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,
             fn default_engine(&self) -> Option<&'static str> {
                 let $dthis = self;
                 Some($default)
@@ -348,11 +351,11 @@ macro_rules! binary_parsed_file {
         );
     };
     ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr) => {
-        $crate::codec::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,);
+        crate::codec::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,);
     };
     (@impl $file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, $($extra:item)*) => {
-        impl $crate::codec::ParsedFile for $file<'_> {
-            fn format(&self) -> $crate::codec::Format {
+        impl crate::codec::ParsedFile for $file<'_> {
+            fn format(&self) -> crate::codec::Format {
                 let $this = self;
                 $format
             }
@@ -361,15 +364,15 @@ macro_rules! binary_parsed_file {
             }
             fn to_model(
                 &self,
-                options: &$crate::options::ConvertOptions,
-                resolver: &dyn $crate::resolve::Resolver,
-            ) -> $crate::model::Converted {
-                super::to_model(self, options, resolver)
+                options: &crate::options::ConvertOptions,
+                resolver: &dyn crate::resolve::Resolver,
+            ) -> crate::model::Converted {
+                to_model(self, options, resolver)
             }
-            fn summary(&self, converted: &$crate::model::Converted) -> $crate::summary::Summary {
-                super::summary(self, converted)
+            fn summary(&self, converted: &crate::model::Converted) -> crate::summary::Summary {
+                summary(self, converted)
             }
-            fn validate(&self, engine: &str) -> Vec<$crate::diagnostic::Diagnostic> {
+            fn validate(&self, engine: &str) -> Vec<crate::diagnostic::Diagnostic> {
                 let ($vthis, $engine) = (self, engine);
                 $validate
             }
@@ -382,7 +385,7 @@ pub(crate) use binary_parsed_file;
 /// The `detect` method of a binary codec whose files start with a fixed magic.
 macro_rules! detect_magic {
     ($magic:expr => $format:expr) => {
-        fn detect(&self, data: &[u8]) -> Option<$crate::codec::Format> {
+        fn detect(&self, data: &[u8]) -> Option<crate::codec::Format> {
             data.starts_with($magic).then_some($format)
         }
     };
@@ -395,9 +398,9 @@ macro_rules! parse_file {
         fn parse<'a>(
             &self,
             data: &'a [u8],
-            limits: &$crate::limits::Limits,
-        ) -> $crate::error::Result<Box<dyn $crate::codec::ParsedFile + 'a>> {
-            Ok(Box::new(super::File::parse(data, limits)?))
+            limits: &crate::limits::Limits,
+        ) -> crate::error::Result<Box<dyn crate::codec::ParsedFile + 'a>> {
+            Ok(Box::new(File::parse(data, limits)?))
         }
     };
 }

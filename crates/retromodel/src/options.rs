@@ -61,7 +61,7 @@ pub struct WriteOptions {
     /// [`crate::image::IndexOptions::dither`]). Off by default: nearest colours.
     pub dither: bool,
     /// Frames per second at which skeletal animation is sampled into frames for keyframe
-    /// formats ([`crate::registry::write_model`]); `None`: whole-pose keys as they are, else
+    /// formats (`registry::write_model`); `None`: whole-pose keys as they are, else
     /// each animation's own rate.
     pub fps: Option<f32>,
     /// The stem of files written beside the output (`STEM_skin0.pcx` beside an MD2);

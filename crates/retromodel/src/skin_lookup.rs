@@ -7,7 +7,7 @@
 //! | rule | used for | what is tried |
 //! |---|---|---|
 //! | [`Rule::Stored`] | Quake 2 MD2 paths, 3D GameStudio external skins | the name as stored (and `name.pcx` for a name without extension) |
-//! | [`Rule::OtherExtension`] | the same, when the stored picture is missing (or first, with [`ConvertOptions::prefer_replacements`](crate::ConvertOptions::prefer_replacements)); Doom 3 shader names | the name with each picture extension of [`IMAGE_EXTENSIONS`] in place of its own |
+//! | [`Rule::OtherExtension`] | the same, when the stored picture is missing (or first, with [`ConvertOptions::prefer_replacements`](crate::options::ConvertOptions::prefer_replacements)); Doom 3 shader names | the name with each picture extension of [`IMAGE_EXTENSIONS`] in place of its own |
 //! | [`Rule::UfoAi`] | UFO:AI MD2 (`.garbagecan`, `.container.005`) | `name.*` in the model's folder, the name's own extension dropped |
 //! | [`Rule::ImagePath`] | MD5 shaders that are picture paths (`guard1_body.png`, `C:\art\skin.tga`) | the path, then its file name beside the model (the resolver's last candidate) |
 //! | [`Rule::Material`] | Doom 3 MD5 shaders that name materials (`models/monsters/imp/imp`), Quake 3 MD3 shaders declared in `scripts/*.shader` (their first stage's picture) | the `diffusemap` (or `blend diffusemap` stage, or first stage) of the declaration of that name in `materials/*.mtr` ([`crate::formats::shared::materials`]), as a picture path |

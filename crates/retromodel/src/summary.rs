@@ -20,7 +20,7 @@ pub enum Value {
 pub struct Summary {
     /// Short format name (`quake-mdl`).
     pub format: &'static str,
-    /// The format in words (`Quake MDL`), filled in by [`crate::Document::summary`]; empty
+    /// The format in words (`Quake MDL`), filled in by `Document::summary`; empty
     /// when a format's own `summary` made it (the viewers then show [`Summary::format`]).
     pub description: &'static str,
     /// Version number from the file.
@@ -232,7 +232,9 @@ impl Summary {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Document, Limits, NoFiles};
+    use crate::document::Document;
+    use crate::limits::Limits;
+    use crate::resolve::NoFiles;
 
     /// The info panel's rows are words: the format by its description, counts with their
     /// nouns, clips with their timing, and no debug formatting (quotes, brackets, `Some(`).

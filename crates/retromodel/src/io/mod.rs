@@ -4,7 +4,7 @@
 //! naming a file's first bytes in errors).
 //!
 //! Parsers never index file bytes directly: every read goes through [`Reader`], which fails with
-//! [`crate::ErrorKind::Truncated`] instead of panicking, and every count goes through
+//! [`crate::error::ErrorKind::Truncated`] instead of panicking, and every count goes through
 //! [`Reader::count`] before anything is allocated for it.
 
 pub mod layout;

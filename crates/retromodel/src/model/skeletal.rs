@@ -16,7 +16,7 @@ pub struct SkeletalAnimation {
     pub name: String,
     /// Frames per second.
     pub fps: f32,
-    /// Per frame, one local transform per joint of [`crate::Model::joints`], in joint order.
+    /// Per frame, one local transform per joint of [`crate::model::Model::joints`], in joint order.
     pub frames: Vec<Vec<JointTransform>>,
     /// Per frame, the bounds `[min, max]` of the animated mesh, when the file stores them.
     pub bounds: Vec<[[f32; 3]; 2]>,

@@ -8,7 +8,7 @@
 //!   second unless [`GltfOptions::fps`] says otherwise), frame groups at their stored times. A
 //!   clip's last pose is held for one step, so a clip lasts its full duration
 //!   ([`ClipSplit`] picks the clips).
-//! - *Skeletal models* (MD5, MDL7 with bones): a Model with [`crate::Model::animations`]
+//! - *Skeletal models* (MD5, MDL7 with bones): a Model with [`crate::model::Model::animations`]
 //!   and joint-weighted meshes is exported as a skin *instead of* morph targets (its frames'
 //!   baked copies of the motion would move the vertices twice): the skinned meshes in their
 //!   bind pose ([`crate::model::Mesh::positions`]), no morph targets on any mesh, no morph
@@ -17,7 +17,7 @@
 //!   bind matrices, `JOINTS_n`/`WEIGHTS_n` with at most [`GltfOptions::max_influences`] joints
 //!   a vertex (the heaviest, renormalised, with a warning), one animation per
 //!   [`crate::model::SkeletalAnimation`] with a translation and a rotation channel per joint
-//!   (and a scale channel for a joint that [`crate::Model::animation_scales`] scales).
+//!   (and a scale channel for a joint that [`crate::model::Model::animation_scales`] scales).
 //!   A model with several root joints gets a plain `skeleton` node above them (glTF wants a
 //!   common root).
 //! - *Camera paths* (md5camera): a perspective camera on a node animated by translation and
@@ -25,7 +25,7 @@
 //!   field of view (that needs `KHR_animation_pointer`), so the first key's is used, with a
 //!   warning when it changes. Doom 3 stores the horizontal field of view; `yfov` is computed
 //!   for Doom 3's 4:3 screen and `aspectRatio` is set to 4/3.
-//! - *Levels* (a Model with [`crate::Model::nodes`], WMP): one node per scene node with its
+//! - *Levels* (a Model with [`crate::model::Model::nodes`], WMP): one node per scene node with its
 //!   name and local transform (Y-up), parents before children; a node holding triangles gets
 //!   one mesh with one primitive per [`crate::model::MeshPart`] (per texture for WMP
 //!   blocks), its vertices expressed in the node's space by the inverse of the node's world

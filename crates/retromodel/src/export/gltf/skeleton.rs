@@ -121,7 +121,7 @@ impl Builder<'_> {
     }
 
     /// One animation per skeletal animation: per joint a translation and a rotation channel
-    /// (and a scale channel where [`crate::Model::animation_scales`] is not 1), frame `k` at
+    /// (and a scale channel where [`crate::model::Model::animation_scales`] is not 1), frame `k` at
     /// `k / fps` seconds.
     pub(super) fn skeletal_animations(&mut self) -> Result<()> {
         let model = self.model;

@@ -1,8 +1,10 @@
-//! 3D GameStudio MDL2..MDL5 in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
+//! 3D GameStudio MDL2..MDL5: the [`Codec`](crate::codec::Codec) that the format registry lists.
 
-use super::{from_model, File, FORMATS};
+use super::{fixtures, from_model, summary, to_model, File, FORMATS};
 use crate::codec::{binary_parsed_file, codec, parse_file, Format, Output, Writer};
-use crate::{Model, Result, WriteOptions};
+use crate::error::Result;
+use crate::model::Model;
+use crate::options::WriteOptions;
 
 /// 3D GameStudio MDL2..MDL5, by version (index 0 is MDL2).
 pub const GS_MDL: [Format; 4] = [

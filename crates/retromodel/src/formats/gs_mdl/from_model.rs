@@ -41,7 +41,7 @@ const MAX_INDEXED: usize = 65536;
 ///
 /// Fails on another version, an invalid model (see [`Model::validate`]), a model with more
 /// than 65536 frame vertices or skin vertices (triangles index them with 16 bits), or a skin
-/// larger than [`crate::Limits::default`] allows.
+/// larger than [`crate::limits::Limits::default`] allows.
 pub fn from_model(
     model: &Model,
     options: &WriteOptions,
@@ -251,7 +251,7 @@ fn build_skins(
 ) -> Result<(Vec<Skin<'static>>, [u32; 2])> {
     let first = model.skins.iter().flat_map(|s| &s.pictures).next();
     let size = from_model::skin_size(first, flat, warnings);
-    let max_side = crate::Limits::default().max_image_dimension;
+    let max_side = crate::limits::Limits::default().max_image_dimension;
     let too_big = model
         .skins
         .iter()

@@ -34,7 +34,7 @@
 //!   layout; `numbones` is 0 in every known file. Whatever follows the last frame is kept
 //!   as trailing bytes and written back.
 //! - 8-bit skins index the level's palette, which the model does not name: conversion uses
-//!   [`crate::ConvertOptions::palette`], else the resolver's [`PALETTE_PATH`], else the
+//!   [`crate::options::ConvertOptions::palette`], else the resolver's [`PALETTE_PATH`], else the
 //!   Quake palette.
 //!
 //! ```
@@ -67,7 +67,7 @@ pub use summary::summary;
 /// Format name used in errors met before the version is known (a bad magic).
 pub const FORMAT: &str = "gs-mdl";
 
-/// Format names of MDL2..MDL5, as [`crate::Format::name`] gives them.
+/// Format names of MDL2..MDL5, as [`crate::codec::Format::name`] gives them.
 pub const FORMATS: [&str; 4] = ["gs-mdl2", "gs-mdl3", "gs-mdl4", "gs-mdl5"];
 
 /// The format name of a version (`gs-mdl2`..`gs-mdl5`; [`FORMAT`] for any other).

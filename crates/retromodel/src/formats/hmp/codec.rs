@@ -1,6 +1,6 @@
-//! 3D GameStudio HMP terrains in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
+//! 3D GameStudio HMP terrains: the [`Codec`](crate::codec::Codec) that the format registry lists.
 
-use super::{File, FORMAT};
+use super::{fixtures, summary, to_model, File, FORMAT};
 use crate::codec::{binary_parsed_file, codec, parse_file, Format};
 use crate::formats::shared::engines::ACKNEX;
 

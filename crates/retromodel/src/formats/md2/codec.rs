@@ -1,12 +1,15 @@
-//! Quake 2 MD2 in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
+//! Quake 2 MD2: the [`Codec`](crate::codec::Codec) that the format registry lists.
 
-use super::{from_model, validate, Engine, File, FORMAT};
+use super::{fixtures, from_model, summary, to_model, validate, Engine, File, FORMAT};
 use crate::codec::{
     self, binary_parsed_file, codec, detect_magic, parse_file, Codec, Format, Kernel, Output,
     Prepared, SideFile, Writer,
 };
+use crate::error::Result;
 use crate::image::{pcx, IndexOptions, Palette, Pixels};
-use crate::{Limits, Model, Result, WriteOptions};
+use crate::limits::Limits;
+use crate::model::Model;
+use crate::options::WriteOptions;
 
 /// Quake 2 MD2 (`IDP2`, version 8).
 pub const MD2: Format = Format::new(FORMAT, "Quake 2 MD2", &["md2"]);

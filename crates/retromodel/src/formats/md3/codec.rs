@@ -1,10 +1,12 @@
-//! Quake 3 MD3 in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
+//! Quake 3 MD3: the [`Codec`](crate::codec::Codec) that the format registry lists.
 
-use super::{from_model, validate, File, FORMAT};
+use super::{fixtures, from_model, summary, to_model, validate, File, FORMAT};
 use crate::codec::{
     self, binary_parsed_file, codec, detect_magic, parse_file, Format, Output, Writer,
 };
-use crate::{Model, Result, WriteOptions};
+use crate::error::Result;
+use crate::model::Model;
+use crate::options::WriteOptions;
 
 /// Quake 3 MD3 (`IDP3`, version 15).
 pub const MD3: Format = Format::new(FORMAT, "Quake 3 MD3", &["md3"]);

@@ -360,7 +360,7 @@ pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converte
     .map(|m| m.positions.len() as u64)
     .sum();
     let need = (steps.len() as u64).saturating_mul(verts * 24 + 256);
-    let limit = crate::Limits::default().max_alloc_bytes;
+    let limit = crate::limits::Limits::default().max_alloc_bytes;
     if need > limit {
         return Err(fail(format!(
             "assembled player: {} frames of {verts} vertices ({need} bytes) would exceed the allocation limit of {limit} bytes",

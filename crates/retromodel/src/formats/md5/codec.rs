@@ -1,4 +1,4 @@
-//! Doom 3 MD5 (mesh, anim, camera) in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
+//! Doom 3 MD5 (mesh, anim, camera): the [`Codec`](crate::codec::Codec) that the format registry lists.
 //!
 //! An md5mesh converted to a Model takes along the `.md5anim` files its resolver lists
 //! ([`Resolver::list`]) whose joints fit the mesh, each as a skeletal animation named after
@@ -12,9 +12,13 @@ use super::{
     MESH_FORMAT,
 };
 use crate::codec::{self, Codec, Format, Kernel, Output, ParsedFile, Prepared, SideFile, Writer};
-use crate::{
-    ConvertOptions, Converted, Diagnostic, Limits, Model, Resolver, Result, Summary, WriteOptions,
-};
+use crate::diagnostic::Diagnostic;
+use crate::error::Result;
+use crate::limits::Limits;
+use crate::model::{Converted, Model};
+use crate::options::{ConvertOptions, WriteOptions};
+use crate::resolve::Resolver;
+use crate::summary::Summary;
 
 /// Doom 3 `.md5mesh` (skeleton and weighted meshes).
 pub const MD5MESH: Format = Format::new(MESH_FORMAT, "Doom 3 md5mesh", &["md5mesh"]);
@@ -227,11 +231,11 @@ fn prepare_skinning(
         return Ok(None);
     };
     let invalid = |e: String| {
-        crate::Error::new(
+        crate::error::Error::new(
             ANIM_FORMAT,
-            crate::ErrorKind::InvalidValue,
+            crate::error::ErrorKind::InvalidValue,
             e,
-            crate::Location::None,
+            crate::error::Location::None,
         )
     };
     let animation = anim::Animation::new(&anim_file).map_err(invalid)?;

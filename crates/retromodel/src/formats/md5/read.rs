@@ -1250,14 +1250,14 @@ mod tests {
         }
         let mut named = 0;
         for text in &texts {
-            let Ok(parsed) = parse_mesh(text, &crate::Limits::default()) else {
+            let Ok(parsed) = parse_mesh(text, &crate::limits::Limits::default()) else {
                 continue;
             };
             assert_eq!(parsed.mesh_names, mesh_comment_names(text));
             named += parsed.mesh_names.iter().flatten().count();
         }
         assert!(named >= 2);
-        let first = parse_mesh(made_up[0], &crate::Limits::default()).unwrap();
+        let first = parse_mesh(made_up[0], &crate::limits::Limits::default()).unwrap();
         assert_eq!(
             first.mesh_names,
             [Some("a b".to_string()), Some("second".to_string())]

@@ -1,11 +1,14 @@
-//! Quake MDL and its variants in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
+//! Quake MDL and its variants: the [`Codec`](crate::codec::Codec) that the format registry lists.
 
 use super::{
-    from_model, validate, Engine, File, Hexen2File, Md16File, QTestFile, Variant, FORMAT,
-    HEXEN2_FORMAT, MD16_FORMAT, QTEST_FORMAT,
+    fixtures, from_model, summary, to_model, validate, Engine, File, Hexen2File, Md16File,
+    QTestFile, Variant, FORMAT, HEXEN2_FORMAT, MD16_FORMAT, QTEST_FORMAT,
 };
 use crate::codec::{self, binary_parsed_file, codec, Format, Output, ParsedFile, Writer};
-use crate::{Limits, Model, Result, WriteOptions};
+use crate::error::Result;
+use crate::limits::Limits;
+use crate::model::Model;
+use crate::options::WriteOptions;
 
 /// Quake MDL (`IDPO`, version 6).
 pub const QUAKE_MDL: Format = Format::new(FORMAT, "Quake MDL", &["mdl"]);

@@ -338,19 +338,19 @@ pub(crate) fn frame_name(index: usize, name: &str, warnings: &mut Vec<String>) -
     field
 }
 
-/// Refuses a skin larger than readers accept ([`crate::Limits::max_image_dimension`] a
+/// Refuses a skin larger than readers accept ([`crate::limits::Limits::max_image_dimension`] a
 /// side by default): a file written with it could not be read back.
 pub(crate) fn check_skin_size(format: &'static str, size: [u32; 2]) -> Result<()> {
-    let max_side = crate::Limits::default().max_image_dimension;
+    let max_side = crate::limits::Limits::default().max_image_dimension;
     if size[0] > max_side || size[1] > max_side {
-        return Err(crate::Error::new(
+        return Err(crate::error::Error::new(
             format,
-            crate::ErrorKind::LimitExceeded,
+            crate::error::ErrorKind::LimitExceeded,
             format!(
                 "skin size {}x{} exceeds the limit of {max_side} pixels a side",
                 size[0], size[1]
             ),
-            crate::Location::None,
+            crate::error::Location::None,
         ));
     }
     Ok(())

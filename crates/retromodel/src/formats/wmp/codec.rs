@@ -1,9 +1,15 @@
-//! 3D GameStudio text WMP levels in the [format registry](crate::registry), through the [contract](crate::codec), through the [contract](crate::codec).
+//! 3D GameStudio text WMP levels: the [`Codec`](crate::codec::Codec) that the format registry lists.
 
 use super::{parse, summary, to_model, write, Parsed, FORMAT};
 use crate::codec::{self, Codec, Format, ParsedFile};
+use crate::diagnostic::Diagnostic;
+use crate::error::Result;
 use crate::formats::shared::engines::ACKNEX;
-use crate::{ConvertOptions, Converted, Diagnostic, Limits, Resolver, Result, Summary};
+use crate::limits::Limits;
+use crate::model::Converted;
+use crate::options::ConvertOptions;
+use crate::resolve::Resolver;
+use crate::summary::Summary;
 
 /// 3D GameStudio text WMP level (starts with a `// WMP` comment line).
 pub const WMP: Format = Format::new(FORMAT, "3D GameStudio text WMP level", &["wmp"]);

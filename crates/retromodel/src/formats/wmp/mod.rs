@@ -42,7 +42,7 @@
 //! digits are written so, and non-UTF-8 words (read as Latin-1) are written as UTF-8.
 //!
 //! **Model.** See [`to_model`]: block solids from their planes through the object hierarchy,
-//! one mesh per texture, Z up, WED quants, and [`crate::Model::nodes`]: one node per object
+//! one mesh per texture, Z up, WED quants, and [`crate::model::Model::nodes`]: one node per object
 //! (its position, angles and scale as the node's transform), one per placed block (holding
 //! the block's triangles of each texture mesh) and one per light, entity and sound member.
 //! Mesh positions stay in model (world) space, so OBJ, bounds, `info` and the native writers

@@ -803,7 +803,7 @@ impl<'a> Parser<'a> {
 }
 
 /// Parses a text WMP level. A binary `WMPB` level is refused with the "not supported yet"
-/// error that [`crate::document::Document`] gives for it.
+/// error that `Document` gives for it.
 ///
 /// The statement layouts are those of the A4 manual (`wed`, `block` with plane faces,
 /// `level`, `light`, `object`) and of the version-710 files WED 6 and WMPIO write (`block`

@@ -51,7 +51,7 @@ const FORMAT: &str = "gltf";
 pub(super) type Buffers = Vec<Vec<u8>>;
 
 /// What an import has spent so far: the allocation budget, and the frames sampled from
-/// animations (against [`Limits::max_sampled_frames`](crate::Limits::max_sampled_frames)).
+/// animations (against [`Limits::max_sampled_frames`](crate::limits::Limits::max_sampled_frames)).
 pub(super) struct Spent {
     pub budget: Budget,
     pub sampled: u64,

@@ -191,7 +191,7 @@ impl Skeleton {
 
     /// The model's joints, joint weights and skeletal animations. Each animation's frames
     /// are charged to the budget of `spent` before they are made; sampled ones count against
-    /// [`Limits::max_sampled_frames`](crate::Limits::max_sampled_frames) with the frames
+    /// [`Limits::max_sampled_frames`](crate::limits::Limits::max_sampled_frames) with the frames
     /// `spent` has sampled.
     pub fn apply(
         &self,
