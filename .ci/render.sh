@@ -37,7 +37,7 @@ grep '^adapter:' "$OUT/probe.log"
 
 if [ "${RETROMODEL_RENDER_SKIP_TESTS:-0}" != 1 ]; then
 echo "== GPU tests (must run, not skip)"
-RETROMODEL_CORPUS="$CORPUS" cargo test -q -p retromodel-render -p retromodel-cli \
+RETROMODEL_CORPUS="$CORPUS" cargo test --release -q -p retromodel-render -p retromodel-cli \
   --test gpu --test golden --test cli_render --test cli_render_corpus -- --nocapture \
   >"$OUT/tests.log" 2>&1 || { tail -n 60 "$OUT/tests.log"; exit 1; }
 if grep -q "no GPU adapter: skipped" "$OUT/tests.log"; then

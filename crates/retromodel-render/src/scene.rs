@@ -8,6 +8,7 @@ use retromodel::math::{self as rmath, Quat};
 use retromodel::model::pose::{
     self as skeletal, inverse_bind_matrix, JointPose, Playback, PoseTrack, RootMotion,
 };
+use retromodel::model::influences::influences;
 use retromodel::model::{to_y_up, Model};
 use wgpu::util::DeviceExt;
 
@@ -186,44 +187,16 @@ fn texture_of(
 /// of every influence (`vs_skin_all`).
 pub(crate) const FAST_INFLUENCES: usize = 4;
 
-/// A vertex's influences merged per joint (weights of a joint added up), zero and non-finite
-/// weights dropped, heaviest first (ties by joint index), renormalised to sum to 1 when the
-/// sum is positive and finite.
+/// A vertex's influences as the glTF exporter writes them
+/// ([`retromodel::model::influences::influences`]: positive finite weights merged per joint,
+/// heaviest first, renormalised; none usable: joint 0), every one of them.
 pub(crate) fn merged_influences(list: &[(u32, f32)]) -> Vec<(u32, f32)> {
-    let mut merged = merge_per_joint(list);
-    normalise(&mut merged);
-    merged
+    influences(list, usize::MAX).0
 }
 
-/// [`merged_influences`] before the renormalisation.
-fn merge_per_joint(list: &[(u32, f32)]) -> Vec<(u32, f32)> {
-    let mut merged: Vec<(u32, f32)> = Vec::with_capacity(list.len());
-    for &(j, w) in list {
-        match merged.iter_mut().find(|(k, _)| *k == j) {
-            Some(e) => e.1 += w,
-            None => merged.push((j, w)),
-        }
-    }
-    merged.retain(|e| e.1 != 0.0 && e.1.is_finite());
-    merged.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    merged
-}
-
-/// Divides the weights by their sum when it is positive and finite.
-fn normalise(list: &mut [(u32, f32)]) {
-    let sum: f32 = list.iter().map(|e| e.1).sum();
-    if sum > 0.0 && sum.is_finite() {
-        for e in list {
-            e.1 /= sum;
-        }
-    }
-}
-
-/// The heaviest four influences of a vertex, renormalised to sum to 1.
+/// The heaviest four influences of a vertex by the same rule, renormalised to sum to 1.
 pub(crate) fn four_influences(list: &[(u32, f32)]) -> ([u32; 4], [f32; 4]) {
-    let mut merged = merge_per_joint(list);
-    merged.truncate(FAST_INFLUENCES);
-    normalise(&mut merged);
+    let (merged, _, _) = influences(list, FAST_INFLUENCES);
     let mut joints = [0u32; 4];
     let mut weights = [0f32; 4];
     for (i, &(j, w)) in merged.iter().enumerate() {

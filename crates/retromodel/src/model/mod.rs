@@ -6,6 +6,7 @@
 //! without going back to the file.
 
 pub mod bake;
+pub mod influences;
 mod clips;
 pub mod pose;
 mod scene;
