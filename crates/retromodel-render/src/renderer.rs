@@ -388,17 +388,9 @@ impl Renderer {
         };
         gpu.queue
             .write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
-        let [r, g, b, a] = view.background;
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("model"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: color,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
+            color_attachments: &[Some(cleared(color, view.background))],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: depth,
                 depth_ops: Some(wgpu::Operations {
@@ -482,17 +474,9 @@ impl Renderer {
         color: &wgpu::TextureView,
         background: [f64; 4],
     ) {
-        let [r, g, b, a] = background;
         encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("clear"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: color,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
+            color_attachments: &[Some(cleared(color, background))],
             ..Default::default()
         });
     }
@@ -675,4 +659,17 @@ pub fn depth_texture(gpu: &Gpu, width: u32, height: u32) -> wgpu::Texture {
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
         view_formats: &[],
     })
+}
+
+/// A colour attachment cleared to `background` (RGBA in 0..1) and stored.
+fn cleared(color: &wgpu::TextureView, background: [f64; 4]) -> wgpu::RenderPassColorAttachment<'_> {
+    let [r, g, b, a] = background;
+    wgpu::RenderPassColorAttachment {
+        view: color,
+        resolve_target: None,
+        ops: wgpu::Operations {
+            load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
+            store: wgpu::StoreOp::Store,
+        },
+    }
 }

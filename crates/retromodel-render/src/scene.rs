@@ -5,10 +5,10 @@ use std::collections::HashSet;
 use glam::Vec3;
 use retromodel::image::Image;
 use retromodel::math::{self as rmath, Quat};
+use retromodel::model::influences::influences;
 use retromodel::model::pose::{
     self as skeletal, inverse_bind_matrix, JointPose, Playback, PoseTrack, RootMotion,
 };
-use retromodel::model::influences::influences;
 use retromodel::model::{to_y_up, Model};
 use wgpu::util::DeviceExt;
 
@@ -162,20 +162,13 @@ fn texture_of(
 ) -> wgpu::TextureView {
     let tex = gpu.device.create_texture_with_data(
         &gpu.queue,
-        &wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
+        &texture_2d(
+            label,
+            width,
+            height,
             format,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        },
+            wgpu::TextureUsages::TEXTURE_BINDING,
+        ),
         wgpu::util::TextureDataOrder::LayerMajor,
         data,
     );
@@ -493,20 +486,13 @@ impl GpuModel {
                     model.joints.len()
                 )));
             }
-            let texture = device.create_texture(&wgpu::TextureDescriptor {
-                label: Some("joint matrices"),
-                size: wgpu::Extent3d {
-                    width,
-                    height,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Rgba32Float,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            });
+            let texture = device.create_texture(&texture_2d(
+                "joint matrices",
+                width,
+                height,
+                wgpu::TextureFormat::Rgba32Float,
+                wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            ));
             let view = texture.create_view(&Default::default());
             let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("joints"),
@@ -744,5 +730,29 @@ impl GpuModel {
                 }
             }
         }
+    }
+}
+
+/// A 2D texture of one mip level and one sample.
+fn texture_2d(
+    label: &str,
+    width: u32,
+    height: u32,
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::TextureDescriptor<'_> {
+    wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
     }
 }

@@ -549,16 +549,7 @@ fn a_surface_repeated_by_its_chain_is_charged_every_time() {
     // num_surfaces = 16187137, so the chain repeats it; each repeat costs a mesh and a morph
     // target per frame in the Model. Under the fuzzing budget (half of 64 MiB + 16 x size) the
     // parse stops at the limit instead of building millions of meshes.
-    let bytes = std::fs::read(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fuzz_inputs/md3_repeated_empty_surfaces.md3"),
-    )
-    .unwrap();
-    let limits = Limits {
-        max_alloc_bytes: (64 << 20) / 2 + 8 * bytes.len() as u64,
-        ..Limits::default()
-    };
-    let e = File::parse(&bytes, &limits).unwrap_err();
+    let e = parse_under_fuzzing_budget("md3_repeated_empty_surfaces.md3");
     assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
     assert!(
         e.to_string()
@@ -571,17 +562,24 @@ fn a_surface_repeated_by_its_chain_is_charged_every_time() {
 fn surfaces_repeated_with_many_shaders_are_charged() {
     // Found by fuzzing: 1252 bytes, one surface with 15 shaders repeated 19670 times by its
     // chain (85 MB of heap against the 67 MB fuzzing allowance): shaders are charged too.
+    let e = parse_under_fuzzing_budget("md3_repeated_surface_with_shaders.md3");
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+}
+
+/// Parses `tests/fuzz_inputs/NAME` under the fuzzing budget (half of 64 MiB + 8 x its size),
+/// which it must exceed.
+fn parse_under_fuzzing_budget(name: &str) -> retromodel::Error {
     let bytes = std::fs::read(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fuzz_inputs/md3_repeated_surface_with_shaders.md3"),
+            .join("tests/fuzz_inputs")
+            .join(name),
     )
     .unwrap();
     let limits = Limits {
         max_alloc_bytes: (64 << 20) / 2 + 8 * bytes.len() as u64,
         ..Limits::default()
     };
-    let e = File::parse(&bytes, &limits).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+    File::parse(&bytes, &limits).unwrap_err()
 }
 
 #[test]

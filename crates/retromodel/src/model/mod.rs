@@ -6,8 +6,8 @@
 //! without going back to the file.
 
 pub mod bake;
-pub mod influences;
 mod clips;
+pub mod influences;
 pub mod pose;
 mod scene;
 mod skeletal;

@@ -14,8 +14,8 @@ use super::material::Materials;
 use super::quantize::{self, Column, Component, Grid, Layout, Rows};
 use super::space::Local;
 use super::{invalid, unit, Builder, QuantizedMesh};
-use crate::model::influences::influences;
 use crate::error::Result;
+use crate::model::influences::influences;
 use crate::model::{quat_to_y_up, to_y_up, Matrix4, Mesh};
 
 /// The direction a normal without one gets: up.
@@ -693,4 +693,3 @@ impl Builder<'_> {
         }
     }
 }
-
