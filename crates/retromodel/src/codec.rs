@@ -337,30 +337,34 @@ macro_rules! codec {
 }
 pub(crate) use codec;
 
-/// Implements [`ParsedFile`] for a binary format's `File<'_>` through its folder's free
-/// functions `to_model(file, options, resolver)` and `summary(file, converted)`, with the
-/// format (`|file| expr`), the engine check (`|file, engine| expr`) and optionally the
-/// file's default engine (`|file| expr`, a name) given.
+/// Implements [`ParsedFile`] for a binary format's `File<'_>` (or, written
+/// `impl<L: Bound> Type<'_, L>`, for a file type generic over its layout) through its folder's
+/// free functions `to_model(file, options, resolver)` and `summary(file, converted)`, with the
+/// format (`|file| expr`), the engine check (`|file, engine| expr`) and optionally the file's
+/// default engine (`|file| expr`, a name) given.
 macro_rules! binary_parsed_file {
-    ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, |$dthis:pat_param| $default:expr) => {
-        crate::codec::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,
+    (impl<$($g:ident: $b:path),*> $ty:ty, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, |$dthis:pat_param| $default:expr) => {
+        crate::codec::binary_parsed_file!(@impl [$($g: $b),*] $ty, |$this| $format, |$vthis, $engine| $validate,
             fn default_engine(&self) -> Option<&'static str> {
                 let $dthis = self;
                 Some($default)
             }
         );
     };
-    ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr) => {
-        crate::codec::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,);
+    (impl<$($g:ident: $b:path),*> $ty:ty, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr) => {
+        crate::codec::binary_parsed_file!(@impl [$($g: $b),*] $ty, |$this| $format, |$vthis, $engine| $validate,);
     };
-    (@impl $file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, $($extra:item)*) => {
-        impl crate::codec::ParsedFile for $file<'_> {
+    ($file:ident, $($rest:tt)*) => {
+        crate::codec::binary_parsed_file!(impl<> $file<'_>, $($rest)*);
+    };
+    (@impl [$($g:ident: $b:path),*] $ty:ty, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, $($extra:item)*) => {
+        impl<$($g: $b),*> crate::codec::ParsedFile for $ty {
             fn format(&self) -> crate::codec::Format {
                 let $this = self;
                 $format
             }
             fn write(&self) -> Vec<u8> {
-                $file::write(self)
+                <$ty>::write(self)
             }
             fn to_model(
                 &self,
