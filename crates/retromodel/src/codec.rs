@@ -12,7 +12,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::Limits;
 use crate::model::{Converted, Model};
-use crate::options::{ConvertOptions, WriteOptions};
+use crate::options::{ConvertOptions, WriteOptions, Written};
 use crate::resolve::Resolver;
 use crate::summary::Summary;
 
@@ -127,6 +127,19 @@ pub struct Output {
     pub notes: Vec<String>,
     /// Largest position error of each written frame after quantisation, in model units.
     pub frame_errors: Vec<f32>,
+}
+
+impl Output {
+    /// The output of a writer that builds one file from a model ([`Written`]): its bytes
+    /// (`write`), warnings and frame errors, and nothing beside it.
+    pub fn written<T>(w: Written<T>, write: impl FnOnce(&T) -> Vec<u8>) -> Output {
+        Output {
+            bytes: write(&w.file),
+            warnings: w.warnings,
+            frame_errors: w.frame_errors,
+            ..Output::default()
+        }
+    }
 }
 
 /// A file written beside a main output.
@@ -409,3 +422,28 @@ macro_rules! parse_file {
     };
 }
 pub(crate) use parse_file;
+
+/// The `parse` and `parse_as` methods of a codec of several formats: `parse_as` is
+/// `|format, data, limits| expr` (a boxed [`ParsedFile`] of `format`), and `parse` parses
+/// as the format [`Codec::detect`] names, `$default` when it names none.
+macro_rules! parse_by_format {
+    ($default:expr, |$format:pat_param, $data:ident, $limits:ident| $parse:expr) => {
+        fn parse<'a>(
+            &self,
+            data: &'a [u8],
+            limits: &crate::limits::Limits,
+        ) -> crate::error::Result<Box<dyn crate::codec::ParsedFile + 'a>> {
+            let format = crate::codec::Codec::detect(self, data).unwrap_or($default);
+            crate::codec::Codec::parse_as(self, format, data, limits)
+        }
+        fn parse_as<'a>(
+            &self,
+            $format: crate::codec::Format,
+            $data: &'a [u8],
+            $limits: &crate::limits::Limits,
+        ) -> crate::error::Result<Box<dyn crate::codec::ParsedFile + 'a>> {
+            $parse
+        }
+    };
+}
+pub(crate) use parse_by_format;

@@ -11,7 +11,9 @@ use super::raw::{
 use super::summary::summary;
 use super::validate::validate;
 use super::FORMAT;
-use crate::codec::{self, binary_parsed_file, codec, Format, Output, ParsedFile, Writer};
+use crate::codec::{
+    self, binary_parsed_file, codec, parse_by_format, Format, Output, ParsedFile, Writer,
+};
 use crate::error::Result;
 use crate::limits::Limits;
 use crate::model::Model;
@@ -67,17 +69,9 @@ codec! {
     fn detect(&self, data: &[u8]) -> Option<Format> {
         Variant::detect(data).map(Variant::format)
     }
-    fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
-        parse_variant(Variant::detect(data).unwrap_or(Variant::Quake), data, limits)
-    }
-    fn parse_as<'a>(
-        &self,
-        format: Format,
-        data: &'a [u8],
-        limits: &Limits,
-    ) -> Result<Box<dyn ParsedFile + 'a>> {
+    parse_by_format!(QUAKE_MDL, |format, data, limits| {
         parse_variant(Variant::of_format(format), data, limits)
-    }
+    });
     fn writers(&self) -> &'static [Writer] {
         &[Writer {
             format: QUAKE_MDL,
@@ -87,13 +81,7 @@ codec! {
         }]
     }
     fn write_model(&self, model: &Model, _: Format, options: &WriteOptions) -> Result<Output> {
-        let w = from_model(model, options)?;
-        Ok(Output {
-            bytes: w.file.write(),
-            warnings: w.warnings,
-            frame_errors: w.frame_errors,
-            ..Output::default()
-        })
+        Ok(Output::written(from_model(model, options)?, File::write))
     }
     fn sample(&self) -> Option<Vec<u8>> {
         let spec = fixtures::Spec {

@@ -69,14 +69,8 @@ impl<'a, L: Layout> MdlFile<'a, L> {
         )?;
         let geometry =
             L::Triangle::read_geometry(&mut r, &h, header.num_st_verts(), limits, &mut budget)?;
-        let frames = read_frames::<L::Pose>(
-            &mut r,
-            h.num_frames,
-            geometry.num_verts,
-            geometry.mesh_verts,
-            limits,
-            &mut budget,
-        )?;
+        let poses = PoseSize::of::<L::Pose>(geometry.num_verts, geometry.mesh_verts);
+        let frames = read_frames(&mut r, h.num_frames, poses, limits, &mut budget)?;
         Ok(MdlFile {
             header,
             skins,
@@ -385,16 +379,33 @@ fn read_vertices(r: &mut Reader<'_>, num_verts: usize) -> Result<Vec<Vertex>> {
     Ok(bytes.chunks_exact(VERTEX_SIZE).map(vertex).collect())
 }
 
-/// Bytes of one pose of `num_verts` vertices: bounding box, name (if any), the vertices and
-/// the low block (if any).
-fn pose_size<P: Pose>(num_verts: usize) -> usize {
-    let head = if P::NAMED {
-        FRAME_HEAD
-    } else {
-        QTEST_FRAME_HEAD
-    };
-    let blocks = if P::LOW { 2 } else { 1 };
-    head + blocks * VERTEX_SIZE * num_verts
+/// How big the poses of one layout are and what they cost.
+#[derive(Clone, Copy)]
+struct PoseSize {
+    /// Vertices per pose.
+    num_verts: usize,
+    /// Bytes of one pose: bounding box, name (if any), the vertices and the low block (if
+    /// any).
+    size: usize,
+    /// What one pose costs once decoded: its raw vertices and up to `mesh_verts` decoded mesh
+    /// vertices.
+    cost: u64,
+}
+
+impl PoseSize {
+    fn of<P: Pose>(num_verts: usize, mesh_verts: u64) -> PoseSize {
+        let head = if P::NAMED {
+            FRAME_HEAD
+        } else {
+            QTEST_FRAME_HEAD
+        };
+        let blocks = if P::LOW { 2 } else { 1 };
+        PoseSize {
+            num_verts,
+            size: head + blocks * VERTEX_SIZE * num_verts,
+            cost: pose_cost(num_verts, (blocks * VERTEX_SIZE) as u64, mesh_verts),
+        }
+    }
 }
 
 fn read_pose<P: Pose>(r: &mut Reader<'_>, num_verts: usize) -> Result<P> {
@@ -409,38 +420,36 @@ fn read_pose<P: Pose>(r: &mut Reader<'_>, num_verts: usize) -> Result<P> {
     Ok(P::from_parts(bounds, name, verts, low))
 }
 
-/// The `num_frames` frame entries (count at offset 68) of one pose layout; a pose costs its
-/// raw vertices and up to `mesh_verts` decoded mesh vertices.
+/// The `num_frames` frame entries (count at offset 68) of one pose layout.
 fn read_frames<P: Pose>(
     r: &mut Reader<'_>,
     num_frames: i32,
-    num_verts: usize,
-    mesh_verts: u64,
+    poses: PoseSize,
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Vec<Frame<P>>> {
-    let size = pose_size::<P>(num_verts);
-    let cost = pose_cost(num_verts, 4 * if P::LOW { 2 } else { 1 }, mesh_verts);
-    let num_frames = r.count(num_frames, "num_frames", 4 + size, NUM_FRAMES_AT, limits)?;
-    r.charge(budget, num_frames as u64 * cost, NUM_FRAMES_AT)?;
+    let num_frames = r.count(
+        num_frames,
+        "num_frames",
+        4 + poses.size,
+        NUM_FRAMES_AT,
+        limits,
+    )?;
+    r.charge(budget, num_frames as u64 * poses.cost, NUM_FRAMES_AT)?;
     let mut frames = Vec::with_capacity(num_frames);
     for i in 0..num_frames {
-        frames.push(
-            read_frame(r, num_verts, size, cost, limits, budget)
-                .context_with(|| format!("frame {i}"))?,
-        );
+        frames.push(read_frame(r, poses, limits, budget).context_with(|| format!("frame {i}"))?);
     }
     Ok(frames)
 }
 
 fn read_frame<P: Pose>(
     r: &mut Reader<'_>,
-    num_verts: usize,
-    size: usize,
-    cost: u64,
+    poses: PoseSize,
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Frame<P>> {
+    let num_verts = poses.num_verts;
     let frame_type = r.i32()?;
     if frame_type == 0 {
         return Ok(Frame::Simple(read_pose(r, num_verts)?));
@@ -451,8 +460,8 @@ fn read_frame<P: Pose>(
         return Err(r.error_at(nb_at, ErrorKind::BadCount, "frame group with 0 frames"));
     }
     // 8 bytes of group bbox, then per pose an interval and the pose itself.
-    let nb = r.count(nb, "nb", 4 + size, nb_at, limits)?;
-    r.charge(budget, nb as u64 * cost, nb_at)?;
+    let nb = r.count(nb, "nb", 4 + poses.size, nb_at, limits)?;
+    r.charge(budget, nb as u64 * poses.cost, nb_at)?;
     let bboxmin = read_vertex(r)?;
     let bboxmax = read_vertex(r)?;
     let intervals = (0..nb).map(|_| r.f32()).collect::<Result<Vec<_>>>()?;
@@ -474,11 +483,7 @@ mod one_pass_tests {
     use super::*;
 
     fn words(triangles: &[[i32; 4]]) -> Vec<u8> {
-        triangles
-            .iter()
-            .flatten()
-            .flat_map(|v| v.to_le_bytes())
-            .collect()
+        crate::io::le_rows(triangles, i32::to_le_bytes)
     }
 
     #[test]
