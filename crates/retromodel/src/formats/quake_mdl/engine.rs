@@ -1,4 +1,4 @@
-//! The engines whose limits [`validate`](super::validate) applies, and which variants they
+//! The engines whose limits `validate` applies, and which variants they
 //! load.
 
 use super::raw::Variant;
