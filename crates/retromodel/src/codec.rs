@@ -12,7 +12,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::Limits;
 use crate::model::{Converted, Model};
-use crate::options::{ConvertOptions, WriteOptions};
+use crate::options::{ConvertOptions, WriteOptions, Written};
 use crate::resolve::Resolver;
 use crate::summary::Summary;
 
@@ -127,6 +127,19 @@ pub struct Output {
     pub notes: Vec<String>,
     /// Largest position error of each written frame after quantisation, in model units.
     pub frame_errors: Vec<f32>,
+}
+
+impl Output {
+    /// The output of a writer that builds one file from a model ([`Written`]): its bytes
+    /// (`write`), warnings and frame errors, and nothing beside it.
+    pub fn written<T>(w: Written<T>, write: impl FnOnce(&T) -> Vec<u8>) -> Output {
+        Output {
+            bytes: write(&w.file),
+            warnings: w.warnings,
+            frame_errors: w.frame_errors,
+            ..Output::default()
+        }
+    }
 }
 
 /// A file written beside a main output.
@@ -337,30 +350,34 @@ macro_rules! codec {
 }
 pub(crate) use codec;
 
-/// Implements [`ParsedFile`] for a binary format's `File<'_>` through its folder's free
-/// functions `to_model(file, options, resolver)` and `summary(file, converted)`, with the
-/// format (`|file| expr`), the engine check (`|file, engine| expr`) and optionally the
-/// file's default engine (`|file| expr`, a name) given.
+/// Implements [`ParsedFile`] for a binary format's `File<'_>` (or, written
+/// `impl<L: Bound> Type<'_, L>`, for a file type generic over its layout) through its folder's
+/// free functions `to_model(file, options, resolver)` and `summary(file, converted)`, with the
+/// format (`|file| expr`), the engine check (`|file, engine| expr`) and optionally the file's
+/// default engine (`|file| expr`, a name) given.
 macro_rules! binary_parsed_file {
-    ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, |$dthis:pat_param| $default:expr) => {
-        crate::codec::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,
+    (impl<$($g:ident: $b:path),*> $ty:ty, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, |$dthis:pat_param| $default:expr) => {
+        crate::codec::binary_parsed_file!(@impl [$($g: $b),*] $ty, |$this| $format, |$vthis, $engine| $validate,
             fn default_engine(&self) -> Option<&'static str> {
                 let $dthis = self;
                 Some($default)
             }
         );
     };
-    ($file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr) => {
-        crate::codec::binary_parsed_file!(@impl $file, |$this| $format, |$vthis, $engine| $validate,);
+    (impl<$($g:ident: $b:path),*> $ty:ty, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr) => {
+        crate::codec::binary_parsed_file!(@impl [$($g: $b),*] $ty, |$this| $format, |$vthis, $engine| $validate,);
     };
-    (@impl $file:ident, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, $($extra:item)*) => {
-        impl crate::codec::ParsedFile for $file<'_> {
+    ($file:ident, $($rest:tt)*) => {
+        crate::codec::binary_parsed_file!(impl<> $file<'_>, $($rest)*);
+    };
+    (@impl [$($g:ident: $b:path),*] $ty:ty, |$this:pat_param| $format:expr, |$vthis:pat_param, $engine:pat_param| $validate:expr, $($extra:item)*) => {
+        impl<$($g: $b),*> crate::codec::ParsedFile for $ty {
             fn format(&self) -> crate::codec::Format {
                 let $this = self;
                 $format
             }
             fn write(&self) -> Vec<u8> {
-                $file::write(self)
+                <$ty>::write(self)
             }
             fn to_model(
                 &self,
@@ -405,3 +422,28 @@ macro_rules! parse_file {
     };
 }
 pub(crate) use parse_file;
+
+/// The `parse` and `parse_as` methods of a codec of several formats: `parse_as` is
+/// `|format, data, limits| expr` (a boxed [`ParsedFile`] of `format`), and `parse` parses
+/// as the format [`Codec::detect`] names, `$default` when it names none.
+macro_rules! parse_by_format {
+    ($default:expr, |$format:pat_param, $data:ident, $limits:ident| $parse:expr) => {
+        fn parse<'a>(
+            &self,
+            data: &'a [u8],
+            limits: &crate::limits::Limits,
+        ) -> crate::error::Result<Box<dyn crate::codec::ParsedFile + 'a>> {
+            let format = crate::codec::Codec::detect(self, data).unwrap_or($default);
+            crate::codec::Codec::parse_as(self, format, data, limits)
+        }
+        fn parse_as<'a>(
+            &self,
+            $format: crate::codec::Format,
+            $data: &'a [u8],
+            $limits: &crate::limits::Limits,
+        ) -> crate::error::Result<Box<dyn crate::codec::ParsedFile + 'a>> {
+            $parse
+        }
+    };
+}
+pub(crate) use parse_by_format;

@@ -17,3 +17,13 @@ mod writer;
 pub use layout::Gap;
 pub use reader::Reader;
 pub use writer::Writer;
+
+/// Rows of numbers as their little-endian bytes, row after row: input for the readers' tests
+/// (`le` is the type's `to_le_bytes`).
+#[cfg(test)]
+pub(crate) fn le_rows<T: Copy, const K: usize, const B: usize>(
+    rows: &[[T; K]],
+    le: fn(T) -> [u8; B],
+) -> Vec<u8> {
+    rows.iter().flatten().flat_map(|&v| le(v)).collect()
+}

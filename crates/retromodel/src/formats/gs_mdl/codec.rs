@@ -62,13 +62,7 @@ codec! {
         let version = (2u8..=5)
             .find(|&v| self::format(v) == Some(format))
             .unwrap_or(5);
-        let w = from_model(model, options, version)?;
-        Ok(Output {
-            bytes: w.file.write(),
-            warnings: w.warnings,
-            frame_errors: w.frame_errors,
-            ..Output::default()
-        })
+        Ok(Output::written(from_model(model, options, version)?, File::write))
     }
 }
 

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use super::raw::*;
 use crate::formats::normals::nearest_index;
 use crate::formats::quake_mdl;
+use crate::formats::shared::quake::{diamond_position, DIAMOND};
 
 /// What a generated file contains.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,16 +42,6 @@ impl Default for Spec {
         }
     }
 }
-
-/// The diamond's vertex directions: four around the equator, top, bottom.
-const SHAPE: [[f32; 3]; 6] = [
-    [1.0, 0.0, 0.0],
-    [0.0, 1.0, 0.0],
-    [-1.0, 0.0, 0.0],
-    [0.0, -1.0, 0.0],
-    [0.0, 0.0, 1.0],
-    [0.0, 0.0, -1.0],
-];
 
 /// Skin vertices (pixels) of MDL3+: one per vertex, and vertex 0 again where the texture
 /// wraps.
@@ -83,8 +74,7 @@ pub fn scale_of(spec: &Spec) -> f32 {
 
 /// The position of vertex `i` in frame `k`: the diamond scaled by `8 * (1 + k / 4)`.
 pub fn position(i: usize, k: usize) -> [f32; 3] {
-    let r = 8.0 * (1.0 + k as f32 / 4.0);
-    SHAPE[i].map(|c| c * r)
+    diamond_position(i, k)
 }
 
 fn name16(s: &str) -> [u8; 16] {
@@ -94,10 +84,10 @@ fn name16(s: &str) -> [u8; 16] {
 }
 
 fn frame(name: &str, k: usize, packing: Packing, scale: f32) -> Frame {
-    let verts: Vec<Vertex> = (0..SHAPE.len())
+    let verts: Vec<Vertex> = (0..DIAMOND.len())
         .map(|i| Vertex {
             v: position(i, k).map(|c| ((c + 16.0) / scale).round() as u16),
-            normal_index: nearest_index(SHAPE[i]),
+            normal_index: nearest_index(DIAMOND[i]),
             bone: if packing == Packing::Word {
                 i as u8 % 3
             } else {
@@ -236,7 +226,7 @@ pub fn build(spec: &Spec) -> File<'static> {
             num_skins: skins.len() as i32,
             skin_width,
             skin_height,
-            num_verts: SHAPE.len() as i32,
+            num_verts: DIAMOND.len() as i32,
             num_tris: TRIANGLES.len() as i32,
             num_frames: frames.len() as i32,
             num_skin_verts,

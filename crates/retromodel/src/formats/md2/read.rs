@@ -311,11 +311,7 @@ mod tests {
     use super::*;
 
     fn words(indices: &[[i16; 6]]) -> Vec<u8> {
-        indices
-            .iter()
-            .flatten()
-            .flat_map(|v| v.to_le_bytes())
-            .collect()
+        crate::io::le_rows(indices, i16::to_le_bytes)
     }
 
     #[test]

@@ -35,13 +35,7 @@ codec! {
         }]
     }
     fn write_model(&self, model: &Model, _: Format, options: &WriteOptions) -> Result<Output> {
-        let w = from_model(model, options)?;
-        Ok(Output {
-            bytes: w.file.write(),
-            warnings: w.warnings,
-            frame_errors: w.frame_errors,
-            ..Output::default()
-        })
+        Ok(Output::written(from_model(model, options)?, File::write))
     }
     fn sample(&self) -> Option<Vec<u8>> {
         Some(super::fixtures::build(&super::fixtures::Spec::everything()).write())

@@ -163,17 +163,7 @@ pub fn build(spec: &Spec) -> File<'static> {
             }
         })
         .collect();
-    let mut file = File {
-        header: Header {
-            name: name_field::<MAX_QPATH>("models/fixture/fixture.md3").0,
-            ..Header::default()
-        },
-        frames,
-        tags,
-        surfaces,
-        gaps: Vec::new(),
-    };
-    file.relayout();
+    let mut file = File::laid_out("models/fixture/fixture.md3", frames, tags, surfaces);
     let h = &mut file.header;
     let frames_len = (FRAME_SIZE * file.frames.len()) as i32;
     let tags_len = (TAG_SIZE * file.tags.len()) as i32;

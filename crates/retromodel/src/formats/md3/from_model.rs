@@ -144,17 +144,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
     let tags = tags(model, num_frames);
     let num_tags = tags.len() / num_frames;
     let stem = options.side_file_stem();
-    let mut file = File {
-        header: Header {
-            name: name_field::<MAX_QPATH>(&format!("{stem}.md3")).0,
-            ..Header::default()
-        },
-        frames,
-        tags,
-        surfaces,
-        gaps: Vec::new(),
-    };
-    file.relayout();
+    let mut file = File::laid_out(&format!("{stem}.md3"), frames, tags, surfaces);
     file.header.num_tags = num_tags as i32;
     check_limits(&file, options.strict, &mut warnings)?;
     Ok(Written {
@@ -185,31 +175,30 @@ fn tags(model: &Model, num_frames: usize) -> Vec<Tag> {
 }
 
 fn check_limits(file: &File<'_>, strict: bool, warnings: &mut Vec<String>) -> Result<()> {
-    let mut problems = Vec::new();
     let h = &file.header;
-    for (what, n, max) in [
-        ("frames", h.num_frames as usize, MAX_FRAMES),
-        ("surfaces", h.num_surfaces as usize, MAX_SURFACES),
-        ("tags", h.num_tags as usize, MAX_TAGS),
-    ] {
-        if n > max {
-            problems.push(format!("{n} {what} exceed Quake 3's limit of {max}"));
-        }
-    }
+    let mut problems = over_limits([
+        ("frames", h.num_frames, MAX_FRAMES),
+        ("surfaces", h.num_surfaces, MAX_SURFACES),
+        ("tags", h.num_tags, MAX_TAGS),
+    ])
+    .map(|p| format!("{p} Quake 3's limit of {}", p.max))
+    .collect::<Vec<_>>();
     for (i, s) in file.surfaces.iter().enumerate() {
         let sh = &s.header;
-        for (what, n, max) in [
-            ("vertices", sh.num_verts as usize, MAX_VERTS),
-            ("triangles", sh.num_triangles as usize, MAX_TRIANGLES),
-            ("shaders", sh.num_shaders as usize, MAX_SHADERS),
-        ] {
-            if n > max {
-                problems.push(format!(
-                    "surface {i} ({:?}): {n} {what} exceed ioquake3's limit of {max}",
-                    s.name()
-                ));
-            }
-        }
+        problems.extend(
+            over_limits([
+                ("vertices", sh.num_verts, MAX_VERTS),
+                ("triangles", sh.num_triangles, MAX_TRIANGLES),
+                ("shaders", sh.num_shaders, MAX_SHADERS),
+            ])
+            .map(|p| {
+                format!(
+                    "surface {i} ({:?}): {p} ioquake3's limit of {}",
+                    s.name(),
+                    p.max
+                )
+            }),
+        );
     }
     if strict {
         if let Some(p) = problems.first() {
@@ -218,4 +207,31 @@ fn check_limits(file: &File<'_>, strict: bool, warnings: &mut Vec<String>) -> Re
     }
     warnings.extend(problems);
     Ok(())
+}
+
+/// A count past its limit: shown as `{n} {what} exceed`.
+struct OverLimit {
+    what: &'static str,
+    n: usize,
+    max: usize,
+}
+
+impl std::fmt::Display for OverLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} exceed", self.n, self.what)
+    }
+}
+
+/// The counts (`what`, count, limit) past their limits, in order.
+fn over_limits<const N: usize>(
+    counts: [(&'static str, i32, usize); N],
+) -> impl Iterator<Item = OverLimit> {
+    counts
+        .into_iter()
+        .map(|(what, n, max)| OverLimit {
+            what,
+            n: n as usize,
+            max,
+        })
+        .filter(|o| o.n > o.max)
 }

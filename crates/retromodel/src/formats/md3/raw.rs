@@ -247,6 +247,30 @@ pub struct File<'a> {
     pub gaps: Vec<Gap<'a>>,
 }
 
+impl File<'static> {
+    /// A file of these sections named `name` (cut to `MAX_QPATH` bytes), every count and
+    /// offset set ([`File::relayout`]), no gaps.
+    pub fn laid_out(
+        name: &str,
+        frames: Vec<Frame>,
+        tags: Vec<Tag>,
+        surfaces: Vec<Surface>,
+    ) -> Self {
+        let mut file = File {
+            header: Header {
+                name: crate::io::names::name_field::<MAX_QPATH>(name).0,
+                ..Header::default()
+            },
+            frames,
+            tags,
+            surfaces,
+            gaps: Vec::new(),
+        };
+        file.relayout();
+        file
+    }
+}
+
 impl File<'_> {
     /// The model name up to its first NUL.
     pub fn name(&self) -> String {

@@ -11,7 +11,9 @@ use super::{
     write_camera, write_mesh, AnimFile, CameraFile, MeshFile, Parsed, ANIM_FORMAT, CAMERA_FORMAT,
     MESH_FORMAT,
 };
-use crate::codec::{self, Codec, Format, Kernel, Output, ParsedFile, Prepared, SideFile, Writer};
+use crate::codec::{
+    self, parse_by_format, Codec, Format, Kernel, Output, ParsedFile, Prepared, SideFile, Writer,
+};
 use crate::diagnostic::Diagnostic;
 use crate::error::Result;
 use crate::limits::Limits;
@@ -80,15 +82,7 @@ impl Codec for Md5Codec {
     fn byte_exact(&self) -> bool {
         false
     }
-    fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
-        self.parse_as(self.detect(data).unwrap_or(MD5MESH), data, limits)
-    }
-    fn parse_as<'a>(
-        &self,
-        format: Format,
-        data: &'a [u8],
-        limits: &Limits,
-    ) -> Result<Box<dyn ParsedFile + 'a>> {
+    parse_by_format!(MD5MESH, |format, data, limits| {
         Ok(if format == MD5ANIM {
             Box::new(parse_anim(data, limits)?)
         } else if format == MD5CAMERA {
@@ -96,7 +90,7 @@ impl Codec for Md5Codec {
         } else {
             Box::new(parse_mesh(data, limits)?)
         })
-    }
+    });
     fn writers(&self) -> &'static [Writer] {
         &[
             Writer {

@@ -1,44 +1,23 @@
 //! Quake MDL and its variants: the [`Codec`](crate::codec::Codec) that the format registry lists.
 
-use super::{
-    fixtures, from_model, summary, to_model, validate, Engine, File, Hexen2File, Md16File,
-    QTestFile, Variant, FORMAT, HEXEN2_FORMAT, MD16_FORMAT, QTEST_FORMAT,
+use super::convert::to_model;
+use super::engine::Engine;
+use super::fixtures;
+use super::from_model::from_model;
+use super::raw::{
+    File, Hexen2File, Layout, Md16File, MdlFile, QTestFile, Variant, HEXEN2_MDL, QTEST_MDL,
+    QUAKEFORGE_MD16, QUAKE_MDL,
 };
-use crate::codec::{self, binary_parsed_file, codec, Format, Output, ParsedFile, Writer};
+use super::summary::summary;
+use super::validate::validate;
+use super::FORMAT;
+use crate::codec::{
+    self, binary_parsed_file, codec, parse_by_format, Format, Output, ParsedFile, Writer,
+};
 use crate::error::Result;
 use crate::limits::Limits;
 use crate::model::Model;
 use crate::options::WriteOptions;
-
-/// Quake MDL (`IDPO`, version 6).
-pub const QUAKE_MDL: Format = Format::new(FORMAT, "Quake MDL", &["mdl"]);
-/// Hexen II's mission-pack MDL (`RAPO`, version 50): read and written back, not written from
-/// a Model.
-pub const HEXEN2_MDL: Format =
-    Format::new(HEXEN2_FORMAT, "Hexen II mission-pack MDL (RAPO)", &["mdl"]);
-/// QuakeForge's 16-bit MDL (`MD16`, version 6): read and written back, not written from a
-/// Model.
-pub const QUAKEFORGE_MD16: Format = Format::new(MD16_FORMAT, "QuakeForge MD16", &["mdl"]);
-/// QTest's MDL (`IDPO`, version 3): read and written back, not written from a Model.
-pub const QTEST_MDL: Format = Format::new(QTEST_FORMAT, "QTest MDL (version 3)", &["mdl"]);
-
-/// The registered format of a variant.
-pub fn format_of(variant: Variant) -> Format {
-    match variant {
-        Variant::Quake => QUAKE_MDL,
-        Variant::QTest => QTEST_MDL,
-        Variant::Md16 => QUAKEFORGE_MD16,
-        Variant::Hexen2 => HEXEN2_MDL,
-    }
-}
-
-impl Variant {
-    /// The variant's registered format ([`QUAKE_MDL`], [`QTEST_MDL`], [`QUAKEFORGE_MD16`],
-    /// [`HEXEN2_MDL`]).
-    pub fn format(self) -> Format {
-        format_of(self)
-    }
-}
 
 const ENGINES: &[codec::Engine] = &[
     codec::Engine {
@@ -88,23 +67,11 @@ codec! {
         engines: ENGINES,
     }
     fn detect(&self, data: &[u8]) -> Option<Format> {
-        Variant::detect(data).map(format_of)
+        Variant::detect(data).map(Variant::format)
     }
-    fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
-        parse_variant(Variant::detect(data).unwrap_or(Variant::Quake), data, limits)
-    }
-    fn parse_as<'a>(
-        &self,
-        format: Format,
-        data: &'a [u8],
-        limits: &Limits,
-    ) -> Result<Box<dyn ParsedFile + 'a>> {
-        let variant = [Variant::Quake, Variant::QTest, Variant::Md16, Variant::Hexen2]
-            .into_iter()
-            .find(|v| format_of(*v) == format)
-            .unwrap_or(Variant::Quake);
-        parse_variant(variant, data, limits)
-    }
+    parse_by_format!(QUAKE_MDL, |format, data, limits| {
+        parse_variant(Variant::of_format(format), data, limits)
+    });
     fn writers(&self) -> &'static [Writer] {
         &[Writer {
             format: QUAKE_MDL,
@@ -114,21 +81,15 @@ codec! {
         }]
     }
     fn write_model(&self, model: &Model, _: Format, options: &WriteOptions) -> Result<Output> {
-        let w = from_model(model, options)?;
-        Ok(Output {
-            bytes: w.file.write(),
-            warnings: w.warnings,
-            frame_errors: w.frame_errors,
-            ..Output::default()
-        })
+        Ok(Output::written(from_model(model, options)?, File::write))
     }
     fn sample(&self) -> Option<Vec<u8>> {
-        let spec = super::fixtures::Spec {
+        let spec = fixtures::Spec {
             skin_width: 64,
             skin_height: 32,
-            ..super::fixtures::Spec::everything()
+            ..fixtures::Spec::everything()
         };
-        Some(super::fixtures::build(&spec).write())
+        Some(fixtures::build(&spec).write())
     }
 }
 
@@ -138,26 +99,8 @@ fn engine(name: &str) -> Engine {
 }
 
 binary_parsed_file!(
-    File,
-    |_| QUAKE_MDL,
+    impl<L: Layout> MdlFile<'_, L>,
+    |_| L::VARIANT.format(),
     |file, name| validate(file, engine(name)),
-    |_| Engine::default_for(Variant::Quake).name()
-);
-binary_parsed_file!(
-    QTestFile,
-    |_| QTEST_MDL,
-    |file, name| validate(file, engine(name)),
-    |_| Engine::default_for(Variant::QTest).name()
-);
-binary_parsed_file!(
-    Md16File,
-    |_| QUAKEFORGE_MD16,
-    |file, name| validate(file, engine(name)),
-    |_| Engine::default_for(Variant::Md16).name()
-);
-binary_parsed_file!(
-    Hexen2File,
-    |_| HEXEN2_MDL,
-    |file, name| validate(file, engine(name)),
-    |_| Engine::default_for(Variant::Hexen2).name()
+    |_| Engine::default_for(L::VARIANT).name()
 );

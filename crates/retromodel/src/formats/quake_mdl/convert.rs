@@ -20,11 +20,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::raw::{
-    self, bad_normal_count, poses, File, Frame, Hexen2File, Md16File, Md16Pose, PixelFormat, Pose,
-    QTestFile, Skin as RawSkin, TexCoord, Triangle, MF_HOLEY,
+    self, bad_normal_count, poses, Frame, HeaderLayout, Hexen2Triangle, Layout, MdlFile,
+    PixelFormat, Pose, Skin as RawSkin, TexCoord, Triangle, TriangleLayout, MF_HOLEY,
 };
 use super::validate::interval_problem;
-use super::MdlFile;
 use crate::formats::normals;
 use crate::image::{self, Image, Palette, Pixels, QUAKE_FULLBRIGHT_START};
 use crate::model::{
@@ -36,15 +35,61 @@ use crate::resolve::Resolver;
 /// Game path of the palette the engine loads.
 pub const PALETTE_PATH: &str = "gfx/palette.lmp";
 
-/// Converts a parsed file of any layout ([`File`], [`QTestFile`], [`Md16File`],
-/// [`Hexen2File`]) into a [`Model`](crate::model::Model): every pose and every skin picture
-/// decoded.
-pub fn to_model<F: MdlFile + ?Sized>(
-    file: &F,
+/// Converts a parsed file of any layout ([`File`](super::File), [`QTestFile`](super::QTestFile),
+/// [`Md16File`](super::Md16File), [`Hexen2File`](super::Hexen2File)) into a
+/// [`Model`](crate::model::Model): every pose and every skin picture decoded.
+pub fn to_model<L: Layout>(
+    file: &MdlFile<'_, L>,
     options: &ConvertOptions,
     resolver: &dyn Resolver,
 ) -> Converted {
-    file.convert(options, resolver)
+    let h = &file.header.quake();
+    // Positions lie on a grid of `scale` (`MD16`: of `scale / 256`, the low bytes' step).
+    let step = if L::Pose::LOW {
+        h.scale.map(|s| s / 256.0)
+    } else {
+        h.scale
+    };
+    let mut warnings = Vec::new();
+    let palette = options
+        .palette
+        .unwrap_or_else(|| Palette::load_or_quake(resolver, PALETTE_PATH, &mut warnings));
+    let palette = Arc::new(palette);
+    // The mesh builder counts the normals past the table when its identity prefix is every
+    // file vertex (Quake, QTest, MD16); otherwise they are counted over the file.
+    let (mesh, bad_normals) = L::Triangle::mesh(
+        h,
+        &file.texcoords,
+        &file.triangles,
+        &file.frames,
+        options.seam_rule,
+    );
+    let bad_normals = bad_normals.unwrap_or_else(|| bad_normal_count(&file.frames));
+    if bad_normals > 0 {
+        warnings.push(format!(
+            "{bad_normals} vertex normals index past the 162-entry table; (0, 0, 1) used"
+        ));
+    }
+    let frames = poses(&file.frames)
+        .map(|p| {
+            let [min, max] = p.bounds();
+            ModelFrame {
+                name: raw::name_str(p.name()),
+                bounds_min: decode_position(h, min.v),
+                bounds_max: decode_position(h, max.v),
+                position_step: Some(step),
+            }
+        })
+        .collect();
+    let clips = build_clips(&file.frames, options.fps, &mut warnings);
+    let transparent = (h.flags & MF_HOLEY != 0).then_some(255u8);
+    let skins = file
+        .skins
+        .iter()
+        .enumerate()
+        .map(|(i, s)| build_skin(i, s, h, &palette, transparent, &mut warnings))
+        .collect::<Vec<_>>();
+    Converted::keyframed(mesh, frames, clips, skins, warnings)
 }
 
 /// `scale * v + translate` for one packed position.
@@ -58,145 +103,15 @@ pub fn decode_position16(h: &raw::Header, v: [u8; 3], low: [u8; 3]) -> [f32; 3] 
     [0, 1, 2].map(|k| h.scale[k] * (v[k] as f32 + low[k] as f32 / 256.0) + h.translate[k])
 }
 
-pub(super) fn convert_quake(
-    file: &File<'_>,
-    options: &ConvertOptions,
-    resolver: &dyn Resolver,
-) -> Converted {
-    let h = &file.header;
-    convert(
-        h,
-        h.scale,
-        &file.skins,
-        &file.frames,
-        options,
-        resolver,
-        || {
-            quake_mesh(
-                h,
-                &file.texcoords,
-                &file.triangles,
-                &file.frames,
-                options.seam_rule,
-                |p, i| decode_position(h, p.verts[i].v),
-            )
-        },
-    )
-}
-
-pub(super) fn convert_qtest(
-    file: &QTestFile<'_>,
-    options: &ConvertOptions,
-    resolver: &dyn Resolver,
-) -> Converted {
-    let h = &file.header.to_quake();
-    convert(
-        h,
-        h.scale,
-        &file.skins,
-        &file.frames,
-        options,
-        resolver,
-        || {
-            quake_mesh(
-                h,
-                &file.texcoords,
-                &file.triangles,
-                &file.frames,
-                options.seam_rule,
-                |p, i| decode_position(h, p.verts[i].v),
-            )
-        },
-    )
-}
-
-pub(super) fn convert_md16(
-    file: &Md16File<'_>,
-    options: &ConvertOptions,
-    resolver: &dyn Resolver,
-) -> Converted {
-    let h = &file.header;
-    convert(
-        h,
-        h.scale.map(|s| s / 256.0),
-        &file.skins,
-        &file.frames,
-        options,
-        resolver,
-        || {
-            quake_mesh(
-                h,
-                &file.texcoords,
-                &file.triangles,
-                &file.frames,
-                options.seam_rule,
-                |p: &Md16Pose, i| decode_position16(h, p.verts[i].v, p.low[i].v),
-            )
-        },
-    )
-}
-
-pub(super) fn convert_hexen2(
-    file: &Hexen2File<'_>,
-    options: &ConvertOptions,
-    resolver: &dyn Resolver,
-) -> Converted {
-    let h = &file.header.mdl;
-    convert(
-        h,
-        h.scale,
-        &file.skins,
-        &file.frames,
-        options,
-        resolver,
-        || hexen2_mesh(file, options.seam_rule),
-    )
-}
-
-/// What every layout shares once its mesh is built: palette, frames (their positions on a
-/// grid of `step`), clips, skins, and the warning for normals past the table.
-fn convert<P: Pose>(
-    h: &raw::Header,
-    step: [f32; 3],
-    raw_skins: &[RawSkin<'_>],
-    raw_frames: &[Frame<P>],
-    options: &ConvertOptions,
-    resolver: &dyn Resolver,
-    mesh: impl FnOnce() -> (Mesh, Option<usize>),
-) -> Converted {
-    let mut warnings = Vec::new();
-    let palette = options
-        .palette
-        .unwrap_or_else(|| Palette::load_or_quake(resolver, PALETTE_PATH, &mut warnings));
-    let palette = Arc::new(palette);
-    // The mesh builder counts the normals past the table when its identity prefix is every
-    // file vertex (Quake, QTest, MD16); otherwise they are counted over the file.
-    let (mesh, bad_normals) = mesh();
-    let bad_normals = bad_normals.unwrap_or_else(|| bad_normal_count(raw_frames));
-    if bad_normals > 0 {
-        warnings.push(format!(
-            "{bad_normals} vertex normals index past the 162-entry table; (0, 0, 1) used"
-        ));
+/// Pose `p`'s position of file vertex `i`: [`decode_position`], or for `MD16` poses
+/// [`decode_position16`] with the low block.
+#[inline]
+fn position<P: Pose>(h: &raw::Header, p: &P, i: usize) -> [f32; 3] {
+    if P::LOW {
+        decode_position16(h, p.verts()[i].v, p.low()[i].v)
+    } else {
+        decode_position(h, p.verts()[i].v)
     }
-    let frames = poses(raw_frames)
-        .map(|p| {
-            let [min, max] = p.bounds();
-            ModelFrame {
-                name: raw::name_str(p.name()),
-                bounds_min: decode_position(h, min.v),
-                bounds_max: decode_position(h, max.v),
-                position_step: Some(step),
-            }
-        })
-        .collect();
-    let clips = build_clips(raw_frames, options.fps, &mut warnings);
-    let transparent = (h.flags & MF_HOLEY != 0).then_some(255u8);
-    let skins = raw_skins
-        .iter()
-        .enumerate()
-        .map(|(i, s)| build_skin(i, s, h, &palette, transparent, &mut warnings))
-        .collect::<Vec<_>>();
-    Converted::keyframed(mesh, frames, clips, skins, warnings)
 }
 
 /// Whether a texture coordinate's on-seam word puts it on the seam under `rule`.
@@ -214,14 +129,13 @@ fn texel_uv(h: &raw::Header, s: f32, t: i32) -> [f32; 2] {
 }
 
 /// Quake's layout (also QTest's and `MD16`'s): one texture coordinate per vertex, back-side
-/// copies of on-seam vertices appended. `position(pose, vertex)` decodes one position.
-fn quake_mesh<P: Pose>(
+/// copies of on-seam vertices appended.
+pub(super) fn quake_mesh<P: Pose>(
     h: &raw::Header,
     texcoords: &[TexCoord],
     file_triangles: &[Triangle],
     frames: &[Frame<P>],
     seam_rule: SeamRule,
-    position: impl Fn(&P, usize) -> [f32; 3],
 ) -> (Mesh, Option<usize>) {
     let n = texcoords.len();
     // Integer half width as the engines compute it; added in f32 so no `s` can overflow.
@@ -250,25 +164,29 @@ fn quake_mesh<P: Pose>(
         });
         triangles.push(corners);
     }
-    finish_mesh(h, uvs, triangles, frames, source_vertices, position)
+    finish_mesh(h, uvs, triangles, frames, source_vertices)
 }
 
 /// Hexen II's layout: one mesh vertex per distinct (vertex, texture coordinate, back-side
 /// seam) corner, in the order of first use.
-fn hexen2_mesh(file: &Hexen2File<'_>, seam_rule: SeamRule) -> (Mesh, Option<usize>) {
-    let h = &file.header.mdl;
+pub(super) fn hexen2_mesh<P: Pose>(
+    h: &raw::Header,
+    texcoords: &[TexCoord],
+    file_triangles: &[Hexen2Triangle],
+    frames: &[Frame<P>],
+    seam_rule: SeamRule,
+) -> (Mesh, Option<usize>) {
     let half = (h.skinwidth / 2) as f32;
-    let guess = file.triangles.len();
+    let guess = file_triangles.len();
     let mut index: HashMap<(u16, u16, bool), u32> = HashMap::with_capacity(guess);
     let mut source_vertices: Vec<u32> = Vec::with_capacity(guess);
     let mut uvs: Vec<[f32; 2]> = Vec::with_capacity(guess);
-    let triangles = file
-        .triangles
+    let triangles = file_triangles
         .iter()
         .map(|t| {
             std::array::from_fn(|k| {
                 let (v, st) = (t.vertex[k], t.st[k]);
-                let tc = file.texcoords[st as usize];
+                let tc = texcoords[st as usize];
                 let back = t.facesfront == 0 && on_seam(seam_rule, tc.onseam);
                 *index.entry((v, st, back)).or_insert_with(|| {
                     let s = tc.s as f32 + if back { half } else { 0.0 };
@@ -279,9 +197,7 @@ fn hexen2_mesh(file: &Hexen2File<'_>, seam_rule: SeamRule) -> (Mesh, Option<usiz
             })
         })
         .collect();
-    finish_mesh(h, uvs, triangles, &file.frames, source_vertices, |p, i| {
-        decode_position(h, p.verts[i].v)
-    })
+    finish_mesh(h, uvs, triangles, frames, source_vertices)
 }
 
 /// The morph targets of every pose over the mesh's vertices, and the mesh; with the number
@@ -294,7 +210,6 @@ fn finish_mesh<P: Pose>(
     triangles: Vec<[u32; 3]>,
     frames: &[Frame<P>],
     source_vertices: Vec<u32>,
-    position: impl Fn(&P, usize) -> [f32; 3],
 ) -> (Mesh, Option<usize>) {
     // This loop is most of the conversion time. Quake's layout maps mesh vertex `i` to file
     // vertex `i` for all but the appended back-side copies: that prefix is decoded straight
@@ -313,8 +228,8 @@ fn finish_mesh<P: Pose>(
             }
             let verts = &p.verts()[..prefix];
             let mut positions = Vec::with_capacity(source_vertices.len());
-            positions.extend((0..verts.len()).map(|i| position(p, i)));
-            positions.extend(tail.iter().map(|&sv| position(p, sv as usize)));
+            positions.extend((0..verts.len()).map(|i| position(h, p, i)));
+            positions.extend(tail.iter().map(|&sv| position(h, p, sv as usize)));
             let mut normals = Vec::with_capacity(source_vertices.len());
             let mut bad = 0usize;
             normals.extend(verts.iter().map(|v| {

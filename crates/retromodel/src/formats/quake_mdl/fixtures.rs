@@ -12,6 +12,7 @@ use std::borrow::Cow;
 
 use super::raw::*;
 use crate::formats::normals::nearest_index;
+use crate::formats::shared::quake::{diamond_position, DIAMOND};
 
 /// Which branches a generated file exercises.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,16 +73,6 @@ impl Spec {
     }
 }
 
-/// The diamond's vertex directions: four around the equator, top, bottom.
-const SHAPE: [[f32; 3]; 6] = [
-    [1.0, 0.0, 0.0],
-    [0.0, 1.0, 0.0],
-    [-1.0, 0.0, 0.0],
-    [0.0, -1.0, 0.0],
-    [0.0, 0.0, 1.0],
-    [0.0, 0.0, -1.0],
-];
-
 /// Texel coordinates of each vertex on the front half of the skin.
 const ST: [[i32; 2]; 6] = [[0, 4], [2, 4], [4, 4], [6, 4], [4, 0], [4, 7]];
 
@@ -106,13 +97,11 @@ fn name16(s: &str) -> [u8; 16] {
 /// A pose: the diamond stretched by `k`, packed so that `scale * v + translate` gives
 /// `dir * 8 * (1 + k/4)`.
 fn pose(name: &str, k: usize) -> SimpleFrame {
-    let r = 8.0 * (1.0 + k as f32 / 4.0);
-    let verts: Vec<Vertex> = SHAPE
-        .iter()
-        .map(|d| Vertex {
+    let verts: Vec<Vertex> = (0..DIAMOND.len())
+        .map(|i| Vertex {
             // translate is -16 and scale 0.25 on every axis: v = (p + 16) * 4.
-            v: d.map(|c| ((c * r + 16.0) * 4.0).round() as u8),
-            normal_index: nearest_index(*d),
+            v: diamond_position(i, k).map(|c| ((c + 16.0) * 4.0).round() as u8),
+            normal_index: nearest_index(DIAMOND[i]),
         })
         .collect();
     let min = |a: usize| verts.iter().map(|v| v.v[a]).min().unwrap_or(0);

@@ -22,8 +22,8 @@
 
 use std::collections::HashMap;
 
+use super::engine::Engine;
 use super::raw::*;
-use super::validate::Engine;
 use super::FORMAT;
 use crate::error::Result;
 use crate::formats::shared::from_model::{self, Flat, Quantizer};

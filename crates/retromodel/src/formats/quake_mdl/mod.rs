@@ -94,26 +94,23 @@
 
 mod codec;
 mod convert;
+mod engine;
 pub mod fixtures;
 mod from_model;
+mod geometry;
 mod raw;
 pub(crate) mod read;
 mod summary;
 mod validate;
 pub(crate) mod write;
 
-pub use codec::{QuakeMdlCodec, CODEC, HEXEN2_MDL, QTEST_MDL, QUAKEFORGE_MD16, QUAKE_MDL};
+pub use codec::{QuakeMdlCodec, CODEC};
 pub use convert::{decode_position, decode_position16, to_model, PALETTE_PATH};
+pub use engine::{Engine, EngineLimits};
 pub use from_model::from_model;
 pub use raw::*;
 pub use summary::summary;
-pub use validate::{interval_problem, validate, Engine, EngineLimits};
-
-use crate::diagnostic::Diagnostic;
-use crate::model::Converted;
-use crate::options::ConvertOptions;
-use crate::resolve::Resolver;
-use crate::summary::Summary;
+pub use validate::{interval_problem, validate};
 
 /// Format name used in errors and `info` output.
 pub const FORMAT: &str = "quake-mdl";
@@ -123,45 +120,3 @@ pub const QTEST_FORMAT: &str = "qtest-mdl";
 pub const MD16_FORMAT: &str = "quakeforge-md16";
 /// Format name of Hexen II's `RAPO` files ([`Hexen2File`]).
 pub const HEXEN2_FORMAT: &str = "hexen2-mdl";
-
-mod sealed {
-    pub trait Sealed {}
-}
-
-/// A parsed file of any of the four layouts ([`File`], [`QTestFile`], [`Md16File`],
-/// [`Hexen2File`]): what [`to_model`], [`summary`] and [`validate`] take. Sealed.
-pub trait MdlFile: sealed::Sealed {
-    /// The file's layout.
-    fn variant(&self) -> Variant;
-    /// The file as a Model; see [`to_model`].
-    fn convert(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted;
-    /// The `info` summary; see [`summary`].
-    fn summarise(&self, converted: &Converted) -> Summary;
-    /// The engine check; see [`validate`].
-    fn check(&self, engine: Engine) -> Vec<Diagnostic>;
-}
-
-macro_rules! mdl_file {
-    ($file:ident, $variant:ident, $convert:ident, $summary:ident) => {
-        impl sealed::Sealed for $file<'_> {}
-        impl MdlFile for $file<'_> {
-            fn variant(&self) -> Variant {
-                Variant::$variant
-            }
-            fn convert(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
-                convert::$convert(self, options, resolver)
-            }
-            fn summarise(&self, converted: &Converted) -> Summary {
-                summary::$summary(self, converted)
-            }
-            fn check(&self, engine: Engine) -> Vec<Diagnostic> {
-                validate::check(&validate::Layout::of(self), engine)
-            }
-        }
-    };
-}
-
-mdl_file!(File, Quake, convert_quake, summary_quake);
-mdl_file!(QTestFile, QTest, convert_qtest, summary_qtest);
-mdl_file!(Md16File, Md16, convert_md16, summary_md16);
-mdl_file!(Hexen2File, Hexen2, convert_hexen2, summary_hexen2);

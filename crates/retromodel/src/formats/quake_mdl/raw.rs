@@ -3,11 +3,23 @@
 //! `modelgen.h` / `genmodel.h`.
 //!
 //! Nothing here is interpreted: values are kept exactly as stored (unknown flag bits, the
-//! on-seam word, non-zero group type words, trailing bytes) so that
-//! [`File::write`](File::write) and the variants' `write` reproduce an unmodified file byte
-//! for byte.
+//! on-seam word, non-zero group type words, trailing bytes) so that [`MdlFile::write`]
+//! reproduces an unmodified file byte for byte.
+//!
+//! One [`MdlFile`] type holds every variant; a [`Layout`] (`Quake`, `QTest`, `Md16`, `Hexen2`)
+//! names the variant's header, pose and triangle types, so that one body reads, writes,
+//! converts and checks all four, compiled once per layout. [`File`], [`QTestFile`],
+//! [`Md16File`] and [`Hexen2File`] name the four.
 
 use std::borrow::Cow;
+use std::fmt;
+
+use crate::codec::Format;
+use crate::error::Result;
+use crate::io::{Reader, Writer};
+use crate::limits::{Budget, Limits};
+use crate::model::Mesh;
+use crate::options::SeamRule;
 
 /// The magic at offset 0: `IDPO`.
 pub const IDENT: [u8; 4] = *b"IDPO";
@@ -98,7 +110,46 @@ impl Variant {
             Variant::Hexen2 => super::HEXEN2_FORMAT,
         }
     }
+
+    /// The variant's registered format ([`QUAKE_MDL`], [`QTEST_MDL`], [`QUAKEFORGE_MD16`],
+    /// [`HEXEN2_MDL`]).
+    pub fn format(self) -> Format {
+        match self {
+            Variant::Quake => QUAKE_MDL,
+            Variant::QTest => QTEST_MDL,
+            Variant::Md16 => QUAKEFORGE_MD16,
+            Variant::Hexen2 => HEXEN2_MDL,
+        }
+    }
+
+    /// The variant whose registered format is `format`; Quake for any other.
+    pub fn of_format(format: Format) -> Variant {
+        [
+            Variant::Quake,
+            Variant::QTest,
+            Variant::Md16,
+            Variant::Hexen2,
+        ]
+        .into_iter()
+        .find(|v| v.format() == format)
+        .unwrap_or(Variant::Quake)
+    }
 }
+
+/// Quake MDL (`IDPO`, version 6).
+pub const QUAKE_MDL: Format = Format::new(super::FORMAT, "Quake MDL", &["mdl"]);
+/// Hexen II's mission-pack MDL (`RAPO`, version 50): read and written back, not written from
+/// a Model.
+pub const HEXEN2_MDL: Format = Format::new(
+    super::HEXEN2_FORMAT,
+    "Hexen II mission-pack MDL (RAPO)",
+    &["mdl"],
+);
+/// QuakeForge's 16-bit MDL (`MD16`, version 6): read and written back, not written from a
+/// Model.
+pub const QUAKEFORGE_MD16: Format = Format::new(super::MD16_FORMAT, "QuakeForge MD16", &["mdl"]);
+/// QTest's MDL (`IDPO`, version 3): read and written back, not written from a Model.
+pub const QTEST_MDL: Format = Format::new(super::QTEST_FORMAT, "QTest MDL (version 3)", &["mdl"]);
 
 /// The 84-byte header (`mdl_t` in `modelgen.h`), also that of QuakeForge's `MD16` files and
 /// the first 84 bytes of Hexen II's `RAPO` header ([`Hexen2Header`]).
@@ -232,14 +283,32 @@ pub struct Triangle {
 
 pub use crate::formats::shared::quake::Vertex;
 
-/// What every pose layout has: the parts shared code reads.
-pub trait Pose {
+/// What every pose layout has: the parts shared code reads, and how a pose is made from
+/// them. A pose is stored as its bounding box, its name (if [`Pose::NAMED`]), its vertices
+/// and (if [`Pose::LOW`]) a second block of vertices.
+pub trait Pose: Sized {
+    /// Whether the pose has a 16-byte name after its bounding box (all but QTest's).
+    const NAMED: bool;
+    /// Whether a block of low bytes follows the vertices (`MD16`).
+    const LOW: bool;
     /// Packed bounding box minimum and maximum (normal bytes unused).
     fn bounds(&self) -> [Vertex; 2];
     /// Frame name bytes with their padding; empty for QTest poses, which have none.
     fn name(&self) -> &[u8];
     /// The `num_verts` packed vertices (for `MD16`, the high bytes).
     fn verts(&self) -> &[Vertex];
+    /// The low-byte vertices (`MD16`); empty for the other layouts.
+    fn low(&self) -> &[Vertex] {
+        &[]
+    }
+    /// The pose from its parts as read; `name` and `low` are dropped where the layout has
+    /// none.
+    fn from_parts(
+        bounds: [Vertex; 2],
+        name: [u8; 16],
+        verts: Vec<Vertex>,
+        low: Vec<Vertex>,
+    ) -> Self;
 }
 
 /// One pose (`daliasframe_t` and its vertices) of Quake and Hexen II files.
@@ -256,6 +325,8 @@ pub struct SimpleFrame {
 }
 
 impl Pose for SimpleFrame {
+    const NAMED: bool = true;
+    const LOW: bool = false;
     fn bounds(&self) -> [Vertex; 2] {
         [self.bboxmin, self.bboxmax]
     }
@@ -264,6 +335,19 @@ impl Pose for SimpleFrame {
     }
     fn verts(&self) -> &[Vertex] {
         &self.verts
+    }
+    fn from_parts(
+        [bboxmin, bboxmax]: [Vertex; 2],
+        name: [u8; 16],
+        verts: Vec<Vertex>,
+        _: Vec<Vertex>,
+    ) -> Self {
+        SimpleFrame {
+            bboxmin,
+            bboxmax,
+            name,
+            verts,
+        }
     }
 }
 
@@ -296,24 +380,6 @@ impl<P> Frame<P> {
             Frame::Group { frames, .. } => frames.len(),
         }
     }
-}
-
-/// A whole Quake (`IDPO` version 6) file. Pixel data and trailing bytes borrow from the input
-/// when parsed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct File<'a> {
-    /// The header.
-    pub header: Header,
-    /// `num_skins` skin entries.
-    pub skins: Vec<Skin<'a>>,
-    /// `num_verts` texture coordinates.
-    pub texcoords: Vec<TexCoord>,
-    /// `num_tris` triangles.
-    pub triangles: Vec<Triangle>,
-    /// `num_frames` frame entries.
-    pub frames: Vec<Frame>,
-    /// Bytes after the last frame (qME's `QMEX` chunk and the like), kept verbatim.
-    pub trailing: Cow<'a, [u8]>,
 }
 
 /// Every pose of a frame list in file order, group members included.
@@ -365,50 +431,252 @@ fn own_skins(skins: Vec<Skin<'_>>) -> Vec<Skin<'static>> {
         .collect()
 }
 
-/// The methods every file layout shares: poses, counts, detaching from the input.
-macro_rules! file_methods {
-    ($file:ident, $pose:ty) => {
-        impl $file<'_> {
-            /// Every pose in file order, group members included.
-            pub fn poses(&self) -> impl Iterator<Item = &$pose> {
-                poses(&self.frames)
-            }
-
-            /// Number of poses, group members included.
-            pub fn pose_count(&self) -> usize {
-                self.frames.iter().map(Frame::pose_count).sum()
-            }
-
-            /// Number of pose vertices whose normal index lies past the 162-entry table.
-            pub fn bad_normal_count(&self) -> usize {
-                bad_normal_count(&self.frames)
-            }
-
-            /// Number of skin pictures, group members included.
-            pub fn picture_count(&self) -> usize {
-                self.skins.iter().map(Skin::picture_count).sum()
-            }
-
-            /// Converts borrowed pixel data into owned data, detaching the file from its
-            /// input.
-            pub fn into_owned(self) -> $file<'static> {
-                $file {
-                    header: self.header,
-                    skins: own_skins(self.skins),
-                    texcoords: self.texcoords,
-                    triangles: self.triangles,
-                    frames: self.frames,
-                    trailing: own(self.trailing),
-                }
-            }
-        }
-    };
+mod sealed {
+    pub trait Sealed {}
 }
 
-file_methods!(File, SimpleFrame);
-file_methods!(QTestFile, QTestPose);
-file_methods!(Md16File, Md16Pose);
-file_methods!(Hexen2File, SimpleFrame);
+/// One of the four layouts of the format: the types its header, poses and triangles have.
+/// Implemented by [`Quake`], [`QTest`], [`Md16`] and [`Hexen2`] only (sealed); every function
+/// taking an [`MdlFile`] is compiled once per layout, so the differences cost nothing at run
+/// time.
+pub trait Layout:
+    sealed::Sealed + fmt::Debug + Clone + Copy + PartialEq + Send + Sync + 'static
+{
+    /// The header as stored ([`Header`], [`QTestHeader`], [`Hexen2Header`]).
+    type Header: HeaderLayout;
+    /// One pose ([`SimpleFrame`], [`QTestPose`], [`Md16Pose`]).
+    type Pose: Pose + fmt::Debug + Clone + PartialEq + Send + Sync;
+    /// One triangle ([`Triangle`], [`Hexen2Triangle`]).
+    type Triangle: TriangleLayout;
+    /// The layout's variant.
+    const VARIANT: Variant;
+}
+
+/// The layout of Quake's `IDPO` version 6 files ([`File`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quake;
+/// The layout of QTest's `IDPO` version 3 files ([`QTestFile`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QTest;
+/// The layout of QuakeForge's `MD16` files ([`Md16File`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Md16;
+/// The layout of Hexen II's `RAPO` files ([`Hexen2File`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hexen2;
+
+impl sealed::Sealed for Quake {}
+impl sealed::Sealed for QTest {}
+impl sealed::Sealed for Md16 {}
+impl sealed::Sealed for Hexen2 {}
+
+impl Layout for Quake {
+    type Header = Header;
+    type Pose = SimpleFrame;
+    type Triangle = Triangle;
+    const VARIANT: Variant = Variant::Quake;
+}
+
+impl Layout for QTest {
+    type Header = QTestHeader;
+    type Pose = QTestPose;
+    type Triangle = Triangle;
+    const VARIANT: Variant = Variant::QTest;
+}
+
+impl Layout for Md16 {
+    type Header = Header;
+    type Pose = Md16Pose;
+    type Triangle = Triangle;
+    const VARIANT: Variant = Variant::Md16;
+}
+
+impl Layout for Hexen2 {
+    type Header = Hexen2Header;
+    type Pose = SimpleFrame;
+    type Triangle = Hexen2Triangle;
+    const VARIANT: Variant = Variant::Hexen2;
+}
+
+/// What every header layout has: Quake's fields, and how the reader builds one.
+pub trait HeaderLayout: fmt::Debug + Clone + Copy + PartialEq + Send + Sync {
+    /// Whether Quake's `flags` and `size` follow `synctype` (all but QTest's header).
+    const FLAGS: bool;
+    /// Whether `num_st_verts` ends the header (Hexen II's).
+    const ST_VERTS: bool;
+    /// Quake's header fields (QTest's with `flags` and `size` 0, Hexen II's first 84 bytes).
+    fn quake(&self) -> Header;
+    /// Hexen II's `num_st_verts`; `None` for the headers without one.
+    fn num_st_verts(&self) -> Option<i32>;
+    /// The header from the fields every layout has and the ones it may add (each read only
+    /// where [`HeaderLayout::FLAGS`] and [`HeaderLayout::ST_VERTS`] say, else 0).
+    fn from_parts(common: QTestHeader, flags: i32, size: f32, num_st_verts: i32) -> Self;
+}
+
+impl HeaderLayout for Header {
+    const FLAGS: bool = true;
+    const ST_VERTS: bool = false;
+    fn quake(&self) -> Header {
+        *self
+    }
+    fn num_st_verts(&self) -> Option<i32> {
+        None
+    }
+    fn from_parts(common: QTestHeader, flags: i32, size: f32, _: i32) -> Header {
+        Header {
+            flags,
+            size,
+            ..common.to_quake()
+        }
+    }
+}
+
+impl HeaderLayout for QTestHeader {
+    const FLAGS: bool = false;
+    const ST_VERTS: bool = false;
+    fn quake(&self) -> Header {
+        self.to_quake()
+    }
+    fn num_st_verts(&self) -> Option<i32> {
+        None
+    }
+    fn from_parts(common: QTestHeader, _: i32, _: f32, _: i32) -> QTestHeader {
+        common
+    }
+}
+
+impl HeaderLayout for Hexen2Header {
+    const FLAGS: bool = true;
+    const ST_VERTS: bool = true;
+    fn quake(&self) -> Header {
+        self.mdl
+    }
+    fn num_st_verts(&self) -> Option<i32> {
+        Some(self.num_st_verts)
+    }
+    fn from_parts(common: QTestHeader, flags: i32, size: f32, num_st_verts: i32) -> Self {
+        Hexen2Header {
+            mdl: Header::from_parts(common, flags, size, 0),
+            num_st_verts,
+        }
+    }
+}
+
+/// The texture coordinates and triangles of a file as read, with what the frames after them
+/// are sized by.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Geometry<T> {
+    /// The texture coordinates.
+    pub texcoords: Vec<TexCoord>,
+    /// The triangles.
+    pub triangles: Vec<T>,
+    /// Vertices per pose (checked).
+    pub num_verts: usize,
+    /// The most mesh vertices the conversion can make (what a pose costs once decoded).
+    pub mesh_verts: u64,
+}
+
+/// How a triangle layout's texture coordinates and triangles are read, written and made
+/// into a mesh: Quake's one texture coordinate per vertex ([`Triangle`]) or Hexen II's
+/// separately indexed ones ([`Hexen2Triangle`]). The bodies are in `geometry.rs`.
+pub trait TriangleLayout: fmt::Debug + Clone + Copy + PartialEq + Send + Sync + Sized {
+    /// Reads the texture coordinates and triangles that follow the skins, every index
+    /// checked (`num_st_verts`: Hexen II's count of texture coordinates).
+    fn read_geometry(
+        r: &mut Reader<'_>,
+        h: &Header,
+        num_st_verts: Option<i32>,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> Result<Geometry<Self>>;
+    /// Writes the texture coordinates and triangles.
+    fn write_geometry(w: &mut Writer, texcoords: &[TexCoord], triangles: &[Self]);
+    /// The mesh of every pose, and the number of normals past the table when the mesh
+    /// counted them (see `convert.rs`).
+    fn mesh<P: Pose>(
+        h: &Header,
+        texcoords: &[TexCoord],
+        triangles: &[Self],
+        frames: &[Frame<P>],
+        seam_rule: SeamRule,
+    ) -> (Mesh, Option<usize>);
+}
+
+/// A whole file of one layout `L`. Pixel data and trailing bytes borrow from the input when
+/// parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MdlFile<'a, L: Layout> {
+    /// The header.
+    pub header: L::Header,
+    /// `num_skins` skin entries.
+    pub skins: Vec<Skin<'a>>,
+    /// The texture coordinates: `num_verts` (Hexen II: `num_st_verts`).
+    pub texcoords: Vec<TexCoord>,
+    /// `num_tris` triangles.
+    pub triangles: Vec<L::Triangle>,
+    /// `num_frames` frame entries.
+    pub frames: Vec<Frame<L::Pose>>,
+    /// Bytes after the last frame (qME's `QMEX` chunk and the like), kept verbatim.
+    pub trailing: Cow<'a, [u8]>,
+}
+
+/// A whole Quake (`IDPO` version 6) file.
+pub type File<'a> = MdlFile<'a, Quake>;
+/// A whole QTest (`IDPO` version 3) file: Quake's layout with the shorter header
+/// ([`QTestHeader`]) and nameless poses ([`QTestPose`]).
+pub type QTestFile<'a> = MdlFile<'a, QTest>;
+/// A whole QuakeForge `MD16` file: Quake's layout (the same 84-byte header, version 6;
+/// `scale` applies to the high bytes) with a low-byte block after each pose's vertices
+/// ([`Md16Pose`]).
+pub type Md16File<'a> = MdlFile<'a, Md16>;
+/// A whole Hexen II `RAPO` file: the 88-byte header ([`Hexen2Header`]), `num_st_verts`
+/// texture coordinates, triangles with separate vertex and texture-coordinate indices
+/// ([`Hexen2Triangle`]), Quake's frames.
+pub type Hexen2File<'a> = MdlFile<'a, Hexen2>;
+
+impl<L: Layout> MdlFile<'_, L> {
+    /// The file's layout.
+    pub fn variant(&self) -> Variant {
+        L::VARIANT
+    }
+
+    /// Quake's header fields (QTest's with `flags` and `size` 0, Hexen II's first 84 bytes).
+    pub fn quake_header(&self) -> Header {
+        self.header.quake()
+    }
+
+    /// Every pose in file order, group members included.
+    pub fn poses(&self) -> impl Iterator<Item = &L::Pose> {
+        poses(&self.frames)
+    }
+
+    /// Number of poses, group members included.
+    pub fn pose_count(&self) -> usize {
+        self.frames.iter().map(Frame::pose_count).sum()
+    }
+
+    /// Number of pose vertices whose normal index lies past the 162-entry table.
+    pub fn bad_normal_count(&self) -> usize {
+        bad_normal_count(&self.frames)
+    }
+
+    /// Number of skin pictures, group members included.
+    pub fn picture_count(&self) -> usize {
+        self.skins.iter().map(Skin::picture_count).sum()
+    }
+
+    /// Converts borrowed pixel data into owned data, detaching the file from its input.
+    pub fn into_owned(self) -> MdlFile<'static, L> {
+        MdlFile {
+            header: self.header,
+            skins: own_skins(self.skins),
+            texcoords: self.texcoords,
+            triangles: self.triangles,
+            frames: self.frames,
+            trailing: own(self.trailing),
+        }
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // QTest (`IDPO` version 3)
@@ -479,6 +747,8 @@ pub struct QTestPose {
 }
 
 impl Pose for QTestPose {
+    const NAMED: bool = false;
+    const LOW: bool = false;
     fn bounds(&self) -> [Vertex; 2] {
         [self.bboxmin, self.bboxmax]
     }
@@ -488,24 +758,18 @@ impl Pose for QTestPose {
     fn verts(&self) -> &[Vertex] {
         &self.verts
     }
-}
-
-/// A whole QTest (`IDPO` version 3) file: Quake's layout with the shorter header and nameless
-/// poses. Pixel data and trailing bytes borrow from the input when parsed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct QTestFile<'a> {
-    /// The header.
-    pub header: QTestHeader,
-    /// `num_skins` skin entries, as in Quake.
-    pub skins: Vec<Skin<'a>>,
-    /// `num_verts` texture coordinates, as in Quake.
-    pub texcoords: Vec<TexCoord>,
-    /// `num_tris` triangles, as in Quake.
-    pub triangles: Vec<Triangle>,
-    /// `num_frames` frame entries of nameless poses.
-    pub frames: Vec<Frame<QTestPose>>,
-    /// Bytes after the last frame, kept verbatim.
-    pub trailing: Cow<'a, [u8]>,
+    fn from_parts(
+        [bboxmin, bboxmax]: [Vertex; 2],
+        _: [u8; 16],
+        verts: Vec<Vertex>,
+        _: Vec<Vertex>,
+    ) -> Self {
+        QTestPose {
+            bboxmin,
+            bboxmax,
+            verts,
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -530,6 +794,8 @@ pub struct Md16Pose {
 }
 
 impl Pose for Md16Pose {
+    const NAMED: bool = true;
+    const LOW: bool = true;
     fn bounds(&self) -> [Vertex; 2] {
         [self.bboxmin, self.bboxmax]
     }
@@ -539,25 +805,23 @@ impl Pose for Md16Pose {
     fn verts(&self) -> &[Vertex] {
         &self.verts
     }
-}
-
-/// A whole QuakeForge `MD16` file: Quake's layout (the same 84-byte header, version 6) with
-/// a low-byte block after each pose's vertices. Pixel data and trailing bytes borrow from the
-/// input when parsed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Md16File<'a> {
-    /// The header; `scale` applies to the high bytes, as in Quake.
-    pub header: Header,
-    /// `num_skins` skin entries, as in Quake.
-    pub skins: Vec<Skin<'a>>,
-    /// `num_verts` texture coordinates, as in Quake.
-    pub texcoords: Vec<TexCoord>,
-    /// `num_tris` triangles, as in Quake.
-    pub triangles: Vec<Triangle>,
-    /// `num_frames` frame entries of 16-bit poses.
-    pub frames: Vec<Frame<Md16Pose>>,
-    /// Bytes after the last frame, kept verbatim.
-    pub trailing: Cow<'a, [u8]>,
+    fn low(&self) -> &[Vertex] {
+        &self.low
+    }
+    fn from_parts(
+        [bboxmin, bboxmax]: [Vertex; 2],
+        name: [u8; 16],
+        verts: Vec<Vertex>,
+        low: Vec<Vertex>,
+    ) -> Self {
+        Md16Pose {
+            bboxmin,
+            bboxmax,
+            name,
+            verts,
+            low,
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -583,24 +847,6 @@ pub struct Hexen2Triangle {
     pub vertex: [u16; 3],
     /// Texture-coordinate indices, checked against `num_st_verts` at parse time.
     pub st: [u16; 3],
-}
-
-/// A whole Hexen II `RAPO` file. Pixel data and trailing bytes borrow from the input when
-/// parsed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Hexen2File<'a> {
-    /// The header.
-    pub header: Hexen2Header,
-    /// `num_skins` skin entries, as in Quake.
-    pub skins: Vec<Skin<'a>>,
-    /// `num_st_verts` texture coordinates (`stvert_t`, as Quake's).
-    pub texcoords: Vec<TexCoord>,
-    /// `num_tris` triangles with separate vertex and texture-coordinate indices.
-    pub triangles: Vec<Hexen2Triangle>,
-    /// `num_frames` frame entries, as in Quake.
-    pub frames: Vec<Frame>,
-    /// Bytes after the last frame, kept verbatim.
-    pub trailing: Cow<'a, [u8]>,
 }
 
 pub use crate::io::names::name_str;

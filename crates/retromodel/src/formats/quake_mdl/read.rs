@@ -37,27 +37,27 @@ fn pose_cost(num_verts: usize, raw: u64, mesh_verts: u64) -> u64 {
     256 + raw * num_verts as u64 + 24 * mesh_verts
 }
 
-/// How the poses of one layout are stored and what they cost.
-struct PoseLayout<P> {
-    /// Bytes of one pose.
-    size: usize,
-    /// What one pose costs once decoded.
-    cost: u64,
-    /// Reads one pose of `num_verts` vertices.
-    read: fn(&mut Reader<'_>, usize) -> Result<P>,
-}
-
-impl<'a> File<'a> {
-    /// Parses a Quake (`IDPO` version 6) file. Pixel data and trailing bytes borrow from
-    /// `data`.
+impl<'a, L: Layout> MdlFile<'a, L> {
+    /// Parses a file of layout `L` ([`File::parse`] for Quake's `IDPO` version 6,
+    /// `QTestFile::parse`, `Md16File::parse`, `Hexen2File::parse`). Pixel data and trailing
+    /// bytes borrow from `data`.
     ///
-    /// Fails on a wrong magic or version, a negative or impossible count, a vertex index out
-    /// of range, an unknown skin type or truncated data. Group intervals are not judged here
-    /// (see [`super::validate`]): the file is read as stored.
-    pub fn parse(data: &'a [u8], limits: &Limits) -> Result<File<'a>> {
-        let mut r = Reader::new(data, Variant::Quake.name());
-        let header = read_header(&mut r, Variant::Quake)?;
-        let h = &header;
+    /// Fails on a wrong magic or version, a negative or impossible count, a vertex (or
+    /// Hexen II texture-coordinate) index out of range, an unknown skin type or truncated data
+    /// (an `MD16` pose whose low block is cut short included). Group intervals are not judged
+    /// here (see [`super::validate`]): the file is read as stored.
+    ///
+    /// - QTest: the 76-byte header, Quake's skins, texture coordinates and triangles, and poses
+    ///   without names.
+    /// - `MD16` (version 6): Quake's layout with a block of low bytes after each pose's
+    ///   vertices.
+    /// - Hexen II `RAPO` (version 50): the 88-byte header, Quake's skins, `num_st_verts`
+    ///   texture coordinates, triangles with separate vertex and texture-coordinate indices,
+    ///   Quake's frames.
+    pub fn parse(data: &'a [u8], limits: &Limits) -> Result<MdlFile<'a, L>> {
+        let mut r = Reader::new(data, L::VARIANT.name());
+        let header = read_header::<L::Header>(&mut r, L::VARIANT)?;
+        let h = header.quake();
         let mut budget = Budget::new(limits);
         let skins = read_skins(
             &mut r,
@@ -67,134 +67,15 @@ impl<'a> File<'a> {
             limits,
             &mut budget,
         )?;
-        let (texcoords, triangles) =
-            read_geometry(&mut r, h.num_verts, h.num_tris, limits, &mut budget)?;
-        let n = texcoords.len();
-        let layout = PoseLayout {
-            size: FRAME_HEAD + VERTEX_SIZE * n,
-            cost: pose_cost(n, 4, 2 * n as u64),
-            read: read_pose,
-        };
-        let frames = read_frames(&mut r, h.num_frames, n, &layout, limits, &mut budget)?;
-        Ok(File {
+        let geometry =
+            L::Triangle::read_geometry(&mut r, &h, header.num_st_verts(), limits, &mut budget)?;
+        let poses = PoseSize::of::<L::Pose>(geometry.num_verts, geometry.mesh_verts);
+        let frames = read_frames(&mut r, h.num_frames, poses, limits, &mut budget)?;
+        Ok(MdlFile {
             header,
             skins,
-            texcoords,
-            triangles,
-            frames,
-            trailing: Cow::Borrowed(r.rest()),
-        })
-    }
-}
-
-impl<'a> QTestFile<'a> {
-    /// Parses a QTest (`IDPO` version 3) file: the 76-byte header, Quake's skins, texture
-    /// coordinates and triangles, and poses without names. Fails as [`File::parse`] does.
-    pub fn parse(data: &'a [u8], limits: &Limits) -> Result<QTestFile<'a>> {
-        let mut r = Reader::new(data, Variant::QTest.name());
-        let header = read_common_header(&mut r, Variant::QTest).context_with(|| "header")?;
-        let h = &header;
-        let mut budget = Budget::new(limits);
-        let skins = read_skins(
-            &mut r,
-            h.num_skins,
-            h.skinwidth,
-            h.skinheight,
-            limits,
-            &mut budget,
-        )?;
-        let (texcoords, triangles) =
-            read_geometry(&mut r, h.num_verts, h.num_tris, limits, &mut budget)?;
-        let n = texcoords.len();
-        let layout = PoseLayout {
-            size: QTEST_FRAME_HEAD + VERTEX_SIZE * n,
-            cost: pose_cost(n, 4, 2 * n as u64),
-            read: read_qtest_pose,
-        };
-        let frames = read_frames(&mut r, h.num_frames, n, &layout, limits, &mut budget)?;
-        Ok(QTestFile {
-            header,
-            skins,
-            texcoords,
-            triangles,
-            frames,
-            trailing: Cow::Borrowed(r.rest()),
-        })
-    }
-}
-
-impl<'a> Md16File<'a> {
-    /// Parses a QuakeForge `MD16` file (version 6): Quake's layout with a block of low bytes
-    /// after each pose's vertices. Fails as [`File::parse`] does, and on a pose whose low
-    /// block is cut short.
-    pub fn parse(data: &'a [u8], limits: &Limits) -> Result<Md16File<'a>> {
-        let mut r = Reader::new(data, Variant::Md16.name());
-        let header = read_header(&mut r, Variant::Md16)?;
-        let h = &header;
-        let mut budget = Budget::new(limits);
-        let skins = read_skins(
-            &mut r,
-            h.num_skins,
-            h.skinwidth,
-            h.skinheight,
-            limits,
-            &mut budget,
-        )?;
-        let (texcoords, triangles) =
-            read_geometry(&mut r, h.num_verts, h.num_tris, limits, &mut budget)?;
-        let n = texcoords.len();
-        let layout = PoseLayout {
-            size: FRAME_HEAD + 2 * VERTEX_SIZE * n,
-            cost: pose_cost(n, 8, 2 * n as u64),
-            read: read_md16_pose,
-        };
-        let frames = read_frames(&mut r, h.num_frames, n, &layout, limits, &mut budget)?;
-        Ok(Md16File {
-            header,
-            skins,
-            texcoords,
-            triangles,
-            frames,
-            trailing: Cow::Borrowed(r.rest()),
-        })
-    }
-}
-
-impl<'a> Hexen2File<'a> {
-    /// Parses a Hexen II mission-pack `RAPO` file (version 50): the 88-byte header, Quake's
-    /// skins, `num_st_verts` texture coordinates, triangles with separate vertex and
-    /// texture-coordinate indices, Quake's frames. Fails as [`File::parse`] does, and on a
-    /// texture-coordinate index out of range.
-    pub fn parse(data: &'a [u8], limits: &Limits) -> Result<Hexen2File<'a>> {
-        let mut r = Reader::new(data, Variant::Hexen2.name());
-        let mdl = read_header(&mut r, Variant::Hexen2)?;
-        let num_st_verts = r.i32().context_with(|| "header")?;
-        let header = Hexen2Header { mdl, num_st_verts };
-        let mut budget = Budget::new(limits);
-        let skins = read_skins(
-            &mut r,
-            mdl.num_skins,
-            mdl.skinwidth,
-            mdl.skinheight,
-            limits,
-            &mut budget,
-        )?;
-        // No array of `num_verts` precedes the frames: its size is checked with theirs.
-        let n = r.count_in_limit(mdl.num_verts, "num_verts", NUM_VERTS_AT, limits)?;
-        let (texcoords, triangles) = read_hexen2_geometry(&mut r, &header, limits, &mut budget)?;
-        // Every corner may be a mesh vertex of its own.
-        let mesh_verts = 3 * triangles.len() as u64;
-        let layout = PoseLayout {
-            size: FRAME_HEAD + VERTEX_SIZE * n,
-            cost: pose_cost(n, 4, mesh_verts),
-            read: read_pose,
-        };
-        let frames = read_frames(&mut r, mdl.num_frames, n, &layout, limits, &mut budget)?;
-        Ok(Hexen2File {
-            header,
-            skins,
-            texcoords,
-            triangles,
+            texcoords: geometry.texcoords,
+            triangles: geometry.triangles,
             frames,
             trailing: Cow::Borrowed(r.rest()),
         })
@@ -244,19 +125,40 @@ pub(crate) fn read_geometry(
     Ok((texcoords, triangles))
 }
 
-/// Hexen II's `num_st_verts` texture coordinates and its triangles.
-fn read_hexen2_geometry(
+/// Quake's texture coordinates and triangles ([`read_geometry`]) with the frames' sizes: a
+/// pose has one vertex per texture coordinate, and each may be split on the seam.
+pub(super) fn read_quake_geometry(
     r: &mut Reader<'_>,
-    h: &Hexen2Header,
+    h: &Header,
     limits: &Limits,
     budget: &mut Budget,
-) -> Result<(Vec<TexCoord>, Vec<Hexen2Triangle>)> {
-    let n = r.count(h.num_st_verts, "num_st_verts", 12, NUM_ST_VERTS_AT, limits)?;
+) -> Result<Geometry<Triangle>> {
+    let (texcoords, triangles) = read_geometry(r, h.num_verts, h.num_tris, limits, budget)?;
+    let num_verts = texcoords.len();
+    Ok(Geometry {
+        texcoords,
+        triangles,
+        num_verts,
+        mesh_verts: 2 * num_verts as u64,
+    })
+}
+
+/// Hexen II's `num_st_verts` texture coordinates and its triangles, after the check of
+/// `num_verts` (no array of it precedes the frames: its size is checked with theirs).
+pub(super) fn read_hexen2_geometry(
+    r: &mut Reader<'_>,
+    mdl: &Header,
+    num_st_verts: i32,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Result<Geometry<Hexen2Triangle>> {
+    let num_verts = r.count_in_limit(mdl.num_verts, "num_verts", NUM_VERTS_AT, limits)?;
+    let n = r.count(num_st_verts, "num_st_verts", 12, NUM_ST_VERTS_AT, limits)?;
     r.charge(budget, 12 * n as u64, NUM_ST_VERTS_AT)?;
     let texcoords = read_texcoords(r, n)?;
 
     let num_tris = r.count(
-        h.mdl.num_tris,
+        mdl.num_tris,
         "num_tris",
         HEXEN2_TRIANGLE_SIZE,
         NUM_TRIS_AT,
@@ -279,15 +181,22 @@ fn read_hexen2_geometry(
             }
             Ok(out)
         };
-        let vertex = read_indices("vertex", "num_verts", h.mdl.num_verts)?;
-        let st = read_indices("st", "num_st_verts", h.num_st_verts)?;
+        let vertex = read_indices("vertex", "num_verts", mdl.num_verts)?;
+        let st = read_indices("st", "num_st_verts", num_st_verts)?;
         triangles.push(Hexen2Triangle {
             facesfront,
             vertex,
             st,
         });
     }
-    Ok((texcoords, triangles))
+    // Every corner may be a mesh vertex of its own.
+    let mesh_verts = 3 * triangles.len() as u64;
+    Ok(Geometry {
+        texcoords,
+        triangles,
+        num_verts,
+        mesh_verts,
+    })
 }
 
 /// The error for an index past its array.
@@ -381,15 +290,18 @@ fn read_common_header(r: &mut Reader<'_>, variant: Variant) -> Result<QTestHeade
     })
 }
 
-/// Quake's 84-byte header (also `MD16`'s and the start of Hexen II's).
-fn read_header(r: &mut Reader<'_>, variant: Variant) -> Result<Header> {
+/// The header of one layout: the fields every variant has, then Quake's `flags` and `size`
+/// and Hexen II's `num_st_verts` where the layout has them.
+fn read_header<H: HeaderLayout>(r: &mut Reader<'_>, variant: Variant) -> Result<H> {
     (|| {
         let common = read_common_header(r, variant)?;
-        Ok(Header {
-            flags: r.i32()?,
-            size: r.f32()?,
-            ..common.to_quake()
-        })
+        let (flags, size) = if H::FLAGS {
+            (r.i32()?, r.f32()?)
+        } else {
+            (0, 0.0)
+        };
+        let num_st_verts = if H::ST_VERTS { r.i32()? } else { 0 };
+        Ok(H::from_parts(common, flags, size, num_st_verts))
     })()
     .context_with(|| "header")
 }
@@ -467,77 +379,80 @@ fn read_vertices(r: &mut Reader<'_>, num_verts: usize) -> Result<Vec<Vertex>> {
     Ok(bytes.chunks_exact(VERTEX_SIZE).map(vertex).collect())
 }
 
-fn read_pose(r: &mut Reader<'_>, num_verts: usize) -> Result<SimpleFrame> {
-    Ok(SimpleFrame {
-        bboxmin: read_vertex(r)?,
-        bboxmax: read_vertex(r)?,
-        name: r.array::<16>()?,
-        verts: read_vertices(r, num_verts)?,
-    })
+/// How big the poses of one layout are and what they cost.
+#[derive(Clone, Copy)]
+struct PoseSize {
+    /// Vertices per pose.
+    num_verts: usize,
+    /// Bytes of one pose: bounding box, name (if any), the vertices and the low block (if
+    /// any).
+    size: usize,
+    /// What one pose costs once decoded: its raw vertices and up to `mesh_verts` decoded mesh
+    /// vertices.
+    cost: u64,
 }
 
-fn read_qtest_pose(r: &mut Reader<'_>, num_verts: usize) -> Result<QTestPose> {
-    Ok(QTestPose {
-        bboxmin: read_vertex(r)?,
-        bboxmax: read_vertex(r)?,
-        verts: read_vertices(r, num_verts)?,
-    })
+impl PoseSize {
+    fn of<P: Pose>(num_verts: usize, mesh_verts: u64) -> PoseSize {
+        let head = if P::NAMED {
+            FRAME_HEAD
+        } else {
+            QTEST_FRAME_HEAD
+        };
+        let blocks = if P::LOW { 2 } else { 1 };
+        PoseSize {
+            num_verts,
+            size: head + blocks * VERTEX_SIZE * num_verts,
+            cost: pose_cost(num_verts, (blocks * VERTEX_SIZE) as u64, mesh_verts),
+        }
+    }
 }
 
-fn read_md16_pose(r: &mut Reader<'_>, num_verts: usize) -> Result<Md16Pose> {
-    let SimpleFrame {
-        bboxmin,
-        bboxmax,
-        name,
-        verts,
-    } = read_pose(r, num_verts)?;
-    let low = read_vertices(r, num_verts).context_with(|| "low bytes")?;
-    Ok(Md16Pose {
-        bboxmin,
-        bboxmax,
-        name,
-        verts,
-        low,
-    })
+fn read_pose<P: Pose>(r: &mut Reader<'_>, num_verts: usize) -> Result<P> {
+    let bounds = [read_vertex(r)?, read_vertex(r)?];
+    let name = if P::NAMED { r.array::<16>()? } else { [0; 16] };
+    let verts = read_vertices(r, num_verts)?;
+    let low = if P::LOW {
+        read_vertices(r, num_verts).context_with(|| "low bytes")?
+    } else {
+        Vec::new()
+    };
+    Ok(P::from_parts(bounds, name, verts, low))
 }
 
 /// The `num_frames` frame entries (count at offset 68) of one pose layout.
-fn read_frames<P>(
+fn read_frames<P: Pose>(
     r: &mut Reader<'_>,
     num_frames: i32,
-    num_verts: usize,
-    layout: &PoseLayout<P>,
+    poses: PoseSize,
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Vec<Frame<P>>> {
     let num_frames = r.count(
         num_frames,
         "num_frames",
-        4 + layout.size,
+        4 + poses.size,
         NUM_FRAMES_AT,
         limits,
     )?;
-    r.charge(budget, num_frames as u64 * layout.cost, NUM_FRAMES_AT)?;
+    r.charge(budget, num_frames as u64 * poses.cost, NUM_FRAMES_AT)?;
     let mut frames = Vec::with_capacity(num_frames);
     for i in 0..num_frames {
-        frames.push(
-            read_frame(r, num_verts, layout, limits, budget)
-                .context_with(|| format!("frame {i}"))?,
-        );
+        frames.push(read_frame(r, poses, limits, budget).context_with(|| format!("frame {i}"))?);
     }
     Ok(frames)
 }
 
-fn read_frame<P>(
+fn read_frame<P: Pose>(
     r: &mut Reader<'_>,
-    num_verts: usize,
-    layout: &PoseLayout<P>,
+    poses: PoseSize,
     limits: &Limits,
     budget: &mut Budget,
 ) -> Result<Frame<P>> {
+    let num_verts = poses.num_verts;
     let frame_type = r.i32()?;
     if frame_type == 0 {
-        return Ok(Frame::Simple((layout.read)(r, num_verts)?));
+        return Ok(Frame::Simple(read_pose(r, num_verts)?));
     }
     let nb_at = r.pos();
     let nb = r.i32()?;
@@ -545,14 +460,14 @@ fn read_frame<P>(
         return Err(r.error_at(nb_at, ErrorKind::BadCount, "frame group with 0 frames"));
     }
     // 8 bytes of group bbox, then per pose an interval and the pose itself.
-    let nb = r.count(nb, "nb", 4 + layout.size, nb_at, limits)?;
-    r.charge(budget, nb as u64 * layout.cost, nb_at)?;
+    let nb = r.count(nb, "nb", 4 + poses.size, nb_at, limits)?;
+    r.charge(budget, nb as u64 * poses.cost, nb_at)?;
     let bboxmin = read_vertex(r)?;
     let bboxmax = read_vertex(r)?;
     let intervals = (0..nb).map(|_| r.f32()).collect::<Result<Vec<_>>>()?;
     let mut frames = Vec::with_capacity(nb);
     for i in 0..nb {
-        frames.push((layout.read)(r, num_verts).context_with(|| format!("group frame {i}"))?);
+        frames.push(read_pose(r, num_verts).context_with(|| format!("group frame {i}"))?);
     }
     Ok(Frame::Group {
         frame_type,
@@ -568,11 +483,7 @@ mod one_pass_tests {
     use super::*;
 
     fn words(triangles: &[[i32; 4]]) -> Vec<u8> {
-        triangles
-            .iter()
-            .flatten()
-            .flat_map(|v| v.to_le_bytes())
-            .collect()
+        crate::io::le_rows(triangles, i32::to_le_bytes)
     }
 
     #[test]

@@ -9,151 +9,12 @@
 //! limit it overflows a static array on, is an [`Severity::Error`]; everything else is a
 //! warning. An engine that does not load a file's variant at all says so with an error first.
 
+use super::engine::Engine;
 use super::raw::{
-    bad_normal_count, poses, File, Frame, Header, Hexen2File, Md16File, PixelFormat, QTestFile,
-    Skin, TexCoord, Variant, ALIAS_ONSEAM, SKIN_GROUP,
+    bad_normal_count, poses as poses_of, Frame, HeaderLayout, Layout, MdlFile, PixelFormat, Pose,
+    Skin, ALIAS_ONSEAM, SKIN_GROUP,
 };
-use super::MdlFile;
 use crate::diagnostic::{Diagnostic, Severity};
-
-/// The engine whose limits [`validate`] applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Engine {
-    /// id Software's software-rendered Quake (WinQuake).
-    Quake,
-    /// id Software's GLQuake.
-    GlQuake,
-    /// QuakeSpasm (the default: the most used engine of the three today).
-    #[default]
-    QuakeSpasm,
-    /// Hexen II with its mission pack (Raven's engines, uHexen2): Quake files and `RAPO`;
-    /// the default for `RAPO` files.
-    Hexen2,
-    /// FTEQW: every layout (Quake, QTest, `MD16`, `RAPO`), without fixed limits in its loader;
-    /// the default for QTest and `MD16` files.
-    Fteqw,
-}
-
-/// Numeric limits of one engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EngineLimits {
-    /// `MAXALIASVERTS`.
-    pub max_verts: i32,
-    /// `MAXALIASTRIS`, if the engine has one.
-    pub max_tris: Option<i32>,
-    /// `MAXALIASFRAMES` (poses, group members included), if any.
-    pub max_poses: Option<usize>,
-    /// `MAX_SKINS`, if any.
-    pub max_skins: Option<i32>,
-    /// Skin width must be a multiple of 4.
-    pub skinwidth_multiple_of_4: bool,
-    /// `MAX_LBM_HEIGHT`, and whether exceeding it is fatal.
-    pub max_skin_height: (i32, Severity),
-    /// Pictures per skin group that the renderer cycles (GL engines keep 4).
-    pub max_group_pictures: Option<usize>,
-}
-
-impl Engine {
-    /// The engine's limits.
-    pub fn limits(self) -> EngineLimits {
-        match self {
-            Engine::Quake => EngineLimits {
-                max_verts: 2000,
-                max_tris: None,
-                max_poses: None,
-                max_skins: None,
-                skinwidth_multiple_of_4: true,
-                max_skin_height: (480, Severity::Error),
-                max_group_pictures: None,
-            },
-            Engine::GlQuake => EngineLimits {
-                max_verts: 1024,
-                max_tris: Some(2048),
-                max_poses: Some(256),
-                max_skins: Some(32),
-                skinwidth_multiple_of_4: false,
-                max_skin_height: (480, Severity::Error),
-                max_group_pictures: Some(4),
-            },
-            Engine::QuakeSpasm => EngineLimits {
-                max_verts: 2000,
-                max_tris: Some(4096),
-                max_poses: Some(1024),
-                max_skins: Some(32),
-                skinwidth_multiple_of_4: false,
-                max_skin_height: (480, Severity::Warning),
-                max_group_pictures: Some(4),
-            },
-            // uHexen2 gl_model.h / r_local.h: MAXALIASVERTS 2000, MAXALIASTRIS 2048 and
-            // MAXALIASFRAMES 256 (static arrays, unchecked), MAX_SKINS 32 and
-            // MAX_SKIN_HEIGHT 480 (Sys_Error); the software loader (H2MP MODEL.C) refuses a
-            // skin width that is not a multiple of 4.
-            Engine::Hexen2 => EngineLimits {
-                max_verts: 2000,
-                max_tris: Some(2048),
-                max_poses: Some(256),
-                max_skins: Some(32),
-                skinwidth_multiple_of_4: true,
-                max_skin_height: (480, Severity::Error),
-                max_group_pictures: Some(4),
-            },
-            // FTEQW's Mod_LoadQ1Model checks quantities only (see `validate`).
-            Engine::Fteqw => EngineLimits {
-                max_verts: i32::MAX,
-                max_tris: None,
-                max_poses: None,
-                max_skins: None,
-                skinwidth_multiple_of_4: false,
-                max_skin_height: (i32::MAX, Severity::Warning),
-                max_group_pictures: None,
-            },
-        }
-    }
-
-    /// Name as used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Quake => "quake",
-            Engine::GlQuake => "glquake",
-            Engine::QuakeSpasm => "quakespasm",
-            Engine::Hexen2 => "hexen2",
-            Engine::Fteqw => "fteqw",
-        }
-    }
-
-    /// The engine called `name` on the command line.
-    pub fn named(name: &str) -> Option<Engine> {
-        [
-            Engine::Quake,
-            Engine::GlQuake,
-            Engine::QuakeSpasm,
-            Engine::Hexen2,
-            Engine::Fteqw,
-        ]
-        .into_iter()
-        .find(|e| e.name() == name)
-    }
-
-    /// Whether the engine loads files of `variant` at all: every engine reads Quake's,
-    /// Hexen II's reads `RAPO` too, FTEQW every variant.
-    pub fn loads(self, variant: Variant) -> bool {
-        match self {
-            Engine::Quake | Engine::GlQuake | Engine::QuakeSpasm => variant == Variant::Quake,
-            Engine::Hexen2 => matches!(variant, Variant::Quake | Variant::Hexen2),
-            Engine::Fteqw => true,
-        }
-    }
-
-    /// The engine a file of `variant` is checked against by default: QuakeSpasm for Quake,
-    /// Hexen II for `RAPO`, FTEQW (the one engine that loads them) for QTest and `MD16`.
-    pub fn default_for(variant: Variant) -> Engine {
-        match variant {
-            Variant::Quake => Engine::QuakeSpasm,
-            Variant::Hexen2 => Engine::Hexen2,
-            Variant::QTest | Variant::Md16 => Engine::Fteqw,
-        }
-    }
-}
 
 /// `MAXALIASVERTS`, the size of the array Hexen II's loaders copy `num_st_verts` texture
 /// coordinates into.
@@ -178,118 +39,13 @@ pub fn interval_problem(intervals: &[f32]) -> Option<String> {
     None
 }
 
-/// Checks a file of any layout ([`File`], [`super::QTestFile`], [`super::Md16File`],
-/// [`super::Hexen2File`]) against one engine's limits.
-pub fn validate<F: MdlFile + ?Sized>(file: &F, engine: Engine) -> Vec<Diagnostic> {
-    file.check(engine)
-}
-
-/// What the checks read from a file of any layout.
-pub(super) struct Layout<'f> {
-    variant: Variant,
-    /// Quake's header fields (QTest's with flags and size 0).
-    header: Header,
-    /// Hexen II's `num_st_verts`.
-    num_st_verts: Option<i32>,
-    skins: &'f [Skin<'f>],
-    texcoords: &'f [TexCoord],
-    poses: usize,
-    /// The intervals of each frame group, by frame index.
-    groups: Vec<(usize, &'f [f32])>,
-    bad_normals: usize,
-    /// `MD16` poses' low-block normal bytes that differ from the high block's.
-    low_normals_differ: usize,
-}
-
-fn groups<P>(frames: &[Frame<P>]) -> Vec<(usize, &[f32])> {
-    frames
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| match f {
-            Frame::Group { intervals, .. } => Some((i, intervals.as_slice())),
-            Frame::Simple(_) => None,
-        })
-        .collect()
-}
-
-impl<'f> Layout<'f> {
-    /// The parts of a file that the checks read.
-    pub(super) fn of<F: Into<Layout<'f>>>(file: F) -> Layout<'f> {
-        file.into()
-    }
-}
-
-impl<'f> From<&'f File<'f>> for Layout<'f> {
-    fn from(file: &'f File<'f>) -> Self {
-        Layout {
-            variant: Variant::Quake,
-            header: file.header,
-            num_st_verts: None,
-            skins: &file.skins,
-            texcoords: &file.texcoords,
-            poses: file.pose_count(),
-            groups: groups(&file.frames),
-            bad_normals: bad_normal_count(&file.frames),
-            low_normals_differ: 0,
-        }
-    }
-}
-
-impl<'f> From<&'f QTestFile<'f>> for Layout<'f> {
-    fn from(file: &'f QTestFile<'f>) -> Self {
-        Layout {
-            variant: Variant::QTest,
-            header: file.header.to_quake(),
-            num_st_verts: None,
-            skins: &file.skins,
-            texcoords: &file.texcoords,
-            poses: file.pose_count(),
-            groups: groups(&file.frames),
-            bad_normals: bad_normal_count(&file.frames),
-            low_normals_differ: 0,
-        }
-    }
-}
-
-impl<'f> From<&'f Md16File<'f>> for Layout<'f> {
-    fn from(file: &'f Md16File<'f>) -> Self {
-        Layout {
-            variant: Variant::Md16,
-            header: file.header,
-            num_st_verts: None,
-            skins: &file.skins,
-            texcoords: &file.texcoords,
-            poses: file.pose_count(),
-            groups: groups(&file.frames),
-            bad_normals: bad_normal_count(&file.frames),
-            low_normals_differ: poses(&file.frames)
-                .flat_map(|p| p.verts.iter().zip(&p.low))
-                .filter(|(hi, lo)| hi.normal_index != lo.normal_index)
-                .count(),
-        }
-    }
-}
-
-impl<'f> From<&'f Hexen2File<'f>> for Layout<'f> {
-    fn from(file: &'f Hexen2File<'f>) -> Self {
-        Layout {
-            variant: Variant::Hexen2,
-            header: file.header.mdl,
-            num_st_verts: Some(file.header.num_st_verts),
-            skins: &file.skins,
-            texcoords: &file.texcoords,
-            poses: file.pose_count(),
-            groups: groups(&file.frames),
-            bad_normals: bad_normal_count(&file.frames),
-            low_normals_differ: 0,
-        }
-    }
-}
-
-/// Checks the parts of a file against one engine's limits.
-pub(super) fn check(file: &Layout<'_>, engine: Engine) -> Vec<Diagnostic> {
+/// Checks a file of any layout ([`File`](super::File), [`QTestFile`](super::QTestFile),
+/// [`Md16File`](super::Md16File), [`Hexen2File`](super::Hexen2File)) against one engine's
+/// limits.
+pub fn validate<L: Layout>(file: &MdlFile<'_, L>, engine: Engine) -> Vec<Diagnostic> {
     let l = engine.limits();
-    let h = &file.header;
+    let h = &file.header.quake();
+    let variant = L::VARIANT;
     let mut out = Vec::new();
     let mut sev = |s: Severity, m: String| {
         out.push(Diagnostic {
@@ -299,13 +55,10 @@ pub(super) fn check(file: &Layout<'_>, engine: Engine) -> Vec<Diagnostic> {
     };
     let e = engine.name();
 
-    if !engine.loads(file.variant) {
+    if !engine.loads(variant) {
         sev(
             Severity::Error,
-            format!(
-                "{e} does not load {} files",
-                super::codec::format_of(file.variant).description()
-            ),
+            format!("{e} does not load {} files", variant.format().description()),
         );
     }
     if engine == Engine::Fteqw && (1..3).contains(&h.num_verts) {
@@ -323,7 +76,7 @@ pub(super) fn check(file: &Layout<'_>, engine: Engine) -> Vec<Diagnostic> {
             ),
         );
     }
-    if let Some(n) = file.num_st_verts {
+    if let Some(n) = file.header.num_st_verts() {
         if n <= 0 {
             sev(
                 Severity::Error,
@@ -356,7 +109,7 @@ pub(super) fn check(file: &Layout<'_>, engine: Engine) -> Vec<Diagnostic> {
             format!("{} triangles exceed {e}'s limit of {m}", h.num_tris),
         );
     }
-    let poses = file.poses;
+    let poses = file.pose_count();
     if h.num_frames < 1 {
         sev(
             Severity::Error,
@@ -446,24 +199,31 @@ pub(super) fn check(file: &Layout<'_>, engine: Engine) -> Vec<Diagnostic> {
         };
         sev(s, format!("texcoord {i}: onseam value {:#x} (should be 0 or 0x20; other bits clash with software Quake's clip flags)", tc.onseam));
     }
-    for &(i, intervals) in &file.groups {
-        if let Some(p) = interval_problem(intervals) {
-            sev(Severity::Error, format!("frame {i}: group {p}"));
+    for (i, f) in file.frames.iter().enumerate() {
+        if let Frame::Group { intervals, .. } = f {
+            if let Some(p) = interval_problem(intervals) {
+                sev(Severity::Error, format!("frame {i}: group {p}"));
+            }
         }
     }
-    let bad_normals = file.bad_normals;
+    let bad_normals = bad_normal_count(&file.frames);
     if bad_normals > 0 {
         sev(
             Severity::Warning,
             format!("{bad_normals} vertex normal indices past the 162-entry table"),
         );
     }
-    if file.low_normals_differ > 0 {
+    // `MD16` poses' low-block normal bytes that differ from the high block's (no other
+    // layout has a low block).
+    let low_normals_differ = poses_of(&file.frames)
+        .flat_map(|p| p.verts().iter().zip(p.low()))
+        .filter(|(hi, lo)| hi.normal_index != lo.normal_index)
+        .count();
+    if low_normals_differ > 0 {
         sev(
             Severity::Warning,
             format!(
-                "{} low-block normal bytes differ from the high block's (QuakeForge's software renderer reads the low block's, FTEQW and QuakeForge's GL renderer the high block's)",
-                file.low_normals_differ
+                "{low_normals_differ} low-block normal bytes differ from the high block's (QuakeForge's software renderer reads the low block's, FTEQW and QuakeForge's GL renderer the high block's)"
             ),
         );
     }

@@ -1,116 +1,41 @@
-//! Serialising: [`File`] and its variants to bytes, the exact mirror of the parser.
+//! Serialising: an [`MdlFile`] of any layout to bytes, the exact mirror of the parser.
 
 use super::raw::*;
 use crate::io::Writer;
 
-impl File<'_> {
+impl<L: Layout> MdlFile<'_, L> {
     /// The file's bytes. An unmodified parsed file comes back byte for byte.
     ///
     /// The writer trusts the counts of the vectors, not the header: callers that edit a
-    /// `File` keep `header.num_*` in step (the Model writer of a later release does).
+    /// file keep `header.num_*` in step (the Model writer does).
     pub fn write(&self) -> Vec<u8> {
-        let mut w = Writer::with_capacity(self.size_hint());
-        write_header(&mut w, Variant::Quake, &self.header);
+        let h = self.header.quake();
+        let mut w = Writer::with_capacity(self.size_hint(&h));
+        write_common_header(&mut w, L::VARIANT, &h);
+        if L::Header::FLAGS {
+            w.i32(h.flags);
+            w.f32(h.size);
+        }
+        if let Some(n) = self.header.num_st_verts() {
+            w.i32(n);
+        }
         write_skins(&mut w, &self.skins);
-        write_geometry(&mut w, &self.texcoords, &self.triangles);
-        write_frames(&mut w, &self.frames, write_pose);
+        L::Triangle::write_geometry(&mut w, &self.texcoords, &self.triangles);
+        write_frames(&mut w, &self.frames);
         w.bytes(&self.trailing);
         w.into_bytes()
     }
 
-    fn size_hint(&self) -> usize {
-        HEADER_SIZE
+    fn size_hint(&self, h: &Header) -> usize {
+        let head = if L::Pose::NAMED { 28 } else { 12 };
+        let blocks = if L::Pose::LOW { 2 } else { 1 };
+        L::VARIANT.header_size()
             + skins_size(&self.skins)
             + 12 * self.texcoords.len()
             + 16 * self.triangles.len()
-            + self.pose_count() * (28 + 4 * self.texcoords.len())
+            + self.pose_count() * (head + 4 * blocks * h.num_verts.max(0) as usize)
             + 16 * self.frames.len()
             + self.trailing.len()
-    }
-}
-
-impl QTestFile<'_> {
-    /// The file's bytes: the 76-byte header, then Quake's layout with nameless poses. An
-    /// unmodified parsed file comes back byte for byte; the writer trusts the vectors'
-    /// counts, as [`File::write`] does.
-    pub fn write(&self) -> Vec<u8> {
-        let h = &self.header;
-        let mut w = Writer::with_capacity(
-            QTEST_HEADER_SIZE
-                + skins_size(&self.skins)
-                + 28 * self.texcoords.len()
-                + self.pose_count() * (12 + 4 * self.texcoords.len())
-                + 16 * self.frames.len()
-                + self.trailing.len(),
-        );
-        write_common_header(&mut w, Variant::QTest, &h.to_quake());
-        write_skins(&mut w, &self.skins);
-        write_geometry(&mut w, &self.texcoords, &self.triangles);
-        write_frames(&mut w, &self.frames, |w, p: &QTestPose| {
-            write_vertex(w, &p.bboxmin);
-            write_vertex(w, &p.bboxmax);
-            write_vertices(w, &p.verts);
-        });
-        w.bytes(&self.trailing);
-        w.into_bytes()
-    }
-}
-
-impl Md16File<'_> {
-    /// The file's bytes: Quake's layout with each pose's low-byte block after its vertices.
-    /// An unmodified parsed file comes back byte for byte; the writer trusts the vectors'
-    /// counts, as [`File::write`] does.
-    pub fn write(&self) -> Vec<u8> {
-        let mut w = Writer::with_capacity(
-            HEADER_SIZE
-                + skins_size(&self.skins)
-                + 28 * self.texcoords.len()
-                + self.pose_count() * (28 + 8 * self.texcoords.len())
-                + 16 * self.frames.len()
-                + self.trailing.len(),
-        );
-        write_header(&mut w, Variant::Md16, &self.header);
-        write_skins(&mut w, &self.skins);
-        write_geometry(&mut w, &self.texcoords, &self.triangles);
-        write_frames(&mut w, &self.frames, |w, p: &Md16Pose| {
-            write_vertex(w, &p.bboxmin);
-            write_vertex(w, &p.bboxmax);
-            w.bytes(&p.name);
-            write_vertices(w, &p.verts);
-            write_vertices(w, &p.low);
-        });
-        w.bytes(&self.trailing);
-        w.into_bytes()
-    }
-}
-
-impl Hexen2File<'_> {
-    /// The file's bytes: the 88-byte header, Quake's skins, the texture coordinates, the
-    /// triangles with their 16-bit indices, Quake's frames. An unmodified parsed file comes
-    /// back byte for byte; the writer trusts the vectors' counts, as [`File::write`] does.
-    pub fn write(&self) -> Vec<u8> {
-        let h = &self.header;
-        let mut w = Writer::with_capacity(
-            HEXEN2_HEADER_SIZE
-                + skins_size(&self.skins)
-                + 12 * self.texcoords.len()
-                + 16 * self.triangles.len()
-                + self.pose_count() * (28 + 4 * h.mdl.num_verts.max(0) as usize)
-                + 16 * self.frames.len()
-                + self.trailing.len(),
-        );
-        write_header(&mut w, Variant::Hexen2, &h.mdl);
-        w.i32(h.num_st_verts);
-        write_skins(&mut w, &self.skins);
-        write_texcoords(&mut w, &self.texcoords);
-        for t in &self.triangles {
-            w.i32(t.facesfront);
-            t.vertex.iter().for_each(|&v| w.u16(v));
-            t.st.iter().for_each(|&v| w.u16(v));
-        }
-        write_frames(&mut w, &self.frames, write_pose);
-        w.bytes(&self.trailing);
-        w.into_bytes()
     }
 }
 
@@ -133,13 +58,6 @@ fn write_common_header(w: &mut Writer, variant: Variant, h: &Header) {
     ] {
         w.i32(v);
     }
-}
-
-/// Quake's 84-byte header under `variant`'s magic.
-fn write_header(w: &mut Writer, variant: Variant, h: &Header) {
-    write_common_header(w, variant, h);
-    w.i32(h.flags);
-    w.f32(h.size);
 }
 
 fn skins_size(skins: &[Skin<'_>]) -> usize {
@@ -173,7 +91,7 @@ fn write_skins(w: &mut Writer, skins: &[Skin<'_>]) {
     }
 }
 
-fn write_texcoords(w: &mut Writer, texcoords: &[TexCoord]) {
+pub(super) fn write_texcoords(w: &mut Writer, texcoords: &[TexCoord]) {
     for tc in texcoords {
         w.i32(tc.onseam);
         w.i32(tc.s);
@@ -200,21 +118,36 @@ fn write_vertices(w: &mut Writer, verts: &[Vertex]) {
     verts.iter().for_each(|v| write_vertex(w, v));
 }
 
-fn write_pose(w: &mut Writer, p: &SimpleFrame) {
-    write_vertex(w, &p.bboxmin);
-    write_vertex(w, &p.bboxmax);
-    w.bytes(&p.name);
-    write_vertices(w, &p.verts);
+/// Hexen II's texture coordinates and triangles with their 16-bit indices.
+pub(super) fn write_hexen2_geometry(
+    w: &mut Writer,
+    texcoords: &[TexCoord],
+    triangles: &[Hexen2Triangle],
+) {
+    write_texcoords(w, texcoords);
+    for t in triangles {
+        w.i32(t.facesfront);
+        t.vertex.iter().for_each(|&v| w.u16(v));
+        t.st.iter().for_each(|&v| w.u16(v));
+    }
+}
+
+/// One pose: bounding box, name (none in QTest's), vertices, low block (`MD16`'s).
+fn write_pose<P: Pose>(w: &mut Writer, p: &P) {
+    p.bounds().iter().for_each(|v| write_vertex(w, v));
+    w.bytes(p.name());
+    write_vertices(w, p.verts());
+    write_vertices(w, p.low());
 }
 
 /// Frame entries: a type word, then one pose or a group (count, bounding box, intervals,
-/// poses), each pose written by `pose`.
-fn write_frames<P>(w: &mut Writer, frames: &[Frame<P>], pose: impl Fn(&mut Writer, &P)) {
+/// poses).
+fn write_frames<P: Pose>(w: &mut Writer, frames: &[Frame<P>]) {
     for f in frames {
         match f {
             Frame::Simple(p) => {
                 w.i32(0);
-                pose(w, p);
+                write_pose(w, p);
             }
             Frame::Group {
                 frame_type,
@@ -228,7 +161,7 @@ fn write_frames<P>(w: &mut Writer, frames: &[Frame<P>], pose: impl Fn(&mut Write
                 write_vertex(w, bboxmin);
                 write_vertex(w, bboxmax);
                 intervals.iter().for_each(|&t| w.f32(t));
-                frames.iter().for_each(|p| pose(w, p));
+                frames.iter().for_each(|p| write_pose(w, p));
             }
         }
     }
