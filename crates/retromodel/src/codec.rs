@@ -240,12 +240,15 @@ pub struct Kernel {
     /// `None`: the kernel does not apply to this file (it is left out). The third argument
     /// reads a file of any registered format into a Model (for kernels that take other
     /// formats converted); `registry::prepare_kernel` passes it.
-    pub prepare: fn(&[u8], &dyn Resolver, &ReadAny) -> Result<Option<Prepared>>,
+    pub prepare: PrepareFn,
 }
 
 /// Reads a file of any registered format into a Model with default options (what
 /// `retromodel::read` does), handed to [`Kernel::prepare`] by the registry.
 pub type ReadAny = dyn Fn(&[u8], &Limits) -> Result<Model>;
+
+/// [`Kernel::prepare`]: the input's bytes, its side files and a reader of any format.
+pub type PrepareFn = fn(&[u8], &dyn Resolver, &ReadAny) -> Result<Option<Prepared>>;
 
 /// One input's work for a [`Kernel`].
 pub struct Prepared {

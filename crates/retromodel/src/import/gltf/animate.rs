@@ -14,6 +14,10 @@ use crate::math::{self, Mat4};
 use crate::model::{Clip, Frame, Model, MorphTarget};
 use std::collections::HashMap;
 
+/// A skeleton's joint matrices per skin for the nodes' world matrices
+/// (`Skeleton::slot_matrices`), handed to [`Animations::frames`].
+pub(super) type SlotMatrices<'a> = dyn Fn(&[Mat4]) -> HashMap<usize, Vec<Mat4>> + 'a;
+
 /// Frames per second of sampled keyframe clips unless told otherwise (Quake's rate).
 pub const DEFAULT_FPS: f32 = 10.0;
 
@@ -399,7 +403,7 @@ impl Animations {
     pub fn frames(
         &self,
         scene: &Scene,
-        skeleton: Option<&dyn Fn(&[Mat4]) -> HashMap<usize, Vec<Mat4>>>,
+        skeleton: Option<&SlotMatrices<'_>>,
         options: &ImportOptions,
         model: &mut Model,
         spent: &mut Spent,
