@@ -182,3 +182,51 @@ fn says_how_to_build_the_app_when_it_is_missing() {
         text(&out.stderr)
     );
 }
+
+/// The sorted model paths the server at `path` lists.
+fn served_models(app: &Path, path: &str) -> Vec<String> {
+    let server = serve(&[path, "--app", s(app)]);
+    let (status, _, body) = get(&server, "/api/models");
+    assert_eq!(status, 200);
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let mut paths: Vec<String> = common::strings(&list, "path")
+        .into_iter()
+        .map(String::from)
+        .collect();
+    paths.sort();
+    paths
+}
+
+#[test]
+fn a_game_folders_archives_are_listed_as_ls_lists_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_dir(dir.path());
+    let game = common::game_folder_with_archives(dir.path(), "game");
+    let listed = common::ls_models(&game);
+    assert!(
+        listed.contains(&"progs/zipped.mdl".to_string()),
+        "{listed:?}"
+    );
+    assert_eq!(served_models(&app, s(&game)), listed);
+    // A model inside the archive is served with its bytes.
+    let server = serve(&[s(&game), "--app", s(&app)]);
+    let (status, _, body) = get(&server, "/files/progs/zipped.mdl");
+    assert_eq!(status, 200);
+    assert_eq!(body, retromodel::formats::quake_mdl::fixtures::minimal());
+    // ARCHIVE:FOLDER: that folder's models, as ls lists them.
+    let folder = format!("{}:models", s(&game.join("pak0.pk3")));
+    assert_eq!(served_models(&app, &folder), ["models/walker/tris.md2"]);
+}
+
+#[test]
+fn corpus_game_folder_is_listed_as_ls_lists_it() {
+    let Some(corpus) = common::corpus("web on the corpus game folder") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_dir(dir.path());
+    let game = corpus.join("archives/debian-openarena-data/missionpack");
+    let listed = common::ls_models(&game);
+    assert!(!listed.is_empty());
+    assert_eq!(served_models(&app, s(&game)), listed);
+}

@@ -40,6 +40,7 @@ pub mod formats;
 mod hash;
 pub mod image;
 pub mod import;
+pub mod inputs;
 pub mod io;
 pub mod limits;
 pub mod math;

@@ -88,10 +88,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut skipped = 0;
     let mut inputs = files::collect_inputs(&args.paths);
     if let Some(list) = &args.files_from {
-        inputs.extend(read_list(list)?);
+        inputs.extend(files::collect_inputs(&read_list(list)?));
     }
-    for path in inputs {
-        let loaded = files::read(&path).and_then(|b| {
+    for input in inputs {
+        let path = input.path.clone();
+        let loaded = input.read().map_err(anyhow::Error::from).and_then(|b| {
             Document::parse(&b, &limits)
                 .map(|_| ())
                 .map_err(Into::into)

@@ -33,9 +33,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let side = args.side.load()?;
     let inputs = files::collect_inputs(&args.paths);
     let mut tally = Tally::new(inputs.len());
-    for path in &inputs {
+    for input in &inputs {
+        let path = &input.path;
         let result = (|| -> Result<Loaded> {
-            let bytes = files::read(path)?;
+            let bytes = input.read()?;
             let doc = Document::parse(&bytes, &Limits::default())?;
             let listed = Listed::new(resolver(path, &side));
             let c = doc.to_model(&side.convert_options(), &listed);

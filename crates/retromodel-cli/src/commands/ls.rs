@@ -4,7 +4,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use retromodel::vfs::GameFs;
 use serde_json::json;
 
 use crate::files;
@@ -42,36 +41,30 @@ fn model_extensions() -> Vec<&'static str> {
 /// Runs the command.
 pub fn run(args: Args) -> Result<ExitCode> {
     files::set_ignore_case(args.ignore_case);
-    let (fs, prefix): (std::sync::Arc<GameFs>, String) = if args.path.is_dir() {
-        let mut fs = files::new_game_fs();
-        fs.mount_game_dir(&args.path)?;
-        (std::sync::Arc::new(fs), String::new())
-    } else if files::is_archive(&args.path) {
-        (files::open_archive(&args.path)?, String::new())
-    } else if let Some((archive, inner)) = files::split_archive_path(&args.path) {
-        (files::open_archive(&archive)?, inner)
-    } else if args.path.exists() {
-        bail!(
-            "{}: not an archive (.pak, .pk3, .pk4, .zip) or a folder",
-            args.path.display()
-        );
-    } else {
+    let names_tree = args.path.is_dir()
+        || retromodel::inputs::is_archive(&args.path)
+        || retromodel::vfs::split_archive_path(&args.path).is_some();
+    if !names_tree {
+        if args.path.exists() {
+            bail!(
+                "{}: not an archive (.pak, .pk3, .pk4, .zip) or a folder",
+                args.path.display()
+            );
+        }
         bail!("{}: no such file or folder", args.path.display());
-    };
+    }
+    let tree = retromodel::inputs::tree_of(files::archives(), &args.path)?;
+    let fs = tree.fs;
+    let prefix = tree.prefix;
     for w in fs.warnings() {
         eprintln!("warning: {w}");
     }
-    let prefix = prefix.trim_matches('/').to_string();
     let exts = model_extensions();
     let mut listed = 0usize;
     let mut unreadable = 0usize;
-    for f in fs.files() {
-        if !prefix.is_empty()
-            && !f
-                .path
-                .strip_prefix(&prefix)
-                .is_some_and(|r| r.starts_with('/'))
-        {
+    for f in fs.files_under(&prefix) {
+        // `ARCHIVE:FILE`: that file alone.
+        if tree.file.as_ref().is_some_and(|file| *file != f.path) {
             continue;
         }
         let ext = f

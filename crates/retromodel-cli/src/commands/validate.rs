@@ -32,9 +32,10 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let inputs = files::collect_inputs(&args.paths);
     let mut tally = Tally::new(inputs.len());
-    for path in &inputs {
+    for input in &inputs {
+        let path = &input.path;
         let result = (|| -> Result<()> {
-            let bytes = files::read(path)?;
+            let bytes = input.read()?;
             let doc = Document::parse(&bytes, &Limits::default())?;
             let engine = args.engine.as_deref().unwrap_or(doc.default_engine());
             let diags = doc.validate(Some(engine)).map_err(|e| anyhow!(e))?;

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use retromodel::vfs::{GameFs, GameFsResolver};
-use retromodel::{Document, Limits, Resolver};
+use retromodel::{inputs, Document, Limits, Resolver};
 use serde_json::json;
 
 use crate::files;
@@ -76,41 +76,52 @@ fn app_dir(arg: Option<&Path>) -> Result<PathBuf> {
     )
 }
 
-/// What PATH serves: its tree, and the model to open first (PATH was a model file).
+/// What PATH serves: its tree, the models it lists (tree paths and sizes), and the model to
+/// open first (PATH was a model file).
 struct Served {
-    fs: GameFs,
+    fs: Arc<GameFs>,
+    models: Vec<(String, u64)>,
     open: Option<String>,
 }
 
+/// The tree PATH shows and the models it names, as every command reads a path
+/// ([`retromodel::inputs`]); a model file shows its folder's models.
 fn serve_tree(path: &Path) -> Result<Served> {
-    let mut fs = files::new_game_fs().case_insensitive(true);
-    if path.is_dir() {
-        fs.mount_game_dir(path)?;
-        return Ok(Served { fs, open: None });
-    }
-    if files::is_archive(path) {
-        let archive = retromodel::vfs::open_file(path, &Limits::default())
-            .with_context(|| path.display().to_string())?;
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        fs.add_archive(&name, archive);
-        return Ok(Served { fs, open: None });
-    }
-    if path.is_file() {
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-        fs.mount_game_dir(dir.unwrap_or(Path::new(".")))?;
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        return Ok(Served {
-            fs,
-            open: Some(name),
-        });
-    }
-    bail!("{}: no such file or folder", path.display())
+    let archives = files::archives();
+    let tree = inputs::tree_of(archives, path)?;
+    let root = match (&tree.file, retromodel::vfs::split_archive_path(path)) {
+        (None, _) => path.to_path_buf(),
+        (Some(_), Some((archive, _))) => retromodel::vfs::archive_path(&archive, &tree.prefix),
+        (Some(_), None) => path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf(),
+    };
+    let exts = retromodel::registry::viewable_extensions();
+    let models = inputs::collect(archives, std::slice::from_ref(&root), &[])
+        .into_iter()
+        .filter_map(|input| {
+            let tree_path = match input.inner_path() {
+                Some(inner) => inner.to_string(),
+                None => input
+                    .relative
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            };
+            let viewable = tree_path
+                .rsplit_once('.')
+                .is_some_and(|(_, e)| exts.iter().any(|x| x.eq_ignore_ascii_case(e)));
+            viewable.then(|| (tree_path, input.size()))
+        })
+        .collect();
+    Ok(Served {
+        fs: tree.fs,
+        models,
+        open: tree.file,
+    })
 }
 
 /// A resolver that notes the tree path of every side file it finds.
@@ -232,17 +243,11 @@ fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
             let Some(s) = served else {
                 return (204, "text/plain", Vec::new());
             };
-            let exts = retromodel::registry::viewable_extensions();
-            let list: Vec<_> =
-                s.fs.files()
-                    .into_iter()
-                    .filter(|f| {
-                        f.path
-                            .rsplit_once('.')
-                            .is_some_and(|(_, e)| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
-                    })
-                    .map(|f| json!({"path": f.path, "size": f.size}))
-                    .collect();
+            let list: Vec<_> = s
+                .models
+                .iter()
+                .map(|(path, size)| json!({"path": path, "size": size}))
+                .collect();
             json_reply(serde_json::Value::Array(list))
         }
         "/api/bundle" => {
@@ -292,6 +297,8 @@ fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<ExitCode> {
+    // Side files are looked up ignoring case (mods made on Windows).
+    files::set_ignore_case(true);
     let app = app_dir(args.app.as_deref())?;
     let served = args.path.as_deref().map(serve_tree).transpose()?;
     let server = tiny_http::Server::http(("127.0.0.1", args.port))

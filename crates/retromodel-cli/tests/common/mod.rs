@@ -140,3 +140,58 @@ pub fn glb_json(bytes: &[u8]) -> serde_json::Value {
     assert_eq!(&bytes[16..20], b"JSON");
     serde_json::from_slice(&bytes[20..20 + len]).unwrap()
 }
+
+/// A generated game folder `dir/name`: `pak0.pk3` holding a Quake MDL and an MD2 from the
+/// library's fixtures (at game paths) and a text file, `pak1.pak` holding an MD2 that the
+/// folder's loose copy overrides, and loose models beside them. Returns the folder.
+pub fn game_folder_with_archives(dir: &Path, name: &str) -> PathBuf {
+    use retromodel::formats::{md2, quake_mdl};
+    use retromodel::vfs::{pak, zip};
+    let game = dir.join(name);
+    std::fs::create_dir_all(game.join("progs")).unwrap();
+    std::fs::create_dir_all(game.join("models/shadow")).unwrap();
+    let mdl = quake_mdl::fixtures::minimal();
+    let md2 = md2::fixtures::minimal();
+    let pk3 = zip::write(&[
+        ("progs/zipped.mdl", &mdl, true),
+        ("models/walker/tris.md2", &md2, false),
+        ("readme.txt", b"not a model", true),
+    ])
+    .unwrap();
+    write_file(&game, "pak0.pk3", pk3);
+    let pak = pak::write(&[("models/shadow/tris.md2", &md2[..])]).unwrap();
+    write_file(&game, "pak1.pak", pak);
+    write_file(&game.join("progs"), "loose.mdl", &mdl);
+    write_file(&game.join("models/shadow"), "tris.md2", &md2);
+    game
+}
+
+/// A path `info` or `convert` shows for a model of game folder `game` (a file under it, or
+/// `ARCHIVE:PATH` of an archive in it) as the path inside the game's tree, as `ls` shows it.
+pub fn tree_path(game: &Path, shown: &str) -> String {
+    let rest = shown
+        .strip_prefix(game.to_str().unwrap())
+        .unwrap_or_else(|| panic!("{shown} is not under {}", game.display()))
+        .trim_start_matches('/');
+    match rest.split_once(':') {
+        Some((archive, inner)) => {
+            assert!(!archive.contains('/'), "{shown}: an archive of the folder");
+            inner.to_string()
+        }
+        None => rest.to_string(),
+    }
+}
+
+/// The model paths `ls --models --json PATH` lists, sorted.
+pub fn ls_models(path: &Path) -> Vec<String> {
+    let out = run_ok(&["ls", s(path), "--models", "--json"]);
+    let mut paths: Vec<String> = text(&out.stdout)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["path"].as_str().unwrap().to_string()
+        })
+        .collect();
+    paths.sort();
+    paths
+}

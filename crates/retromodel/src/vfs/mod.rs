@@ -28,9 +28,14 @@ use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::Limits;
 use crate::resolve::Resolver;
 
+pub mod archives;
 pub mod pak;
+pub mod resolver;
 #[cfg(feature = "archives")]
 pub mod zip;
+
+pub use archives::{archive_path, split_archive_path, Archives, FileError};
+pub use resolver::{side_name, PathResolver};
 
 /// A file inside an archive.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -323,6 +328,59 @@ fn check_entry_size(format: &'static str, entry: &Entry, limits: &Limits) -> Res
     Ok(())
 }
 
+/// The layers a game folder stacks under its own loose files, lowest priority first (see the
+/// [module](self) documentation): its PAK files (`pakN.pak` in numeric order, then the other
+/// `.pak` files by name), then its `.pk3`, `.pk4` and `.zip` files and unpacked archives
+/// (folders named `NAME.pk3dir`, `NAME.pk3` or `NAME.pk4`) in name order. Fails only when
+/// `root` cannot be listed.
+pub fn game_dir_order(root: &Path) -> Result<Vec<PathBuf>> {
+    let rd = fs::read_dir(root).map_err(|e| {
+        Error::new(
+            "game-dir",
+            ErrorKind::InvalidValue,
+            format!("cannot list {}: {e}", root.display()),
+            Location::None,
+        )
+    })?;
+    let mut paks: Vec<(u32, String, PathBuf)> = Vec::new();
+    let mut zips: Vec<(String, PathBuf)> = Vec::new();
+    for entry in rd.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let lower = name.to_ascii_lowercase();
+        // An unpacked archive (ioquake3's `NAME.pk3dir`, or a folder keeping the archive's
+        // name) takes the archive's place in the order.
+        let unpacked = path.is_dir()
+            && [".pk3dir", ".pk3", ".pk4"]
+                .iter()
+                .any(|e| lower.ends_with(e));
+        if unpacked {
+            zips.push((name, path));
+            continue;
+        }
+        if !path.is_file() || !is_archive_name(&path) {
+            continue;
+        }
+        if let Some(stem) = lower.strip_suffix(".pak") {
+            // pakN.pak in numeric order first, then the other PAK files by name.
+            let number = stem
+                .strip_prefix("pak")
+                .and_then(|n| n.parse::<u32>().ok())
+                .unwrap_or(u32::MAX);
+            paks.push((number, name, path));
+        } else {
+            zips.push((name, path));
+        }
+    }
+    paks.sort();
+    zips.sort();
+    Ok(paks
+        .into_iter()
+        .map(|(_, _, p)| p)
+        .chain(zips.into_iter().map(|(_, p)| p))
+        .collect())
+}
+
 /// One layer of a [`GameFs`].
 enum Layer {
     /// A folder on disk.
@@ -405,62 +463,47 @@ impl GameFs {
     /// order. An archive that cannot be opened is left out; its error is kept in
     /// [`GameFs::warnings`]. Fails only when `root` is not a folder.
     pub fn mount_game_dir(&mut self, root: &Path) -> Result<()> {
-        let rd = fs::read_dir(root).map_err(|e| {
-            Error::new(
-                "game-dir",
-                ErrorKind::InvalidValue,
-                format!("cannot list {}: {e}", root.display()),
-                Location::None,
-            )
-        })?;
-        let mut paks: Vec<(u32, String, PathBuf)> = Vec::new();
-        let mut zips: Vec<(String, PathBuf)> = Vec::new();
-        for entry in rd.flatten() {
-            let path = entry.path();
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let lower = name.to_ascii_lowercase();
-            // An unpacked archive (ioquake3's `NAME.pk3dir`, or a folder keeping the
-            // archive's name) takes the archive's place in the order.
-            let unpacked = path.is_dir()
-                && [".pk3dir", ".pk3", ".pk4"]
-                    .iter()
-                    .any(|e| lower.ends_with(e));
-            if unpacked {
-                zips.push((name, path));
-                continue;
-            }
-            if !path.is_file() || !is_archive_name(&path) {
-                continue;
-            }
-            if let Some(stem) = lower.strip_suffix(".pak") {
-                // pakN.pak in numeric order first, then the other PAK files by name.
-                let number = stem
-                    .strip_prefix("pak")
-                    .and_then(|n| n.parse::<u32>().ok())
-                    .unwrap_or(u32::MAX);
-                paks.push((number, name, path));
-            } else {
-                zips.push((name, path));
-            }
-        }
-        paks.sort();
-        zips.sort();
-        let ordered = paks.into_iter().map(|(_, n, p)| (n, p)).chain(zips);
-        for (name, path) in ordered {
+        let limits = self.limits;
+        self.mount_game_dir_with(root, |p| {
+            open_file(p, &limits).map_err(|e| format!("{}: {e}", p.display()))
+        })
+    }
+
+    /// [`GameFs::mount_game_dir`], each archive opened by `open` (an error names the
+    /// archive; it is kept in [`GameFs::warnings`] and the archive left out).
+    pub fn mount_game_dir_with(
+        &mut self,
+        root: &Path,
+        mut open: impl FnMut(&Path) -> std::result::Result<Box<dyn Archive>, String>,
+    ) -> Result<()> {
+        for path in game_dir_order(root)? {
             if path.is_dir() {
                 self.add_dir(&path);
                 continue;
             }
-            match open_file(&path, &self.limits) {
+            match open(&path) {
                 Ok(a) => self.add_archive(&path.display().to_string(), a),
-                Err(e) => self
-                    .warnings
-                    .push(format!("{}: {e}; left out", path.display())),
+                Err(e) => self.warnings.push(format!("{e}; left out")),
             }
-            let _ = name;
         }
         self.add_dir(root);
         Ok(())
+    }
+
+    /// The files under folder `prefix` of the tree (`""` or `/` for all), as
+    /// [`GameFs::files`] lists them.
+    pub fn files_under(&self, prefix: &str) -> Vec<FileInfo> {
+        let prefix = prefix.trim_matches('/');
+        let mut files = self.files();
+        if !prefix.is_empty() {
+            let prefix = self.key(prefix);
+            files.retain(|f| {
+                self.key(&f.path)
+                    .strip_prefix(&prefix)
+                    .is_some_and(|r| r.starts_with('/'))
+            });
+        }
+        files
     }
 
     /// Problems met while mounting (archives left out, entries left out).
@@ -676,10 +719,13 @@ impl<'a> GameFsResolver<'a> {
         GameFsResolver { fs, dir, model }
     }
 
-    /// The paths a side-file name is looked for at, in order.
+    /// The paths a side-file name is looked for at, in order (the name read by
+    /// [`side_name`]): the game path from the root, then under the model's folder and up to
+    /// four parents, then the file name in the model's folder.
     pub fn candidates(&self, name: &str) -> Vec<String> {
+        let (rel, file) = side_name(name);
         let mut out = Vec::new();
-        if let Some(rel) = clean_path(name) {
+        if let Some(rel) = rel {
             out.push(rel.clone());
             let mut dir = self.dir.as_str();
             for _ in 0..5 {
@@ -690,11 +736,9 @@ impl<'a> GameFsResolver<'a> {
                 dir = dir.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
             }
         }
-        let file = name.rsplit(['/', '\\']).next().unwrap_or("");
-        let file = file.trim_start_matches('.');
-        if !file.is_empty() && !file.contains(':') && file != ".." {
+        if let Some(file) = file {
             out.push(if self.dir.is_empty() {
-                file.to_string()
+                file
             } else {
                 format!("{}/{file}", self.dir)
             });

@@ -12,6 +12,8 @@ use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
+use retromodel::inputs::Input;
+
 use super::{plan, Args};
 use crate::files;
 
@@ -97,7 +99,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
     let bytes_out = AtomicU64::new(0);
     let kept = AtomicUsize::new(0);
     let start = Instant::now();
-    let outputs = output_paths(&args.input, &args.output, &inputs, &to);
+    let outputs = output_paths(&args.output, &inputs, &to);
     let outcomes: Vec<Outcome> = inputs
         .par_iter()
         .zip(&outputs)
@@ -144,16 +146,13 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
     })
 }
 
-/// Where each input (under `root`) goes under `out_root`: the same relative path with the
-/// extension `to`, or, where two inputs would meet (`bob.md5mesh` and `bob.md5anim`), the
-/// whole file name plus `.to` (`bob.md5anim.glb`).
-fn output_paths(root: &Path, out_root: &Path, inputs: &[PathBuf], to: &str) -> Vec<PathBuf> {
+/// Where each input goes under `out_root`: its path below the folder or archive it was found
+/// under with the extension `to`, or, where two inputs would meet (`bob.md5mesh` and
+/// `bob.md5anim`), the whole file name plus `.to` (`bob.md5anim.glb`).
+fn output_paths(out_root: &Path, inputs: &[Input], to: &str) -> Vec<PathBuf> {
     let plain: Vec<PathBuf> = inputs
         .iter()
-        .map(|input| {
-            let rel = files::relative(root, input);
-            out_root.join(rel).with_extension(to)
-        })
+        .map(|input| out_root.join(&input.relative).with_extension(to))
         .collect();
     let mut count = std::collections::HashMap::new();
     for p in &plain {
@@ -164,7 +163,7 @@ fn output_paths(root: &Path, out_root: &Path, inputs: &[PathBuf], to: &str) -> V
         .zip(inputs)
         .map(|(p, input)| {
             if count[&p] > 1 {
-                let name = input.file_name().unwrap_or_default().to_string_lossy();
+                let name = input.path.file_name().unwrap_or_default().to_string_lossy();
                 p.with_file_name(format!("{name}.{to}"))
             } else {
                 p
@@ -176,7 +175,7 @@ fn output_paths(root: &Path, out_root: &Path, inputs: &[PathBuf], to: &str) -> V
 /// Converts one file, reporting as it goes.
 fn convert_one(
     args: &Args,
-    input: &Path,
+    input: &Input,
     output: &Path,
     to: &str,
     bar: &ProgressBar,
@@ -191,13 +190,13 @@ fn convert_one(
         if let Some(dir) = output.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let p = plan(args, input, output, to)?;
+        let p = plan(args, &input.path, output, to)?;
         p.commit(args.force)?;
         Ok(p)
     })();
     match result {
         Ok(p) => {
-            bytes_in.fetch_add(files::size(input), Ordering::Relaxed);
+            bytes_in.fetch_add(input.size(), Ordering::Relaxed);
             bytes_out.fetch_add(p.bytes() as u64, Ordering::Relaxed);
             if args.verbose {
                 for n in &p.notes {
@@ -207,7 +206,7 @@ fn convert_one(
             if bar.is_hidden() {
                 say(bar, p.summary.clone());
             } else {
-                bar.set_message(input.display().to_string());
+                bar.set_message(input.path.display().to_string());
             }
             Outcome::Converted
         }
@@ -220,7 +219,7 @@ fn convert_one(
         }
         Err(e) => {
             let msg = format!("{e:#}");
-            let shown = input.display().to_string();
+            let shown = input.path.display().to_string();
             if msg.starts_with(&shown) {
                 say(bar, format!("FAILED {msg}"));
             } else {

@@ -31,11 +31,16 @@
 //! glTF gets an animated node tree. Without `animation.cfg` the parts play their frames
 //! side by side in one clip (each part held at its last frame once it ends).
 
+use super::convert::to_model;
+use super::raw::File;
 use crate::error::{Error, ErrorKind, Location, Result};
+use crate::limits::Limits;
 use crate::math;
 use crate::model::{
     Clip, Converted, Frame, MeshPart, Model, MorphTarget, NodeTransform, SceneNode,
 };
+use crate::options::ConvertOptions;
+use crate::resolve::Resolver;
 
 /// The animations of `animation.cfg`, in the game's order (the first 25 are Quake 3's, the
 /// last 6 Team Arena's).
@@ -517,4 +522,102 @@ pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converte
         .validate()
         .map_err(|e| fail(format!("assembled player: {}", e.message)))?;
     Ok(Converted { model, warnings })
+}
+
+/// The parts' file names in a player folder, in assembly order.
+pub const PART_FILES: [&str; 3] = ["lower.md3", "upper.md3", "head.md3"];
+
+/// A player folder's files, wherever they are (a folder on disk, a folder inside an archive):
+/// what [`load_folder`] reads.
+pub trait PlayerFolder {
+    /// Whether the folder has the file `name` (`lower.md3`, `animation.cfg`).
+    fn has(&self, name: &str) -> bool;
+    /// The bytes of the folder's file `name`, or why it cannot be read.
+    fn read(&self, name: &str) -> std::result::Result<Vec<u8>, String>;
+    /// The resolver for the side files of the folder's model `name` (its skins).
+    fn resolver(&self, name: &str) -> Box<dyn Resolver + '_>;
+    /// How messages name the folder's file `name` (its path); `""` names the folder.
+    fn show(&self, name: &str) -> String;
+}
+
+/// Whether `folder` holds a Quake 3 player: `lower.md3`, `upper.md3` and `head.md3`.
+pub fn is_player(folder: &dyn PlayerFolder) -> bool {
+    PART_FILES.iter().all(|f| folder.has(f))
+}
+
+/// Why a player folder could not be loaded: the file (or folder) it is about and the
+/// problem, shown as `FILE: PROBLEM`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FolderError {
+    /// The file or folder, as [`PlayerFolder::show`] names it.
+    pub file: String,
+    /// The problem.
+    pub message: String,
+}
+
+impl std::fmt::Display for FolderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file, self.message)
+    }
+}
+
+impl std::error::Error for FolderError {}
+
+/// Reads a player folder's three parts (each converted with `options`, side files found by
+/// the folder's resolver for it), its `animation.cfg` when present, and assembles them with
+/// `weapon` (a model converted by the caller) on `tag_weapon` ([`assemble`]). The warnings of
+/// each part are prefixed with its file, and come before the assembly's.
+pub fn load_folder(
+    folder: &dyn PlayerFolder,
+    weapon: Option<&Converted>,
+    options: &ConvertOptions,
+    limits: &Limits,
+) -> std::result::Result<Converted, FolderError> {
+    let error = |name: &str, message: String| FolderError {
+        file: folder.show(name),
+        message,
+    };
+    let part = |name: &str| -> std::result::Result<Converted, FolderError> {
+        let bytes = folder.read(name).map_err(|m| error(name, m))?;
+        let file = File::parse(&bytes, limits).map_err(|e| error(name, e.to_string()))?;
+        let mut c = to_model(&file, options, &*folder.resolver(name));
+        let shown = folder.show(name);
+        for w in &mut c.warnings {
+            *w = format!("{shown}: {w}");
+        }
+        Ok(c)
+    };
+    let [lower, upper, head] = [
+        part(PART_FILES[0])?,
+        part(PART_FILES[1])?,
+        part(PART_FILES[2])?,
+    ];
+    let cfg = if folder.has("animation.cfg") {
+        let bytes = folder
+            .read("animation.cfg")
+            .map_err(|m| error("animation.cfg", m))?;
+        Some(AnimationCfg::parse(&bytes).map_err(|e| error("animation.cfg", e.to_string()))?)
+    } else {
+        None
+    };
+    let mut out = assemble(
+        Parts {
+            lower: &lower.model,
+            upper: &upper.model,
+            head: &head.model,
+            weapon: weapon.map(|w| &w.model),
+        },
+        cfg.as_ref(),
+    )
+    .map_err(|e| error("", e.to_string()))?;
+    let mut warnings = Vec::new();
+    for c in [Some(&lower), Some(&upper), Some(&head), weapon]
+        .into_iter()
+        .flatten()
+    {
+        warnings.extend(c.warnings.iter().cloned());
+    }
+    warnings.append(&mut out.warnings);
+    out.warnings = warnings;
+    Ok(out)
 }
