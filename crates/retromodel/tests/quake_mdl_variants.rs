@@ -297,6 +297,26 @@ fn uv(w: i32, h: i32, s: i32, t: i32, onseam: i32, facesfront: i32) -> [f32; 2] 
     [(s + 0.5) / w as f32, (t as f32 + 0.5) / h as f32]
 }
 
+/// Asserts that model vertex `mv` of `mesh` holds, in every pose, the decoded position
+/// (`scale * v + translate`) and the table normal of the file vertex `verts` gives per pose.
+fn check_poses(
+    mesh: &retromodel::model::Mesh,
+    mv: usize,
+    verts: impl Iterator<Item = Vertex>,
+    scale: [f32; 3],
+    translate: [f32; 3],
+    name: &str,
+) {
+    for (pi, pv) in verts.enumerate() {
+        let want: [f32; 3] = std::array::from_fn(|a| scale[a] * pv.v[a] as f32 + translate[a]);
+        assert_eq!(mesh.morph_targets[pi].positions[mv], want, "{name}");
+        assert_eq!(
+            mesh.morph_targets[pi].normals[mv],
+            ANORMS[pv.normal_index as usize]
+        );
+    }
+}
+
 #[test]
 fn qtest_model_follows_quake_formulas_with_unnamed_frames() {
     for (name, bytes) in named("qtest_") {
@@ -323,16 +343,8 @@ fn qtest_model_follows_quake_formulas_with_unnamed_frames() {
                     tri.facesfront,
                 );
                 assert_eq!(mesh.uvs[mv], want_uv, "{name}");
-                for (pi, pose) in poses.iter().enumerate() {
-                    let pv = pose.verts[vi as usize];
-                    let want: [f32; 3] =
-                        std::array::from_fn(|a| h.scale[a] * pv.v[a] as f32 + h.translate[a]);
-                    assert_eq!(mesh.morph_targets[pi].positions[mv], want, "{name}");
-                    assert_eq!(
-                        mesh.morph_targets[pi].normals[mv],
-                        ANORMS[pv.normal_index as usize]
-                    );
-                }
+                let verts = poses.iter().map(|pose| pose.verts[vi as usize]);
+                check_poses(mesh, mv, verts, h.scale, h.translate, &name);
             }
         }
         // QTest files have no flags: no holes, whatever the pictures hold.
@@ -433,16 +445,8 @@ fn hexen2_mesh_uses_the_separate_st_indices() {
                     tri.facesfront,
                 );
                 assert_eq!(mesh.uvs[mv], want_uv, "{name}: triangle {ti} corner {k}");
-                for (pi, pose) in poses.iter().enumerate() {
-                    let pv = pose.verts[vi];
-                    let want: [f32; 3] =
-                        std::array::from_fn(|a| h.scale[a] * pv.v[a] as f32 + h.translate[a]);
-                    assert_eq!(mesh.morph_targets[pi].positions[mv], want, "{name}");
-                    assert_eq!(
-                        mesh.morph_targets[pi].normals[mv],
-                        ANORMS[pv.normal_index as usize]
-                    );
-                }
+                let verts = poses.iter().map(|pose| pose.verts[vi]);
+                check_poses(mesh, mv, verts, h.scale, h.translate, &name);
             }
         }
         assert_eq!(mesh.positions.len(), keys.len(), "{name}");
