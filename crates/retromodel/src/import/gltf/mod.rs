@@ -91,7 +91,9 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
         .map(|s| move |world: &[math::Mat4]| s.slot_matrices(world));
     clips.frames(
         &scene,
-        slot_matrices.as_ref().map(|f| f as &animate::SlotMatrices<'_>),
+        slot_matrices
+            .as_ref()
+            .map(|f| f as &animate::SlotMatrices<'_>),
         options,
         &mut model,
         &mut spent,
