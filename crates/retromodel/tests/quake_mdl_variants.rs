@@ -344,7 +344,7 @@ fn qtest_model_follows_quake_formulas_with_unnamed_frames() {
                 );
                 assert_eq!(mesh.uvs[mv], want_uv, "{name}");
                 let verts = poses.iter().map(|pose| pose.verts[vi as usize]);
-                check_poses(mesh, mv, verts, h.scale, h.translate, &name);
+                check_poses(mesh, mv, verts, h.scale, h.translate, name);
             }
         }
         // QTest files have no flags: no holes, whatever the pictures hold.
@@ -446,7 +446,7 @@ fn hexen2_mesh_uses_the_separate_st_indices() {
                 );
                 assert_eq!(mesh.uvs[mv], want_uv, "{name}: triangle {ti} corner {k}");
                 let verts = poses.iter().map(|pose| pose.verts[vi]);
-                check_poses(mesh, mv, verts, h.scale, h.translate, &name);
+                check_poses(mesh, mv, verts, h.scale, h.translate, name);
             }
         }
         assert_eq!(mesh.positions.len(), keys.len(), "{name}");
