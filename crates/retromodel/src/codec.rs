@@ -250,8 +250,12 @@ pub struct Kernel {
     /// `None`: the kernel does not apply to this file (it is left out). The third argument
     /// reads a file of any registered format into a Model (for kernels that take other
     /// formats converted); `registry::prepare_kernel` passes it.
-    pub prepare: fn(&[u8], &dyn Resolver, &ReadAny) -> Result<Option<Prepared>>,
+    pub prepare: Prepare,
 }
+
+/// [`Kernel::prepare`]: a file's bytes, its side files and a reader of any format, to the
+/// kernel's work for it.
+pub type Prepare = fn(&[u8], &dyn Resolver, &ReadAny) -> Result<Option<Prepared>>;
 
 /// Reads a file of any registered format into a Model with default options (what
 /// `retromodel::read` does), handed to [`Kernel::prepare`] by the registry.
