@@ -46,6 +46,12 @@ page="$(curl -fsS "$base")"
 grep -q '<title>retromodel</title>' <<< "$page"
 curl -fsS -o /dev/null -w 'pkg/retromodel_web_bg.wasm: %{http_code} %{content_type} %{size_download} bytes\n' "${base}pkg/retromodel_web_bg.wasm"
 
+# A .glb and an .obj (with its .mtl and PNG skin) for the page to open like any model.
+mkdir -p "$out/interchange"
+"$bin" convert "$corpus/quake_mdl/github-pnahratow-LibreQuake/lq1/progs/ogre.mdl" "$out/interchange/ogre.glb"
+"$bin" convert "$corpus/quake_mdl/github-pnahratow-LibreQuake/lq1/progs/ogre.mdl" "$out/interchange/ogre.obj"
+export INTERCHANGE_DIR="$out/interchange"
+
 export NODE_PATH=target/npm/node_modules
 echo "-- WebGL2"
 SERVED_URL="$served" node .ci/web_test.mjs "$base" "$corpus" "$out/webgl" --bench

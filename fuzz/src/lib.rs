@@ -6,7 +6,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use retromodel::import::{self, ImportOptions};
+use retromodel::interchange::{self as import, ImportOptions};
 use retromodel::{registry, Limits, NoFiles};
 
 #[path = "../../crates/retromodel/tests/oracle/mod.rs"]

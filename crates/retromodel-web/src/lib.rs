@@ -5,7 +5,8 @@
 //!   picked as a folder, and the archives among them, as one game tree
 //!   ([`retromodel::vfs::GameFs`]); the model files in it; opening one with its side files
 //!   found as the command line finds them (skins, palettes, the `.md5anim`s beside an
-//!   `.md5mesh`); [`export`] to `.glb`, `.obj` and every format a codec writes.
+//!   `.md5mesh`), glTF and OBJ included; [`export`] to every format a codec writes (`.glb`,
+//!   `.obj`, ...), through the registry as the command line writes.
 //! - `Viewer` (wasm32 only): the same [`retromodel_render`] renderer as the desktop viewer and
 //!   `render` (keyframe blending and skinning in the vertex shader, the same
 //!   [`retromodel_render::playback`] timing), on a canvas through wgpu: WebGPU where the
@@ -16,7 +17,6 @@
 use std::io::Write as _;
 use std::sync::Arc;
 
-use retromodel::export::gltf::{self, Container, GltfOptions};
 use retromodel::registry;
 use retromodel::vfs::{self, Archive, GameFs, GameFsResolver, MemoryArchive};
 use retromodel::{ConvertOptions, Document, Limits, Model, WriteOptions};
@@ -162,31 +162,30 @@ pub struct Download {
     pub notes: Vec<String>,
 }
 
-/// The export choices: `(id, label)`, `glb` and `obj` first, then every writer of a codec
-/// (`mdl:quake`, `md2`, `md5mesh`, ...).
+/// The export choices: `(id, label)`, the interchange formats' writers first (`glb`,
+/// `gltf`, `obj`), then every other writer of a codec (`mdl:quake`, `md2`, `md5mesh`, ...).
+/// A writer whose files go with side files (skins, a `.gltf`'s buffer) downloads as a `.zip`.
 pub fn export_formats() -> Vec<(String, String)> {
-    let mut out = vec![
-        ("glb".to_string(), "glTF binary (.glb)".to_string()),
-        (
-            "obj".to_string(),
-            "Wavefront OBJ (.obj, zipped with .mtl and skins)".to_string(),
-        ),
-    ];
-    for w in registry::writers() {
-        let ext = w.format.extensions().first().copied().unwrap_or("bin");
-        let id = if w.variant.is_empty() {
-            ext.to_string()
-        } else {
-            format!("{ext}:{}", w.variant)
-        };
-        let label = if w.variant.is_empty() {
-            format!("{} (.{ext})", w.format.description())
-        } else {
-            format!("{} (.{ext}, {})", w.format.description(), w.variant)
-        };
-        out.push((id, label));
-    }
-    out
+    let (mut first, rest): (Vec<&registry::Writer>, Vec<_>) =
+        registry::writers().partition(|w| registry::is_interchange(w.format));
+    first.extend(rest);
+    first
+        .into_iter()
+        .map(|w| {
+            let ext = w.format.extensions().first().copied().unwrap_or("bin");
+            let id = if w.variant.is_empty() {
+                ext.to_string()
+            } else {
+                format!("{ext}:{}", w.variant)
+            };
+            let label = if w.variant.is_empty() {
+                format!("{} (.{ext})", w.format.description())
+            } else {
+                format!("{} (.{ext}, {})", w.format.description(), w.variant)
+            };
+            (id, label)
+        })
+        .collect()
 }
 
 /// The files as one `.zip`.
@@ -213,65 +212,40 @@ pub fn export(model: &Model, stem: &str, format: &str) -> Result<Download, Strin
         Some((e, v)) => (e, Some(v)),
         None => (format, None),
     };
-    match ext {
-        "glb" => {
-            let out = gltf::export(model, &GltfOptions::default(), &Container::Glb)
-                .map_err(|e| e.to_string())?;
-            Ok(Download {
-                name: format!("{stem}.glb"),
-                bytes: out.file,
-                notes: out.warnings,
-            })
-        }
-        "obj" => {
-            let mut files = Vec::new();
-            let mut names = Vec::new();
-            for (i, skin) in model.skins.iter().enumerate() {
-                if let Some(p) = skin.pictures.first() {
-                    let name = format!("{stem}_skin{i}.png");
-                    files.push((name.clone(), p.to_png().map_err(|e| format!("png: {e}"))?));
-                    names.push(name);
-                }
-            }
-            let mtl = format!("{stem}.mtl");
-            let obj = retromodel::export::obj::to_obj(model, 0, &mtl, &names)
-                .map_err(|e| e.to_string())?;
-            files.insert(0, (mtl, obj.mtl.into_bytes()));
-            files.insert(0, (format!("{stem}.obj"), obj.obj.into_bytes()));
-            Ok(Download {
-                name: format!("{stem}_obj.zip"),
-                bytes: zip_files(&files)?,
-                notes: Vec::new(),
-            })
-        }
-        _ => {
-            let writer = registry::writers()
-                .find(|w| {
-                    w.format.extensions().first() == Some(&ext)
-                        && variant.is_none_or(|v| w.variant == v)
-                })
-                .ok_or_else(|| format!("no writer for {format:?}"))?;
-            let out = registry::write_model(model, writer, &WriteOptions::default())
-                .map_err(|e| e.to_string())?;
-            let mut notes = out.warnings;
-            notes.extend(out.notes);
-            let main = format!("{stem}.{ext}");
-            if out.side_files.is_empty() {
-                return Ok(Download {
-                    name: main,
-                    bytes: out.bytes,
-                    notes,
-                });
-            }
-            let mut files = vec![(main, out.bytes)];
-            files.extend(out.side_files.into_iter().map(|f| (f.name, f.bytes)));
-            Ok(Download {
-                name: format!("{stem}_{ext}.zip"),
-                bytes: zip_files(&files)?,
-                notes,
-            })
-        }
+    let writer = registry::writers()
+        .find(|w| {
+            w.format.extensions().first() == Some(&ext) && variant.is_none_or(|v| w.variant == v)
+        })
+        .ok_or_else(|| format!("no writer for {format:?}"))?;
+    // The interchange files (an OBJ's `.mtl` and skins, a `.gltf`'s buffer) are named after
+    // the model; the classic formats' side files keep the writers' default stem (`model`),
+    // as this page has always written them.
+    let options = WriteOptions {
+        stem: if registry::is_interchange(writer.format) {
+            stem.to_string()
+        } else {
+            String::new()
+        },
+        ..WriteOptions::default()
+    };
+    let out = registry::write_model(model, writer, &options).map_err(|e| e.to_string())?;
+    let mut notes = out.warnings;
+    notes.extend(out.notes);
+    let main = format!("{stem}.{ext}");
+    if out.side_files.is_empty() {
+        return Ok(Download {
+            name: main,
+            bytes: out.bytes,
+            notes,
+        });
     }
+    let mut files = vec![(main, out.bytes)];
+    files.extend(out.side_files.into_iter().map(|f| (f.name, f.bytes)));
+    Ok(Download {
+        name: format!("{stem}_{ext}.zip"),
+        bytes: zip_files(&files)?,
+        notes,
+    })
 }
 
 /// The file stem of a tree path (`models/ogre.mdl` -> `ogre`).

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 #[path = "../tests/texture_fixtures/mod.rs"]
 mod texture_fixtures;
 
-use retromodel::export::{gltf, obj};
+use retromodel::interchange::{gltf, obj};
 use retromodel::{registry, ConvertOptions, Document, Limits, NoFiles};
 
 fn main() -> std::io::Result<()> {

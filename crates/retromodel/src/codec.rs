@@ -127,6 +127,14 @@ pub struct Output {
     pub notes: Vec<String>,
     /// Largest position error of each written frame after quantisation, in model units.
     pub frame_errors: Vec<f32>,
+    /// Details for a verbose report (`convert -v`: a quantised glTF's grid and largest error
+    /// per mesh), said of the written file: a line that starts with a space continues the
+    /// report, any other is a statement about the file (the command line puts the output's
+    /// path before it).
+    pub details: Vec<String>,
+    /// What was written, in the writer's own words for a closing line (`1234 bytes,
+    /// embedded`; `frame 0, 1 skins`), counting the side files; `None`: the size says it.
+    pub summary: Option<String>,
 }
 
 impl Output {
@@ -168,7 +176,22 @@ pub trait Codec: Sync {
     fn engines(&self) -> &'static [Engine];
 
     /// Which of its formats the bytes are, by magic; `None` when not this codec's.
+    ///
+    /// Text formats detect by content instead: a keyword only they open with (`MD5Version`,
+    /// a glTF JSON object with an `"asset"`). A format with no magic and no keyword of its
+    /// own (Wavefront OBJ: lines of `v`, `vt`, `f`, `mtllib` ... statements) is detected by
+    /// what its first statement is, and its codec is registered last, so that every other
+    /// codec has looked at the bytes first and it never claims another format's file.
     fn detect(&self, data: &[u8]) -> Option<Format>;
+
+    /// An interchange format (glTF, OBJ): a parsed file keeps its bytes and is imported in
+    /// [`ParsedFile::to_model`]; converting it to its own format builds the file anew from
+    /// its Model rather than writing it back (its writers take options, and a file may
+    /// refer to side files that are not part of its bytes); and a batch conversion takes
+    /// such files only into keyframe formats. `false` for the classic formats.
+    fn interchange(&self) -> bool {
+        false
+    }
 
     /// Whether a parsed file writes back byte for byte ([`ParsedFile::write`]); text formats
     /// write back value for value, and then writing what they wrote back is stable.
@@ -279,6 +302,14 @@ pub trait ParsedFile: fmt::Debug + Send + Sync {
 
     /// Converts to the format-neutral model; side files come through `resolver`.
     fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted;
+
+    /// [`ParsedFile::to_model`], failing where the file cannot give a model at all (an
+    /// interchange file whose buffer is missing, whose `to_model` then gives an empty model
+    /// and the error as a warning). By default `to_model`'s result: the classic formats
+    /// check everything when parsing.
+    fn try_to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Result<Converted> {
+        Ok(self.to_model(options, resolver))
+    }
 
     /// The `info` summary, given the converted model.
     fn summary(&self, converted: &Converted) -> Summary;

@@ -7,7 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::Limits;
 use crate::model::Converted;
-use crate::options::ConvertOptions;
+use crate::options::{ConvertOptions, WriteOptions};
 use crate::registry::{self, Codec, Format, ParsedFile};
 use crate::registry::{detect, show_magic};
 use crate::resolve::Resolver;
@@ -101,6 +101,18 @@ impl<'a> Document<'a> {
         self.file.to_model(options, resolver)
     }
 
+    /// [`Document::to_model`], failing where the file gives no model at all: an interchange
+    /// file (glTF, OBJ) whose buffers, accessors or faces do not import (`to_model` then
+    /// gives an empty model with the error as a warning). The classic formats never fail
+    /// here: they check everything when parsing.
+    pub fn try_to_model(
+        &self,
+        options: &ConvertOptions,
+        resolver: &dyn Resolver,
+    ) -> Result<Converted> {
+        self.file.try_to_model(options, resolver)
+    }
+
     /// The `info` summary, given the converted model.
     pub fn summary(&self, converted: &Converted) -> Summary {
         Summary {
@@ -126,11 +138,67 @@ impl<'a> Document<'a> {
     /// ([`Codec::engines`]: `quake`, `glquake`, `quakespasm` for MDL; `quake2`,
     /// `quake2-soft` for MD2; `doom3` for MD5; `acknex` for 3D GameStudio); `None` picks the
     /// format's default engine.
+    ///
+    /// An interchange file (glTF, OBJ) is also checked against the engines of the classic
+    /// formats, as converted ([`Document::validate_with`], here without side files).
     pub fn validate(&self, engine: Option<&str>) -> Result<Vec<Diagnostic>, String> {
-        let engine = engine.unwrap_or(self.default_engine());
-        if !self.codec.engines().iter().any(|e| e.name == engine) {
-            return Err(crate::codec::unknown_engine(self.codec, engine));
+        self.validate_with(engine, &ConvertOptions::default(), &crate::resolve::NoFiles)
+    }
+
+    /// The format an interchange file is converted to when checked against `engine`, an
+    /// engine of a classic format's codec ("will this load in QuakeSpasm?"): the first
+    /// format that codec writes. `None` for the file's own engines, and for the classic
+    /// formats, which are only checked against their own.
+    pub fn checked_as(&self, engine: &str) -> Option<Format> {
+        if !self.codec.interchange() || self.codec.engines().iter().any(|e| e.name == engine) {
+            return None;
         }
-        Ok(self.file.validate(engine))
+        registry::codec_of_engine(engine)?
+            .writers()
+            .first()
+            .map(|w| w.format)
+    }
+
+    /// [`Document::validate`] with the options and side files (a `.gltf`'s buffers, an OBJ's
+    /// materials) an interchange file is imported with. Checked against an engine of
+    /// another codec ([`Document::checked_as`]), an interchange file's model is written by
+    /// that codec's first writer ([`registry::write_model`]), the result parsed and
+    /// checked; each finding then starts with `as FORMAT: `.
+    pub fn validate_with(
+        &self,
+        engine: Option<&str>,
+        options: &ConvertOptions,
+        resolver: &dyn Resolver,
+    ) -> Result<Vec<Diagnostic>, String> {
+        let engine = engine.unwrap_or(self.default_engine());
+        let own = self.codec.engines().iter().any(|e| e.name == engine);
+        if own && self.codec.interchange() {
+            // The whole import, side files included.
+            return Ok(match self.try_to_model(options, resolver) {
+                Ok(c) => c.warnings.into_iter().map(Diagnostic::warning).collect(),
+                Err(e) => vec![Diagnostic::error(e.to_string())],
+            });
+        }
+        if own {
+            return Ok(self.file.validate(engine));
+        }
+        let Some(format) = self.checked_as(engine) else {
+            return Err(crate::codec::unknown_engine(self.codec, engine));
+        };
+        let writer = registry::writers()
+            .find(|w| w.format == format)
+            .ok_or_else(|| crate::codec::unknown_engine(self.codec, engine))?;
+        let converted = self
+            .try_to_model(options, resolver)
+            .map_err(|e| e.to_string())?;
+        let written = registry::write_model(&converted.model, writer, &WriteOptions::default())
+            .map_err(|e| format!("as {}: {e}", format.description()))?;
+        let doc = Document::parse_as(format, &written.bytes, &Limits::default())
+            .map_err(|e| format!("as {}: {e}", format.description()))?;
+        let mut diags = doc.validate(Some(engine))?;
+        for d in &mut diags {
+            d.message = format!("as {}: {}", format.description(), d.message);
+        }
+        Ok(diags)
     }
 }

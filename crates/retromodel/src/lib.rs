@@ -3,7 +3,7 @@
 //! Reads, writes and converts the classic game model formats: Quake MDL, Quake 2 MD2 and
 //! 3D GameStudio MDL2..MDL5 byte for byte (and from any [`Model`]), Doom 3 MD5 mesh, anim and
 //! camera (values exact), 3D GameStudio MDL7 and HMP (read), ASCII WMP levels (token for
-//! token); glTF 2.0 and OBJ export in [`export`].
+//! token); glTF 2.0 and Wavefront OBJ read and written in [`interchange`].
 //!
 //! ## Layers
 //!
@@ -35,12 +35,11 @@ pub mod codec;
 pub mod diagnostic;
 mod document;
 pub mod error;
-pub mod export;
 pub mod formats;
 mod hash;
 pub mod image;
-pub mod import;
 pub mod inputs;
+pub mod interchange;
 pub mod io;
 pub mod limits;
 pub mod math;

@@ -19,7 +19,7 @@ pub struct Limits {
     /// Largest number of frames an import samples from animations, all its animations
     /// together (glTF: each sampled animation gives its key-time span x the frame rate + 1
     /// frames, at 10 fps for keyframe poses and 24 for skeletal animations unless
-    /// [`ImportOptions::fps`](crate::import::ImportOptions::fps) says otherwise; baking a
+    /// [`ImportOptions::fps`](crate::interchange::ImportOptions::fps) says otherwise; baking a
     /// skeletal animation at a given rate likewise). Key times cost a few bytes of input
     /// but may span hours, and every sampled frame stores every vertex, so this bounds the
     /// work a small file can ask for; a lower frame rate samples fewer frames. Frames a file

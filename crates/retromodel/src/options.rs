@@ -30,6 +30,13 @@ pub struct ConvertOptions {
     /// stored picture; without it a replacement is only used when the stored picture is
     /// missing.
     pub prefer_replacements: bool,
+    /// Sampling rate, in frames per second, of animations imported from interchange files
+    /// (glTF); `None` keeps whole-pose keys as they are and samples the rest at 10 (keyframe
+    /// clips) or 24 (skeletal animations).
+    pub sample_fps: Option<f32>,
+    /// Skip decoding the textures of interchange files (glTF, OBJ): the caller brings its
+    /// own skin.
+    pub skip_textures: bool,
 }
 
 impl Default for ConvertOptions {
@@ -40,8 +47,45 @@ impl Default for ConvertOptions {
             seam_rule: SeamRule::NonZero,
             skin_name: None,
             prefer_replacements: false,
+            sample_fps: None,
+            skip_textures: false,
         }
     }
+}
+
+/// Which animations a keyframe model gets in glTF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClipSplit {
+    /// The model's clips (frame-name runs and frame groups), one animation each; a model
+    /// without clips gets one clip `all`.
+    #[default]
+    Names,
+    /// Only the clips with stored frame times (Quake frame groups), plus one clip `all` of
+    /// the frames outside them (when there are any).
+    Groups,
+    /// One clip `all` over every frame.
+    None,
+}
+
+/// Which poses are exported to glTF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Frames {
+    /// Every pose: morph targets, and all animations (morph, skeletal, camera).
+    #[default]
+    All,
+    /// The base mesh only: no morph targets and no animations.
+    First,
+}
+
+/// Texture filtering of the skins in glTF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Filter {
+    /// Nearest-neighbour (`NEAREST` for magnification and minification), as software Quake
+    /// draws skins.
+    #[default]
+    Nearest,
+    /// Smooth (`LINEAR` magnification, `LINEAR_MIPMAP_LINEAR` minification).
+    Linear,
 }
 
 /// Options for writing a [`crate::model::Model`] in a file format.
@@ -67,6 +111,19 @@ pub struct WriteOptions {
     /// The stem of files written beside the output (`STEM_skin0.pcx` beside an MD2);
     /// empty means `model`.
     pub stem: String,
+    /// glTF: which animations a keyframe model gets.
+    pub clip_split: ClipSplit,
+    /// glTF: every pose, or the base mesh only.
+    pub frames: Frames,
+    /// glTF: texture filtering of the skins.
+    pub filter: Filter,
+    /// glTF: quantised vertex data (`KHR_mesh_quantization`; see `interchange::gltf`).
+    pub quantize: bool,
+    /// `.gltf`: the buffer and images inside the JSON as `data:` URIs instead of files
+    /// beside it (`STEM.bin`, `STEM_skin0.png`, ...).
+    pub embed: bool,
+    /// OBJ: the pose written (a frame index; the bind pose of a skeletal model).
+    pub frame: usize,
 }
 
 impl WriteOptions {

@@ -23,10 +23,16 @@ pub use crate::codec::{
 };
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::formats::{gs_mdl, gs_mdl7, hmp, md2, md3, md5, quake_mdl, wmp};
+#[cfg(feature = "gltf")]
+use crate::interchange::gltf;
+#[cfg(feature = "png")]
+use crate::interchange::obj;
 use crate::model::Model;
 use crate::options::WriteOptions;
 
-/// Every registered format, in detection order. Adding a format is one line here.
+/// Every registered format, in detection order. Adding a format is one line here. The
+/// interchange formats (glTF, OBJ) come after the classic ones, OBJ last of all: it has no
+/// magic and is detected by its first statement.
 pub static CODECS: &[&dyn Codec] = &[
     &quake_mdl::CODEC,
     &md2::CODEC,
@@ -36,6 +42,10 @@ pub static CODECS: &[&dyn Codec] = &[
     &hmp::CODEC,
     &wmp::CODEC,
     &md5::CODEC,
+    #[cfg(feature = "gltf")]
+    &gltf::CODEC,
+    #[cfg(feature = "png")]
+    &obj::CODEC,
 ];
 
 /// Every kernel of every codec.
@@ -133,6 +143,11 @@ pub fn writers() -> impl Iterator<Item = &'static Writer> {
     CODECS.iter().flat_map(|c| c.writers())
 }
 
+/// Whether `format`'s codec is an interchange one ([`Codec::interchange`]).
+pub fn is_interchange(format: Format) -> bool {
+    codec_for(format).is_some_and(|c| c.interchange())
+}
+
 /// What writing to a file extension means for an input of format `input`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
@@ -157,7 +172,8 @@ impl Target {
 /// The target for an output extension (any case, no dot), given the input's format (when it
 /// is a registered one) and the writer variant asked for (`--mdl gs5`; ignored for an
 /// extension whose writers have no variants). Without a variant,
-/// an input written to one of its own format's extensions is written back; otherwise the
+/// an input written to one of its own format's extensions is written back (unless it is an
+/// interchange format, [`Codec::interchange`], which is written anew); otherwise the
 /// first writer for the extension is used (registration order), or
 /// [`Target::ReadOnly`] when the extension's format is never written from a Model. `None`:
 /// no registered format has the extension.
@@ -169,13 +185,14 @@ pub fn target_for(extension: &str, input: Option<Format>, variant: Option<&str>)
     let has_variants = writers().filter(for_ext).any(|w| !w.variant.is_empty());
     if let Some(v) = variant.filter(|_| has_variants) {
         let w = writers().filter(for_ext).find(|w| w.variant == v)?;
-        return Some(if Some(w.format) == input {
+        return Some(if Some(w.format) == input && !is_interchange(w.format) {
             Target::WriteBack(w.format)
         } else {
             Target::Convert(w)
         });
     }
-    if let Some(f) = input.filter(|f| f.extensions().contains(&ext.as_str())) {
+    if let Some(f) = input.filter(|f| f.extensions().contains(&ext.as_str()) && !is_interchange(*f))
+    {
         return Some(Target::WriteBack(f));
     }
     if let Some(w) = writers().find(for_ext) {
@@ -189,15 +206,29 @@ pub fn target_for(extension: &str, input: Option<Format>, variant: Option<&str>)
 }
 
 /// Output extensions `convert` can write from some input (a writer's, or a format's own for
-/// writing back), each once: for help and error texts.
+/// writing back), each once: for help and error texts. The classic formats' first, then the
+/// interchange formats'.
 pub fn target_extensions() -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    let all = writers().flat_map(|w| w.format.extensions().first()).chain(
-        CODECS
-            .iter()
-            .flat_map(|c| c.formats())
-            .flat_map(|f| f.extensions()),
-    );
+    let classic = |c: &&&dyn Codec| !c.interchange();
+    let all = CODECS
+        .iter()
+        .filter(classic)
+        .flat_map(|c| c.writers())
+        .flat_map(|w| w.format.extensions().first())
+        .chain(
+            CODECS
+                .iter()
+                .filter(classic)
+                .flat_map(|c| c.formats())
+                .flat_map(|f| f.extensions()),
+        )
+        .chain(
+            CODECS
+                .iter()
+                .flat_map(|c| c.formats())
+                .flat_map(|f| f.extensions()),
+        );
     for e in all {
         if !out.contains(e) {
             out.push(e);
@@ -241,6 +272,14 @@ pub fn write_model(model: &Model, writer: &Writer, options: &WriteOptions) -> Re
     notes.append(&mut out.notes);
     out.notes = notes;
     Ok(out)
+}
+
+/// The codec that owns the engine called `name` (the first that lists it).
+pub fn codec_of_engine(name: &str) -> Option<&'static dyn Codec> {
+    CODECS
+        .iter()
+        .copied()
+        .find(|c| c.engines().iter().any(|e| e.name == name))
 }
 
 /// The registered codec that detects `data` (by magic, or by content for text formats),

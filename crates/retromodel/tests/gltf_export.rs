@@ -21,12 +21,12 @@ use std::path::{Path, PathBuf};
 
 use gltf::animation::util::ReadOutputs;
 use gltf::animation::Property;
-use retromodel::export::gltf::{
-    to_glb, to_gltf_embedded, to_gltf_separate, ClipSplit, Filter, Frames, GltfOptions,
-};
 use retromodel::formats::md5::{self, anim, MeshFile};
 use retromodel::formats::{md2, quake_mdl};
 use retromodel::image::Pixels;
+use retromodel::interchange::gltf::{
+    to_glb, to_gltf_embedded, to_gltf_separate, ClipSplit, Filter, Frames, GltfOptions,
+};
 use retromodel::model::{to_y_up, Joint, JointTransform, Mesh, Model, SkeletalAnimation, Skin};
 use retromodel::{Limits, NoFiles};
 

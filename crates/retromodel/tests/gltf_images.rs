@@ -5,9 +5,9 @@
 
 #![cfg(all(feature = "gltf", feature = "textures"))]
 
-use retromodel::export::gltf::{to_glb, to_gltf_embedded, to_gltf_separate, GltfOptions};
 use retromodel::formats::quake_mdl;
 use retromodel::image::{self, Image, Pixels};
+use retromodel::interchange::gltf::{to_glb, to_gltf_embedded, to_gltf_separate, GltfOptions};
 use retromodel::model::Model;
 use retromodel::{Limits, NoFiles};
 
@@ -49,7 +49,7 @@ fn first_image(glb: &[u8]) -> (String, Vec<u8>) {
 
 /// The first skin picture of the model the library's importer reads from `glb`.
 fn reimported_picture(glb: &[u8]) -> Image {
-    let model = retromodel::import::gltf::read(glb, &NoFiles, &Default::default())
+    let model = retromodel::interchange::gltf::read(glb, &NoFiles, &Default::default())
         .unwrap()
         .model;
     model.skins[0].pictures[0].clone()

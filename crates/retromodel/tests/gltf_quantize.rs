@@ -18,8 +18,8 @@ mod common;
 use std::collections::BTreeMap;
 
 use gltf::accessor::{DataType, Dimensions};
-use retromodel::export::gltf::{export, Container, GltfOptions, Output, QUANTIZATION};
 use retromodel::formats::{gs_mdl, md2, quake_mdl};
+use retromodel::interchange::gltf::{export, Container, GltfOptions, Output, QUANTIZATION};
 use retromodel::model::to_y_up;
 use retromodel::{Document, Limits, Model, NoFiles};
 

@@ -16,8 +16,8 @@ mod common;
 use std::path::PathBuf;
 
 use gltf::animation::util::ReadOutputs;
-use retromodel::export::gltf::{to_glb, GltfOptions};
 use retromodel::formats::gs_mdl7::{self, fixtures, File};
+use retromodel::interchange::gltf::{to_glb, GltfOptions};
 use retromodel::model::{to_y_up, Model};
 use retromodel::{ConvertOptions, Limits, NoFiles};
 

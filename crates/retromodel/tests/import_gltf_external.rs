@@ -5,7 +5,7 @@
 //! triangle list. Also the importer's error texts for bad files.
 
 use retromodel::formats::{md2, quake_mdl};
-use retromodel::import::{gltf, ImportOptions};
+use retromodel::interchange::{gltf, ImportOptions};
 use retromodel::model::bake::bake_skeletal_with;
 use retromodel::{Document, ErrorKind, Limits, NoFiles, WriteOptions};
 use serde_json::json;

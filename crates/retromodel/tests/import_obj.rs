@@ -2,7 +2,7 @@
 //! turned downwards, materials' `map_Kd` pictures as skins; errors with line and column.
 
 use retromodel::image::png::encode_rgba8;
-use retromodel::import::{obj, ImportOptions};
+use retromodel::interchange::{obj, ImportOptions};
 use retromodel::{MemoryFiles, NoFiles};
 
 const CUBE: &str = "# a unit cube, two materials

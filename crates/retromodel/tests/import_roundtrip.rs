@@ -8,10 +8,10 @@ mod common;
 
 use common::steps;
 
-use retromodel::export::gltf::{export, Container, GltfOptions};
 use retromodel::formats::{md2, md5, quake_mdl};
 use retromodel::image::{Palette, Pixels};
-use retromodel::import::{self, ImportOptions};
+use retromodel::interchange::gltf::{export, Container, GltfOptions};
+use retromodel::interchange::{self as import, ImportOptions};
 use retromodel::model::bake::bake_skeletal;
 use retromodel::model::Clip;
 use retromodel::{Document, Limits, Model, NoFiles, WriteOptions};

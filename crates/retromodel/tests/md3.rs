@@ -367,12 +367,12 @@ fn gltf_round_trip_keeps_frames_and_moving_tags() {
     let model = md3::to_model(&file, &ConvertOptions::default(), &NoFiles).model;
     // Float and quantised glTF (MD3's 1/64 grid is kept exactly).
     for quantize in [false, true] {
-        let options = retromodel::export::gltf::GltfOptions {
+        let options = retromodel::interchange::gltf::GltfOptions {
             quantize,
             ..Default::default()
         };
-        let (glb, _) = retromodel::export::gltf::to_glb(&model, &options).unwrap();
-        let back = retromodel::import::gltf::read(&glb, &NoFiles, &Default::default())
+        let (glb, _) = retromodel::interchange::gltf::to_glb(&model, &options).unwrap();
+        let back = retromodel::interchange::gltf::read(&glb, &NoFiles, &Default::default())
             .unwrap()
             .model;
         md3_comes_back(&file, &model, &back);

@@ -4,7 +4,7 @@
 //! them.
 
 use retromodel::formats::gs_mdl7;
-use retromodel::import::{self, ImportOptions};
+use retromodel::interchange::{self as import, ImportOptions};
 use retromodel::{ConvertOptions, ErrorKind, Limits, NoFiles};
 use serde_json::json;
 

@@ -14,8 +14,8 @@ mod common;
 
 use std::path::PathBuf;
 
-use retromodel::export::gltf::{to_glb, GltfOptions};
 use retromodel::formats::wmp::{self, fixtures};
+use retromodel::interchange::gltf::{to_glb, GltfOptions};
 use retromodel::model::{to_y_up, Model};
 use retromodel::Limits;
 

@@ -295,7 +295,7 @@ fn bench_kernel(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Times [`retromodel::import::gltf::read`] over the models of `data` exported to .glb.
+/// Times [`retromodel::interchange::gltf::read`] over the models of `data` exported to .glb.
 fn bench_import(data: &[Vec<u8>], rounds: u32) -> Result<ExitCode> {
     let limits = Limits::default();
     let mut glbs = Vec::new();
@@ -303,17 +303,17 @@ fn bench_import(data: &[Vec<u8>], rounds: u32) -> Result<ExitCode> {
         let model = Document::parse(b, &limits)?
             .to_model(&ConvertOptions::default(), &NoFiles)
             .model;
-        let options = retromodel::export::gltf::GltfOptions::default();
-        if let Ok((glb, _)) = retromodel::export::gltf::to_glb(&model, &options) {
+        let options = retromodel::interchange::gltf::GltfOptions::default();
+        if let Ok((glb, _)) = retromodel::interchange::gltf::to_glb(&model, &options) {
             glbs.push(glb);
         }
     }
     let bytes: usize = glbs.iter().map(Vec::len).sum();
-    let options = retromodel::import::ImportOptions::default();
+    let options = retromodel::interchange::ImportOptions::default();
     let start = Instant::now();
     for _ in 0..rounds {
         for g in &glbs {
-            black_box(retromodel::import::gltf::read(g, &NoFiles, &options)?);
+            black_box(retromodel::interchange::gltf::read(g, &NoFiles, &options)?);
         }
     }
     let secs = start.elapsed().as_secs_f64();

@@ -38,13 +38,25 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let bytes = input.read()?;
             let doc = Document::parse(&bytes, &Limits::default())?;
             let engine = args.engine.as_deref().unwrap_or(doc.default_engine());
-            let diags = doc.validate(Some(engine)).map_err(|e| anyhow!(e))?;
+            // Side files (a .gltf's buffers) beside the file; an interchange file checked
+            // against a classic format's engine is checked as converted.
+            let resolver = files::FsResolver::new(path, None, None);
+            let diags = doc
+                .validate_with(Some(engine), &Default::default(), &resolver)
+                .map_err(|e| anyhow!(e))?;
             let errors = diags
                 .iter()
                 .filter(|d| d.severity == Severity::Error)
                 .count();
             if diags.is_empty() {
-                outln!("{}: ok ({engine})", path.display());
+                match doc.checked_as(engine) {
+                    Some(f) => outln!(
+                        "{}: ok ({engine}, as converted to {})",
+                        path.display(),
+                        f.description()
+                    ),
+                    None => outln!("{}: ok ({engine})", path.display()),
+                }
             }
             for d in &diags {
                 outln!("{}: {d}", path.display());

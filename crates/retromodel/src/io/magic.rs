@@ -21,6 +21,7 @@ const MAGICS: &[(&[u8; 4], &str, bool)] = &[
     (b"HMP4", "3D GameStudio HMP terrain", true),
     (b"HMP5", "3D GameStudio HMP terrain", true),
     (b"HMP7", "3D GameStudio HMP terrain", true),
+    (b"glTF", "glTF 2.0 binary", true),
     (b"IDST", "Half-Life MDL", false),
     (b"IDSQ", "Half-Life MDL", false),
     (b"MDL6", "3D GameStudio MDL", false),

@@ -48,9 +48,25 @@ fn keyframe_extensions() -> Vec<&'static str> {
     out
 }
 
-/// What `--to` accepts: glTF, OBJ, and the keyframe formats written from any Model.
+/// The interchange formats' writers' extensions (`glb`, `gltf`, `obj`), each once.
+fn interchange_extensions() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for w in
+        retromodel::registry::writers().filter(|w| retromodel::registry::is_interchange(w.format))
+    {
+        if let Some(e) = w.format.extensions().first() {
+            if !out.contains(e) {
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
+/// What `--to` accepts: the interchange formats (glTF, OBJ), and the keyframe formats
+/// written from any Model.
 pub(super) fn formats() -> Vec<&'static str> {
-    let mut out = vec!["glb", "gltf", "obj"];
+    let mut out = interchange_extensions();
     out.extend(keyframe_extensions());
     out
 }
@@ -74,13 +90,20 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
             args.output.display()
         );
     }
-    // Keyframe outputs also take the glTF and OBJ files of the tree (imported).
-    let imports: &[&str] = if keyframe_extensions().contains(&to.as_str()) {
-        &["glb", "gltf", "obj"]
-    } else {
-        &[]
-    };
-    let inputs = files::collect_inputs_with(std::slice::from_ref(&args.input), imports);
+    // Keyframe outputs also take the glTF and OBJ files of the tree (imported); the others
+    // leave them.
+    let mut inputs = files::collect_inputs_with(std::slice::from_ref(&args.input), &[]);
+    if !keyframe_extensions().contains(&to.as_str()) {
+        let interchange = interchange_extensions();
+        inputs.retain(|p| {
+            let ext = p
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            !interchange.contains(&ext.as_str())
+        });
+    }
     if inputs.is_empty() {
         bail!("no model files under {}", args.input.display());
     }

@@ -6,17 +6,15 @@
 //! temporary file renamed into place. Batches run the same plan per file in parallel.
 
 mod batch;
-mod gltf;
-mod import;
 mod native;
-mod obj;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use retromodel::registry::{self, Format};
-use retromodel::{Converted, Document, Limits};
+use retromodel::model::Skin;
+use retromodel::registry;
+use retromodel::{Converted, Document, Limits, Model};
 
 use super::resolver;
 use crate::files;
@@ -165,19 +163,6 @@ pub struct Args {
     side: SideFileArgs,
 }
 
-/// What an output asks for.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Target {
-    /// A model format the library writes (or the input's own, written back).
-    Native(registry::Target),
-    /// glTF binary.
-    Glb,
-    /// glTF JSON.
-    Gltf,
-    /// Wavefront OBJ.
-    Obj,
-}
-
 /// The writer variants for an extension (`quake`, `gs3`, ... for `mdl`).
 fn variants(ext: &str) -> Vec<&'static str> {
     registry::writers()
@@ -188,9 +173,7 @@ fn variants(ext: &str) -> Vec<&'static str> {
 
 /// Every output extension `convert` writes, for help and error texts.
 fn output_extensions() -> Vec<&'static str> {
-    let mut out = registry::target_extensions();
-    out.extend(["glb", "gltf", "obj"]);
-    out
+    registry::target_extensions()
 }
 
 /// `--to`'s help: the batch output formats.
@@ -200,17 +183,6 @@ fn to_help() -> String {
          Model take the input's own format when it is one of them.",
         batch::formats().join(", ")
     )
-}
-
-/// The target an output extension asks for, given the input's format (`.mdl` is ambiguous:
-/// `--mdl` picks, else the input's MDL family, else Quake).
-fn target_for(ext: &str, input: Option<Format>, variant: Option<&str>) -> Option<Target> {
-    match ext.to_ascii_lowercase().as_str() {
-        "glb" => Some(Target::Glb),
-        "gltf" => Some(Target::Gltf),
-        "obj" => Some(Target::Obj),
-        _ => registry::target_for(ext, input, variant).map(Target::Native),
-    }
 }
 
 /// A conversion ready to be written: every output file with its bytes (the main output last)
@@ -244,26 +216,23 @@ impl Plan {
     }
 }
 
-/// The input read and parsed (or imported), with its Model converted on demand.
+/// The input read and parsed (any registered format, glTF and OBJ included), or a model
+/// assembled from several files (a Quake 3 player), with its Model converted on demand.
 struct Input<'a> {
     path: &'a Path,
     bytes: &'a [u8],
-    /// The parsed file of a format the library reads and writes.
+    /// The parsed file.
     doc: Option<Document<'a>>,
-    /// The model of an imported file (glTF, OBJ).
-    imported: Option<Converted>,
+    /// The model assembled from several files.
+    assembled: Option<Converted>,
 }
 
 impl Input<'_> {
     /// What the input is, for messages.
     fn format_name(&self) -> &'static str {
-        if self.path.is_dir() {
-            return "Quake 3 player";
-        }
-        match (&self.doc, self.path.extension().and_then(|e| e.to_str())) {
-            (Some(d), _) => d.format().name(),
-            (None, Some(e)) if e.eq_ignore_ascii_case("obj") => "OBJ",
-            (None, _) => "glTF",
+        match &self.doc {
+            Some(d) => d.format().name(),
+            None => "Quake 3 player",
         }
     }
 
@@ -271,12 +240,21 @@ impl Input<'_> {
     /// that goes with it (`--anim`, else those beside it whose joints fit); warnings become
     /// notes.
     fn model(&self, args: &Args, notes: &mut Vec<String>) -> Result<Converted> {
-        let mut converted = match (&self.imported, &self.doc) {
+        let mut converted = match (&self.assembled, &self.doc) {
             (Some(c), _) => c.clone(),
             (None, Some(doc)) => {
                 let side = args.side.load()?;
                 let resolver = resolver(self.path, &side).with_listed(&args.anim);
-                let converted = doc.to_model(&side.convert_options(), &resolver);
+                let options = retromodel::ConvertOptions {
+                    // Interchange inputs: animations sampled at --fps; textures left
+                    // undecoded when --skin replaces them.
+                    sample_fps: args.fps,
+                    skip_textures: args.skin.is_some(),
+                    ..side.convert_options()
+                };
+                let converted = doc
+                    .try_to_model(&options, &resolver)
+                    .with_context(|| self.path.display().to_string())?;
                 check_listed(&args.anim, &converted)?;
                 converted
             }
@@ -289,7 +267,7 @@ impl Input<'_> {
                 .map(|w| format!("{}: warning: {w}", self.path.display())),
         );
         if let Some(skin) = &args.skin {
-            import::replace_skin(&mut converted.model, skin)?;
+            replace_skin(&mut converted.model, skin)?;
         }
         Ok(converted)
     }
@@ -316,37 +294,12 @@ pub(crate) fn check_listed(anims: &[PathBuf], converted: &Converted) -> Result<(
     Ok(())
 }
 
-/// Whether `path` is a file to import rather than parse: `.glb`, `.gltf`, `.obj`, or a
-/// binary glTF by its magic.
-fn imported_kind(path: &Path, bytes: &[u8]) -> Option<&'static str> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    match ext.as_str() {
-        "obj" => Some("obj"),
-        "glb" | "gltf" => Some("gltf"),
-        _ if bytes.starts_with(b"glTF") => Some("gltf"),
-        _ => None,
-    }
-}
-
 /// Plans the conversion of `input` to `output`.
 fn plan(args: &Args, input: &Path, output: &Path, ext: &str) -> Result<Plan> {
     let bytes = files::read(input)?;
-    let (doc, imported) = match imported_kind(input, &bytes) {
-        Some(kind) => (None, Some(import::read(args, input, &bytes, kind)?)),
-        None => (
-            Some(
-                Document::parse(&bytes, &Limits::default())
-                    .with_context(|| input.display().to_string())?,
-            ),
-            None,
-        ),
-    };
-    let format = doc.as_ref().map(Document::format);
-    let Some(target) = target_for(ext, format, args.mdl.as_deref()) else {
+    let doc =
+        Document::parse(&bytes, &Limits::default()).with_context(|| input.display().to_string())?;
+    let Some(target) = registry::target_for(ext, Some(doc.format()), args.mdl.as_deref()) else {
         bail!(
             "{}: cannot tell the output format from the extension {ext:?} (use .{})",
             output.display(),
@@ -356,14 +309,10 @@ fn plan(args: &Args, input: &Path, output: &Path, ext: &str) -> Result<Plan> {
     let input = Input {
         path: input,
         bytes: &bytes,
-        doc,
-        imported,
+        doc: Some(doc),
+        assembled: None,
     };
-    match target {
-        Target::Native(f) => native::plan(args, &input, output, f),
-        Target::Glb | Target::Gltf => gltf::plan(args, &input, output, target == Target::Glb),
-        Target::Obj => obj::plan(args, &input, output),
-    }
+    native::plan(args, &input, output, target)
 }
 
 /// The output's file name without extension, the stem of the side files written with it.
@@ -387,20 +336,40 @@ fn plan_player(args: &Args, output: &Path, ext: &str) -> Result<Plan> {
         path: &args.input,
         bytes: &[],
         doc: None,
-        imported: Some(converted),
+        assembled: Some(converted),
     };
-    match target_for(ext, None, args.mdl.as_deref()) {
-        Some(Target::Native(f)) => native::plan(args, &input, output, f),
-        Some(t @ (Target::Glb | Target::Gltf)) => {
-            gltf::plan(args, &input, output, t == Target::Glb)
-        }
-        Some(Target::Obj) => obj::plan(args, &input, output),
+    match registry::target_for(ext, None, args.mdl.as_deref()) {
+        Some(target) => native::plan(args, &input, output, target),
         None => bail!(
             "{}: cannot tell the output format from the extension {ext:?} (use .{})",
             output.display(),
             output_extensions().join(", .")
         ),
     }
+}
+
+/// Replaces every skin of `model` with the picture at `path` (any format
+/// `retromodel::image::decode` reads), on every mesh.
+fn replace_skin(model: &mut Model, path: &Path) -> Result<()> {
+    let bytes = files::read(path)?;
+    let limits = Limits::default();
+    let picture = retromodel::image::decode(&bytes, &path.to_string_lossy(), &limits)
+        .with_context(|| format!("--skin {}", path.display()))?;
+    let size = [picture.width, picture.height];
+    model.skins = vec![Skin {
+        source: None,
+        name: path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        pictures: vec![picture],
+        picture_times: None,
+    }];
+    for m in &mut model.meshes {
+        m.skin = Some(0);
+        m.skin_size = Some(size);
+    }
+    Ok(())
 }
 
 /// Runs the command.

@@ -1,10 +1,12 @@
-//! Model formats the library writes: the same format as the input (written back), or any
-//! registered writer from the input's Model ([`registry::write_model`]).
+//! Every output: the same format as the input (written back), or any registered writer
+//! from the input's Model ([`registry::write_model`]: MDL, MD2, MD3, MD5, glTF, OBJ), its
+//! side files beside it.
 
 use std::path::Path;
 
 use anyhow::{bail, Result};
 use retromodel::image::Palette;
+use retromodel::options::{ClipSplit, Filter, Frames};
 use retromodel::registry::{self, Target};
 use retromodel::WriteOptions;
 
@@ -55,6 +57,24 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Target
         dither: args.dither,
         fps: args.fps,
         stem: output_stem(output),
+        clip_split: match args.clip_split.as_str() {
+            "groups" => ClipSplit::Groups,
+            "none" => ClipSplit::None,
+            _ => ClipSplit::Names,
+        },
+        frames: if args.frames == "first" {
+            Frames::First
+        } else {
+            Frames::All
+        },
+        filter: if args.filter == "linear" {
+            Filter::Linear
+        } else {
+            Filter::Nearest
+        },
+        quantize: args.quantize && !args.no_quantize,
+        embed: args.embed,
+        frame: args.frame,
     };
     let written = registry::write_model(model, writer, &options)?;
     plan.notes.extend(
@@ -76,24 +96,39 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Target
                 f.name
             ));
         }
+        // Lines that start with a space continue the report; the others are said of the
+        // written file.
+        plan.notes.extend(written.details.iter().map(|d| {
+            if d.starts_with(' ') {
+                d.clone()
+            } else {
+                format!("{}: {d}", output.display())
+            }
+        }));
     }
     let dir = output_dir(output);
     let mut lines = String::new();
     for side in &written.side_files {
         let path = dir.join(&side.name);
-        lines.push_str(&format!(
-            "{}: {} written as {}\n",
-            output.display(),
-            side.kind,
-            path.display()
-        ));
+        // A writer's own closing words count its side files.
+        if written.summary.is_none() {
+            lines.push_str(&format!(
+                "{}: {} written as {}\n",
+                output.display(),
+                side.kind,
+                path.display()
+            ));
+        }
         plan.files.push((path, side.bytes.clone()));
     }
+    let what = written
+        .summary
+        .clone()
+        .unwrap_or_else(|| format!("{} bytes, converted", written.bytes.len()));
     plan.summary = format!(
-        "{lines}{} -> {} ({} bytes, converted)",
+        "{lines}{} -> {} ({what})",
         input.path.display(),
         output.display(),
-        written.bytes.len()
     );
     plan.files.push((output.to_path_buf(), written.bytes));
     Ok(plan)

@@ -36,9 +36,9 @@ mod animate;
 mod scene;
 mod skin;
 
-use super::ImportOptions;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::image::{Image, Pixels};
+use crate::interchange::ImportOptions;
 use crate::limits::Budget;
 use crate::math;
 use crate::model::{Converted, Model, Skin};
@@ -65,10 +65,18 @@ pub(super) fn fail(kind: ErrorKind, message: String) -> Error {
 /// Reads a `.glb` or `.gltf` file. Side-car buffers and images (relative URIs) come from
 /// `resolver`.
 pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> Result<Converted> {
-    let g = parse(bytes)?;
+    read_parsed(&parse(bytes)?, resolver, options)
+}
+
+/// [`read`] of a file [`parse`] has read.
+pub(crate) fn read_parsed(
+    g: &gltf::Gltf,
+    resolver: &dyn Resolver,
+    options: &ImportOptions,
+) -> Result<Converted> {
     let mut warnings = Vec::new();
     let mut budget = Budget::new(&options.limits);
-    let buffers = load_buffers(&g, resolver, &mut budget)?;
+    let buffers = load_buffers(g, resolver, &mut budget)?;
     let doc = &g.document;
     let scene = scene::Scene::new(doc, &buffers, &mut budget, &mut warnings)?;
     if scene.instances.is_empty() {
@@ -130,7 +138,7 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
 /// attribute before checking it (a panic on a bad index), so that index is checked here
 /// first. gltf 1.4 subtracts the 12-byte header from a GLB's total length before checking
 /// it (an overflow panic under overflow checks), so that length is checked here first too.
-fn parse(bytes: &[u8]) -> Result<gltf::Gltf> {
+pub(crate) fn parse(bytes: &[u8]) -> Result<gltf::Gltf> {
     if let Some(h) = bytes.get(..12).filter(|h| h.starts_with(b"glTF")) {
         let length = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
         if length < 12 {
@@ -154,7 +162,7 @@ fn parse(bytes: &[u8]) -> Result<gltf::Gltf> {
     // KHR_mesh_quantization only widens the accessor types vertex attributes may have, which
     // the accessor reader takes whatever they are; the gltf crate does not know it.
     root.extensions_required
-        .retain(|e| e != crate::export::gltf::QUANTIZATION);
+        .retain(|e| e != crate::interchange::gltf::QUANTIZATION);
     for (mi, m) in root.meshes.iter().enumerate() {
         for (pi, p) in m.primitives.iter().enumerate() {
             let position = gltf::json::validation::Checked::Valid(gltf::Semantic::Positions);

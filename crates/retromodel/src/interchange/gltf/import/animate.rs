@@ -8,7 +8,7 @@ use super::accessor::floats;
 use super::scene::Scene;
 use super::{fail, Buffers, Spent};
 use crate::error::{ErrorKind, Result};
-use crate::import::ImportOptions;
+use crate::interchange::ImportOptions;
 use crate::limits::{Budget, Limits};
 use crate::math::{self, Mat4};
 use crate::model::{Clip, Frame, Model, MorphTarget};

@@ -84,7 +84,7 @@
 //! ```
 //! # let bytes = retromodel::formats::quake_mdl::fixtures::minimal();
 //! let model = retromodel::read(&bytes, &retromodel::Limits::default(), &retromodel::NoFiles)?;
-//! let (glb, warnings) = retromodel::export::gltf::to_glb(&model, &Default::default())?;
+//! let (glb, warnings) = retromodel::interchange::gltf::to_glb(&model, &Default::default())?;
 //! assert_eq!(&glb[..4], b"glTF");
 //! # let _ = warnings;
 //! # Ok::<(), retromodel::Error>(())
@@ -101,8 +101,10 @@ mod space;
 
 use gltf_json as json;
 
+use super::QUANTIZATION;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::model::Model;
+pub use crate::options::{ClipSplit, Filter, Frames};
 
 /// Format name used in errors.
 pub const FORMAT: &str = "gltf";
@@ -110,41 +112,6 @@ pub const FORMAT: &str = "gltf";
 /// Frames per second of frame-name clips and of the clips this exporter makes up, unless
 /// [`GltfOptions::fps`] says otherwise.
 pub const DEFAULT_FPS: f32 = 10.0;
-
-/// Which animations a keyframe model gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ClipSplit {
-    /// The model's clips (frame-name runs and frame groups), one animation each; a model
-    /// without clips gets one clip `all`.
-    #[default]
-    Names,
-    /// Only the clips with stored frame times (Quake frame groups), plus one clip `all` of
-    /// the frames outside them (when there are any).
-    Groups,
-    /// One clip `all` over every frame.
-    None,
-}
-
-/// Which poses are exported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Frames {
-    /// Every pose: morph targets, and all animations (morph, skeletal, camera).
-    #[default]
-    All,
-    /// The base mesh only: no morph targets and no animations.
-    First,
-}
-
-/// Texture filtering of the skins.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Filter {
-    /// Nearest-neighbour (`NEAREST` for magnification and minification), as software Quake
-    /// draws skins.
-    #[default]
-    Nearest,
-    /// Smooth (`LINEAR` magnification, `LINEAR_MIPMAP_LINEAR` minification).
-    Linear,
-}
 
 /// Options of the glTF exporter.
 #[derive(Debug, Clone, PartialEq)]
@@ -200,9 +167,6 @@ pub struct Exported {
     /// What was lost or changed on the way (dropped joint influences, skin animation, ...).
     pub warnings: Vec<String>,
 }
-
-/// The extension that quantised files ([`GltfOptions::quantize`]) require.
-pub const QUANTIZATION: &str = "KHR_mesh_quantization";
 
 /// How an export is laid out in files ([`export`]).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use super::animate::Animations;
 use super::scene::Scene;
 use super::{fail, Buffers, Spent};
 use crate::error::{ErrorKind, Result};
-use crate::import::ImportOptions;
+use crate::interchange::ImportOptions;
 use crate::limits::Budget;
 use crate::math::{self, Mat4};
 use crate::model::{Joint, JointTransform, Model, SkeletalAnimation};

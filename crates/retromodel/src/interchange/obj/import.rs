@@ -13,8 +13,8 @@
 
 use std::collections::HashMap;
 
-use super::ImportOptions;
 use crate::error::{Error, ErrorKind, Location, Result};
+use crate::interchange::ImportOptions;
 use crate::limits::Budget;
 use crate::math::from_y_up;
 use crate::model::{Converted, Frame, Mesh, Model, MorphTarget, Skin};
@@ -295,7 +295,7 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
         let positions: Vec<[f32; 3]> = part.corners.iter().map(|c| v[c.0 as usize]).collect();
         let smooth = if part.corners.iter().any(|c| c.2.is_none()) {
             let ccw: Vec<[u32; 3]> = part.triangles.iter().map(|t| [t[0], t[2], t[1]]).collect();
-            Some(super::smooth_normals(&positions, &ccw))
+            Some(crate::interchange::smooth_normals(&positions, &ccw))
         } else {
             None
         };
