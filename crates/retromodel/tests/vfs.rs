@@ -474,3 +474,68 @@ fn corpus_openarena_pk3_matches_its_header_row() {
     }
     assert!(total > row["bytes"].as_u64().unwrap(), "inflated {total}");
 }
+
+#[test]
+fn side_names_follow_one_rule_on_disk_and_in_archives() {
+    use retromodel::vfs::{side_name, Archives, PathResolver};
+    assert_eq!(
+        side_name("models\\tank\\.skin.pcx"),
+        (
+            Some("models/tank/.skin.pcx".to_string()),
+            Some("skin.pcx".to_string())
+        )
+    );
+    assert_eq!(side_name("../x/skin.pcx"), (None, Some("skin.pcx".into())));
+    assert_eq!(side_name("C:skin.pcx"), (None, None));
+    assert_eq!(
+        side_name("C:\\q\\skin.pcx"),
+        (None, Some("skin.pcx".into()))
+    );
+    // The same model and side files on disk and in a PAK: found, or not, alike.
+    let dir = temp_dir("side-names");
+    std::fs::create_dir_all(dir.join("models/tank")).unwrap();
+    std::fs::create_dir_all(dir.join("pics")).unwrap();
+    std::fs::write(dir.join("models/tank/tris.md2"), b"model").unwrap();
+    std::fs::write(dir.join("models/tank/skin.pcx"), b"skin").unwrap();
+    std::fs::write(dir.join("pics/colormap.pcx"), b"pcx").unwrap();
+    let pak_path = dir.join("game.pak");
+    std::fs::write(
+        &pak_path,
+        pak::write(&[
+            ("models/tank/tris.md2", b"model"),
+            ("models/tank/skin.pcx", b"skin"),
+            ("pics/colormap.pcx", b"pcx"),
+        ])
+        .unwrap(),
+    )
+    .unwrap();
+    let archives = Archives::new(&Limits::default(), false);
+    let on_disk = PathResolver::new(&archives, &dir.join("models/tank/tris.md2"), None, None);
+    let inner = vfs::archive_path(&pak_path, "models/tank/tris.md2");
+    let in_pak = PathResolver::new(&archives, &inner, None, None);
+    for (name, found) in [
+        ("pics/colormap.pcx", true),
+        ("skin.pcx", true),
+        ("elsewhere/.skin.pcx", true),
+        ("C:\\tank\\skin.pcx", true),
+        ("C:skin.pcx", false),
+        ("../../pics/colormap.pcx", false),
+    ] {
+        assert_eq!(on_disk.load(name).is_some(), found, "on disk: {name}");
+        assert_eq!(in_pak.load(name).is_some(), found, "in the PAK: {name}");
+    }
+    // The archive is opened once for the run.
+    assert!(std::sync::Arc::ptr_eq(
+        &archives.open(&pak_path).unwrap(),
+        &archives.open(&pak_path).unwrap()
+    ));
+    assert_eq!(archives.read(&inner).unwrap(), b"model");
+    assert_eq!(
+        archives
+            .read(&vfs::archive_path(&pak_path, "x.mdl"))
+            .unwrap_err()
+            .to_string(),
+        format!("{}: no \"x.mdl\" in the archive", pak_path.display())
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
