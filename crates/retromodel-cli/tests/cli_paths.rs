@@ -139,20 +139,11 @@ fn corpus_game_folder_names_the_same_models_to_ls_info_and_convert() {
     assert_eq!(paths, listed);
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("out");
-    let out = run_ok(&["convert", s(&game), s(&out_dir), "--to", "obj"]);
+    let out = run_ok(&["convert", s(&game), s(&out_dir), "--to", "glb"]);
     assert_contains(
         &out.stderr,
         &format!("{} files: {} converted", listed.len(), listed.len()),
     );
-    // Each model's .obj (materials and pictures beside them).
-    let mut objs: Vec<String> = common::files_under(&out_dir)
-        .iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "obj"))
-        .map(|p| {
-            let rel = p.strip_prefix(&out_dir).unwrap().with_extension("");
-            rel.to_string_lossy().into_owned()
-        })
-        .collect();
-    objs.sort();
-    assert_eq!(objs, without_extension(&listed));
+    // One .glb per model (textures embedded), at the model's path in the archive.
+    assert_eq!(written(&out_dir), without_extension(&listed));
 }

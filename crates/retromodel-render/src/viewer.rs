@@ -13,9 +13,8 @@ use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
 
-use crate::playback::{clips_of, position_text, record_frame, ClipEntry, Playing};
-use crate::renderer::depth_texture;
-use crate::{surface_config, Camera, Gpu, GpuModel, Renderer, View};
+use crate::playback::{clips_of, position_text, ClipEntry, Controls, Screen};
+use crate::{Gpu, GpuModel};
 
 /// A model the viewer shows, and the text of its info panel.
 pub struct Loaded {
@@ -51,25 +50,13 @@ struct Doc {
 }
 
 struct Ui {
-    clip: usize,
-    playing: bool,
-    speed: f32,
-    time: f32,
-    interpolate: bool,
-    skin: Option<usize>,
-    wireframe: bool,
-    camera: Camera,
-    zoom: f32,
+    controls: Controls,
     status: String,
 }
 
 struct State {
     window: Arc<Window>,
-    gpu: Gpu,
-    surface: wgpu::Surface<'static>,
-    config: wgpu::SurfaceConfiguration,
-    renderer: Renderer,
-    depth: wgpu::TextureView,
+    screen: Screen,
     egui_ctx: egui::Context,
     egui_state: egui_winit::State,
     egui_renderer: egui_wgpu::Renderer,
@@ -108,13 +95,9 @@ impl State {
             .map_err(|e| format!("cannot create a window surface: {e}"))?;
         let gpu = Gpu::with_instance(instance, Some(&surface)).map_err(|e| e.to_string())?;
         let size = window.inner_size();
-        let config =
-            surface_config(&gpu, &surface, size.width, size.height).map_err(|e| e.to_string())?;
-        let format = config.format;
-        surface.configure(&gpu.device, &config);
-        let renderer = Renderer::new(&gpu, format);
-        let depth =
-            depth_texture(&gpu, config.width, config.height).create_view(&Default::default());
+        let screen =
+            Screen::new(gpu, surface, size.width, size.height).map_err(|e| e.to_string())?;
+        let (gpu, format) = (&screen.gpu, screen.format());
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
             egui_ctx.clone(),
@@ -128,25 +111,13 @@ impl State {
         eprintln!("viewer: adapter {}", gpu.adapter_name());
         Ok(State {
             window,
-            gpu,
-            surface,
-            config,
-            renderer,
-            depth,
+            screen,
             egui_ctx,
             egui_state,
             egui_renderer,
             doc: None,
             ui: Ui {
-                clip: 0,
-                playing: options.play,
-                speed: 1.0,
-                time: 0.0,
-                interpolate: true,
-                skin: None,
-                wireframe: false,
-                camera: Camera::default(),
-                zoom: 1.0,
+                controls: Controls::new(options.play),
                 status: String::new(),
             },
             last: Instant::now(),
@@ -165,15 +136,13 @@ impl State {
                 return;
             }
         };
-        match GpuModel::new(&self.gpu, &self.renderer, &loaded.model) {
+        match GpuModel::new(&self.screen.gpu, &self.screen.renderer, &loaded.model) {
             Ok(scene) => {
                 let clips = clips_of(&loaded.model, &scene);
-                self.ui.clip = clip
-                    .and_then(|c| clips.iter().position(|e| e.is_named(c)))
-                    .unwrap_or(0);
-                self.ui.time = 0.0;
-                self.ui.skin = None;
-                self.ui.zoom = 1.0;
+                self.ui.controls.opened(
+                    clip.and_then(|c| clips.iter().position(|e| e.is_named(c)))
+                        .unwrap_or(0),
+                );
                 self.ui.status = format!("opened {}", path.display());
                 for w in scene.warnings() {
                     self.ui.status.push_str(&format!("\nwarning: {w}"));
@@ -194,33 +163,19 @@ impl State {
         }
     }
 
-    fn resize(&mut self, w: u32, h: u32) {
-        self.config.width = w.max(1);
-        self.config.height = h.max(1);
-        self.surface.configure(&self.gpu.device, &self.config);
-        self.depth = depth_texture(&self.gpu, self.config.width, self.config.height)
-            .create_view(&Default::default());
-    }
-
     fn redraw(&mut self) {
         let now = Instant::now();
-        let dt = (now - self.last).as_secs_f32().min(0.25);
+        self.ui.controls.advance((now - self.last).as_secs_f32());
         self.last = now;
-        if self.ui.playing {
-            self.ui.time += dt * self.ui.speed;
-        }
-        let frame = match self.surface.get_current_texture() {
-            Ok(f) => f,
-            Err(wgpu::SurfaceError::Outdated | wgpu::SurfaceError::Lost) => {
-                self.resize(self.config.width, self.config.height);
-                return;
-            }
+        let (frame, target) = match self.screen.next_frame() {
+            Ok(Some(f)) => f,
+            Ok(None) => return,
             Err(e) => {
                 eprintln!("viewer: {e}");
                 return;
             }
         };
-        let target = frame.texture.create_view(&Default::default());
+        let gpu = &self.screen.gpu;
         let input = self.egui_state.take_egui_input(&self.window);
         let ctx = self.egui_ctx.clone();
         let mut free = None;
@@ -234,22 +189,15 @@ impl State {
         let jobs = ctx.tessellate(full.shapes, full.pixels_per_point);
         for (id, delta) in &full.textures_delta.set {
             self.egui_renderer
-                .update_texture(&self.gpu.device, &self.gpu.queue, *id, delta);
+                .update_texture(&gpu.device, &gpu.queue, *id, delta);
         }
-        let mut encoder = self
-            .gpu
+        let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("viewer"),
             });
-        let size = (self.config.width, self.config.height);
-        let mut view = View {
-            camera: self.ui.camera,
-            wireframe: self.ui.wireframe,
-            skin: self.ui.skin,
-            background: [0.16, 0.17, 0.19, 1.0],
-            ..View::default()
-        };
+        let size = self.screen.size();
+        let mut viewport = None;
         // The area the panels left free, in physical pixels.
         if let Some(free) = free {
             let ppp = full.pixels_per_point;
@@ -260,34 +208,18 @@ impl State {
                 (free.height() * ppp).min(size.1 as f32 - free.min.y * ppp),
             ];
             if vp[2] >= 1.0 && vp[3] >= 1.0 {
-                view.viewport = Some(vp);
+                viewport = Some(vp);
             }
         }
-        let ui = &self.ui;
-        let playing = self.doc.as_mut().map(|doc| Playing {
-            scene: &mut doc.scene,
-            clip: doc.clips.get(ui.clip),
-            time: ui.time,
-            interpolate: ui.interpolate,
-            zoom: ui.zoom,
-        });
-        record_frame(
-            &self.gpu,
-            &self.renderer,
-            &mut encoder,
-            &target,
-            &self.depth,
-            size,
-            playing,
-            view,
-        );
+        let doc = self.doc.as_mut().map(|d| (&mut d.scene, &d.clips[..]));
+        (self.screen).record(&mut encoder, &target, &self.ui.controls, doc, viewport);
         let screen = egui_wgpu::ScreenDescriptor {
             size_in_pixels: [size.0, size.1],
             pixels_per_point: full.pixels_per_point,
         };
         let extra = self.egui_renderer.update_buffers(
-            &self.gpu.device,
-            &self.gpu.queue,
+            &gpu.device,
+            &gpu.queue,
             &mut encoder,
             &jobs,
             &screen,
@@ -309,8 +241,7 @@ impl State {
                 .forget_lifetime();
             self.egui_renderer.render(&mut pass, &jobs, &screen);
         }
-        self.gpu
-            .queue
+        gpu.queue
             .submit(extra.into_iter().chain([encoder.finish()]));
         frame.present();
         for id in &full.textures_delta.free {
@@ -320,14 +251,18 @@ impl State {
 }
 
 /// The egui panels.
-fn panels(ctx: &egui::Context, ui_state: &mut Ui, doc: Option<&Doc>) {
+fn panels(ctx: &egui::Context, ui: &mut Ui, doc: Option<&Doc>) {
+    let Ui {
+        controls: ui_state,
+        status,
+    } = ui;
     egui::SidePanel::left("controls")
         .default_width(260.0)
         .show(ctx, |ui| {
             let Some(doc) = doc else {
                 ui.heading("retromodel");
                 ui.label("Drop a model file on the window.");
-                ui.label(&ui_state.status);
+                ui.label(status.as_str());
                 return;
             };
             ui.heading(
@@ -398,13 +333,12 @@ fn panels(ctx: &egui::Context, ui_state: &mut Ui, doc: Option<&Doc>) {
                     ui_state.camera.yaw, ui_state.camera.pitch, ui_state.zoom
                 ));
                 if ui.button("reset").clicked() {
-                    ui_state.camera = Camera::default();
-                    ui_state.zoom = 1.0;
+                    ui_state.reset_camera();
                 }
             });
             ui.small("drag: orbit, wheel: zoom, drop a file to open it");
-            if !ui_state.status.is_empty() {
-                ui.small(&ui_state.status);
+            if !status.is_empty() {
+                ui.small(status.as_str());
             }
             ui.separator();
             egui::CollapsingHeader::new("info")
@@ -442,7 +376,7 @@ impl ApplicationHandler for App {
         let response = state.egui_state.on_window_event(&state.window, &event);
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::Resized(size) => state.resize(size.width, size.height),
+            WindowEvent::Resized(size) => state.screen.resize(size.width, size.height),
             WindowEvent::RedrawRequested => {
                 state.redraw();
                 if let Some(q) = self.options.quit_after {
@@ -463,9 +397,10 @@ impl ApplicationHandler for App {
             }
             WindowEvent::CursorMoved { position, .. } => {
                 if let (true, Some((x, y))) = (state.dragging, state.cursor) {
-                    let cam = &mut state.ui.camera;
-                    cam.yaw -= ((position.x - x) * 0.4) as f32;
-                    cam.pitch = (cam.pitch + ((position.y - y) * 0.4) as f32).clamp(-89.0, 89.0);
+                    state
+                        .ui
+                        .controls
+                        .orbit((position.x - x) as f32, (position.y - y) as f32);
                 }
                 state.cursor = Some((position.x, position.y));
             }
@@ -474,7 +409,7 @@ impl ApplicationHandler for App {
                     MouseScrollDelta::LineDelta(_, y) => y,
                     MouseScrollDelta::PixelDelta(p) => (p.y / 40.0) as f32,
                 };
-                state.ui.zoom = (state.ui.zoom * 0.9f32.powf(lines)).clamp(0.05, 20.0);
+                state.ui.controls.zoom_by(lines);
             }
             _ => {}
         }

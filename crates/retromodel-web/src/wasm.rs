@@ -1,7 +1,7 @@
 //! The browser side: a `Viewer` on a canvas, driven by `web/app.js`.
 
-use retromodel_render::playback::{clips_of, position_text, record_frame, ClipEntry, Playing};
-use retromodel_render::{depth_texture, surface_config, Camera, Gpu, GpuModel, Renderer, View};
+use retromodel_render::playback::{clips_of, position_text, ClipEntry, Controls, Screen};
+use retromodel_render::{Gpu, GpuModel};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -17,22 +17,10 @@ struct Doc {
 /// The viewer: a canvas surface, the renderer, the workspace of files and the playback state.
 #[wasm_bindgen]
 pub struct Viewer {
-    gpu: Gpu,
-    surface: wgpu::Surface<'static>,
-    config: wgpu::SurfaceConfiguration,
-    renderer: Renderer,
-    depth: wgpu::TextureView,
+    screen: Screen,
     workspace: Workspace,
     doc: Option<Doc>,
-    clip: usize,
-    playing: bool,
-    speed: f32,
-    time: f32,
-    interpolate: bool,
-    skin: Option<usize>,
-    wireframe: bool,
-    camera: Camera,
-    zoom: f32,
+    controls: Controls,
     frames: u64,
 }
 
@@ -63,40 +51,24 @@ impl Viewer {
             .create_surface(wgpu::SurfaceTarget::Canvas(canvas))
             .map_err(|e| err(format!("cannot draw on the canvas: {e}")))?;
         let gpu = Gpu::request(instance, Some(&surface)).await.map_err(err)?;
-        let config = surface_config(&gpu, &surface, width, height).map_err(err)?;
-        let format = config.format;
-        surface.configure(&gpu.device, &config);
-        let renderer = Renderer::new(&gpu, format);
-        let depth = depth_texture(&gpu, width, height).create_view(&Default::default());
         Ok(Viewer {
-            gpu,
-            surface,
-            config,
-            renderer,
-            depth,
+            screen: Screen::new(gpu, surface, width, height).map_err(err)?,
             workspace: Workspace::new(),
             doc: None,
-            clip: 0,
-            playing: true,
-            speed: 1.0,
-            time: 0.0,
-            interpolate: true,
-            skin: None,
-            wireframe: false,
-            camera: Camera::default(),
-            zoom: 1.0,
+            controls: Controls::new(true),
             frames: 0,
         })
     }
 
     /// The adapter and backend (`WebGL2` or `WebGPU`) in words.
     pub fn adapter(&self) -> String {
-        let backend = match self.gpu.info.backend {
+        let info = &self.screen.gpu.info;
+        let backend = match info.backend {
             wgpu::Backend::Gl => "WebGL2",
             wgpu::Backend::BrowserWebGpu => "WebGPU",
             _ => "other",
         };
-        format!("{backend}: {}", self.gpu.info.name)
+        format!("{backend}: {}", info.name)
     }
 
     /// Adds a file (`path` inside what was dropped; archives are mounted). Returns what was
@@ -125,13 +97,10 @@ impl Viewer {
     /// error the previous model stays and the error text is returned.
     pub fn open(&mut self, path: &str) -> Result<String, JsValue> {
         let opened = self.workspace.open(path).map_err(err)?;
-        let scene = GpuModel::new(&self.gpu, &self.renderer, &opened.model)
+        let scene = GpuModel::new(&self.screen.gpu, &self.screen.renderer, &opened.model)
             .map_err(|e| err(format!("{path}: {e}")))?;
         let clips = clips_of(&opened.model, &scene);
-        self.clip = 0;
-        self.time = 0.0;
-        self.skin = None;
-        self.zoom = 1.0;
+        self.controls.opened(0);
         let mut warnings = opened.warnings.clone();
         warnings.extend(scene.warnings().iter().cloned());
         let info = json!({
@@ -151,110 +120,73 @@ impl Viewer {
 
     /// Selects clip `i` of the list `open` returned, from its start.
     pub fn set_clip(&mut self, i: usize) {
-        self.clip = i;
-        self.time = 0.0;
+        self.controls.clip = i;
+        self.controls.time = 0.0;
     }
 
     /// Plays or pauses.
     pub fn set_playing(&mut self, yes: bool) {
-        self.playing = yes;
+        self.controls.playing = yes;
     }
 
     /// Playback speed (1 = the engine's).
     pub fn set_speed(&mut self, speed: f32) {
-        self.speed = speed.clamp(0.0, 16.0);
+        self.controls.speed = speed.clamp(0.0, 16.0);
     }
 
     /// Jumps to `t` seconds into the clip.
     pub fn set_time(&mut self, t: f32) {
-        self.time = t.max(0.0);
+        self.controls.time = t.max(0.0);
     }
 
     /// Blends between keyframes (off: poses snap, as software Quake).
     pub fn set_interpolate(&mut self, yes: bool) {
-        self.interpolate = yes;
+        self.controls.interpolate = yes;
     }
 
     /// Draws every mesh with skin `i` (negative: each mesh's own).
     pub fn set_skin(&mut self, i: i32) {
-        self.skin = usize::try_from(i).ok();
+        self.controls.skin = usize::try_from(i).ok();
     }
 
     /// Draws triangle edges over the surfaces.
     pub fn set_wireframe(&mut self, yes: bool) {
-        self.wireframe = yes;
+        self.controls.wireframe = yes;
     }
 
     /// Turns the camera by a drag of `dx`, `dy` pixels.
     pub fn orbit(&mut self, dx: f32, dy: f32) {
-        self.camera.yaw -= dx * 0.4;
-        self.camera.pitch = (self.camera.pitch + dy * 0.4).clamp(-89.0, 89.0);
+        self.controls.orbit(dx, dy);
     }
 
     /// Zooms by `steps` wheel steps (positive: closer).
     pub fn zoom_by(&mut self, steps: f32) {
-        self.zoom = (self.zoom * 0.9f32.powf(steps)).clamp(0.05, 20.0);
+        self.controls.zoom_by(steps);
     }
 
     /// Back to the default camera.
     pub fn reset_camera(&mut self) {
-        self.camera = Camera::default();
-        self.zoom = 1.0;
+        self.controls.reset_camera();
     }
 
     /// The canvas' new size in pixels.
     pub fn resize(&mut self, width: u32, height: u32) {
-        self.config.width = width.max(1);
-        self.config.height = height.max(1);
-        self.surface.configure(&self.gpu.device, &self.config);
-        self.depth = depth_texture(&self.gpu, self.config.width, self.config.height)
-            .create_view(&Default::default());
+        self.screen.resize(width, height);
     }
 
     /// Advances playback by `dt` seconds (when playing) and draws a frame.
     pub fn frame(&mut self, dt: f32) -> Result<(), JsValue> {
-        if self.playing && dt.is_finite() {
-            self.time += dt.clamp(0.0, 0.25) * self.speed;
-        }
-        let frame = match self.surface.get_current_texture() {
-            Ok(f) => f,
-            Err(wgpu::SurfaceError::Outdated | wgpu::SurfaceError::Lost) => {
-                self.resize(self.config.width, self.config.height);
-                return Ok(());
-            }
-            Err(e) => return Err(err(e)),
+        self.controls.advance(dt);
+        let Some((frame, target)) = self.screen.next_frame().map_err(err)? else {
+            return Ok(());
         };
-        let target = frame.texture.create_view(&Default::default());
-        let mut encoder = self
-            .gpu
+        let gpu = &self.screen.gpu;
+        let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("web") });
-        let size = (self.config.width, self.config.height);
-        let view = View {
-            camera: self.camera,
-            wireframe: self.wireframe,
-            skin: self.skin,
-            background: [0.16, 0.17, 0.19, 1.0],
-            ..View::default()
-        };
-        let playing = self.doc.as_mut().map(|doc| Playing {
-            scene: &mut doc.scene,
-            clip: doc.clips.get(self.clip),
-            time: self.time,
-            interpolate: self.interpolate,
-            zoom: self.zoom,
-        });
-        record_frame(
-            &self.gpu,
-            &self.renderer,
-            &mut encoder,
-            &target,
-            &self.depth,
-            size,
-            playing,
-            view,
-        );
-        self.gpu.queue.submit([encoder.finish()]);
+        let doc = self.doc.as_mut().map(|d| (&mut d.scene, &d.clips[..]));
+        (self.screen).record(&mut encoder, &target, &self.controls, doc, None);
+        gpu.queue.submit([encoder.finish()]);
         frame.present();
         self.frames += 1;
         Ok(())
@@ -264,17 +196,17 @@ impl Viewer {
     /// plays, frames drawn.
     pub fn status(&self) -> String {
         let (duration, position) = match &self.doc {
-            Some(doc) => match doc.clips.get(self.clip) {
+            Some(doc) => match doc.clips.get(self.controls.clip) {
                 Some(c) => (
                     c.duration(),
-                    position_text(&doc.scene, c, self.time, self.interpolate),
+                    position_text(&doc.scene, c, self.controls.time, self.controls.interpolate),
                 ),
                 None => (0.0, String::new()),
             },
             None => (0.0, String::new()),
         };
         let t = if duration > 0.0 {
-            self.time.rem_euclid(duration)
+            self.controls.time.rem_euclid(duration)
         } else {
             0.0
         };
@@ -282,7 +214,7 @@ impl Viewer {
             "time": t,
             "duration": duration,
             "position": position,
-            "playing": self.playing,
+            "playing": self.controls.playing,
             "frames": self.frames,
         })
         .to_string()

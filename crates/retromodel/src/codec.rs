@@ -300,13 +300,20 @@ pub trait ParsedFile: fmt::Debug + Send + Sync {
     /// value (MD5) or token for token (WMP).
     fn write(&self) -> Vec<u8>;
 
-    /// Converts to the format-neutral model; side files come through `resolver`.
-    fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted;
+    /// Converts to the format-neutral model; side files come through `resolver`. A file
+    /// implements this or [`ParsedFile::try_to_model`] (each defaults to the other): by
+    /// default `try_to_model`'s model, or an empty model with the error as its warning.
+    fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
+        self.try_to_model(options, resolver)
+            .unwrap_or_else(|e| Converted {
+                model: Model::default(),
+                warnings: vec![e.to_string()],
+            })
+    }
 
     /// [`ParsedFile::to_model`], failing where the file cannot give a model at all (an
-    /// interchange file whose buffer is missing, whose `to_model` then gives an empty model
-    /// and the error as a warning). By default `to_model`'s result: the classic formats
-    /// check everything when parsing.
+    /// interchange file whose buffer is missing). By default `to_model`'s result: the classic
+    /// formats check everything when parsing.
     fn try_to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Result<Converted> {
         Ok(self.to_model(options, resolver))
     }

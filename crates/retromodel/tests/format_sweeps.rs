@@ -378,14 +378,7 @@ fn check(f: &SweepFormat, bytes: &[u8], what: &str) -> Option<ErrorKind> {
     let s = doc.summary(&c);
     let m = &c.model;
     // Poses: keyframes, else the camera's or the skeletal animations' frames.
-    let poses = if !m.frames.is_empty() {
-        m.frames.len()
-    } else if let Some(camera) = &m.camera {
-        camera.keys.len()
-    } else {
-        m.animations.iter().map(|a| a.frames.len()).sum()
-    };
-    assert_eq!(s.poses, poses, "{what}: poses");
+    assert_eq!(s.poses, m.pose_count(), "{what}: poses");
     assert_eq!(s.triangles, m.triangle_count(), "{what}: triangles");
     if f.knobs.counts_model_vertices {
         assert_eq!(s.vertices, m.vertex_count(), "{what}: vertices");

@@ -22,6 +22,16 @@ fn write(model: &Model, ext: &str, options: &WriteOptions) -> registry::Output {
     registry::write_model(model, w, options).unwrap()
 }
 
+/// The side files an output wrote, as files a resolver finds by name.
+fn side_files(out: &registry::Output) -> MemoryFiles {
+    MemoryFiles(
+        out.side_files
+            .iter()
+            .map(|f| (f.name.clone(), f.bytes.clone()))
+            .collect::<HashMap<_, _>>(),
+    )
+}
+
 #[test]
 fn the_interchange_codecs_are_registered_last() {
     let names: Vec<&str> = registry::codecs().iter().map(|c| c.name()).collect();
@@ -147,12 +157,7 @@ fn gltf_with_side_files_imports_through_the_resolver() {
     )));
     let doc = Document::parse(&out.bytes, &Limits::default()).unwrap();
     assert_eq!(doc.format(), gltf::GLTF);
-    let files = MemoryFiles(
-        out.side_files
-            .iter()
-            .map(|f| (f.name.clone(), f.bytes.clone()))
-            .collect::<HashMap<_, _>>(),
-    );
+    let files = side_files(&out);
     let back = doc
         .try_to_model(&ConvertOptions::default(), &files)
         .unwrap();
@@ -217,12 +222,7 @@ fn obj_package_round_trips_through_the_codec() {
     let doc = Document::parse(&out.bytes, &Limits::default()).unwrap();
     assert_eq!(doc.format(), obj::OBJ);
     assert_eq!(doc.write(), out.bytes);
-    let files = MemoryFiles(
-        out.side_files
-            .iter()
-            .map(|f| (f.name.clone(), f.bytes.clone()))
-            .collect::<HashMap<_, _>>(),
-    );
+    let files = side_files(&out);
     let back = doc
         .try_to_model(&ConvertOptions::default(), &files)
         .unwrap();

@@ -6,7 +6,8 @@
 
 use retromodel::formats::normals::ANORMS;
 use retromodel::formats::quake_mdl::{
-    self, fixtures, Frame, Hexen2File, Md16File, QTestFile, Variant, Vertex, ALIAS_ONSEAM, MF_HOLEY,
+    self, fixtures, Frame, Hexen2, Hexen2File, Layout, Md16, Md16File, MdlFile, QTest, QTestFile,
+    Variant, Vertex, ALIAS_ONSEAM, MF_HOLEY,
 };
 use retromodel::summary::Value;
 use retromodel::{detect, registry, ConvertOptions, Document, Limits, NoFiles, Severity};
@@ -23,6 +24,22 @@ fn named(prefix: &str) -> Vec<(&'static str, Vec<u8>)> {
         .collect();
     assert!(out.len() >= 3, "{prefix}: {} fixtures", out.len());
     out
+}
+
+/// The generated fixtures of layout `L` (named `prefix*`), each checked to start with the
+/// layout's `magic` and `version`, and parsed (the bytes kept for the test's lifetime).
+fn parsed<L: Layout>(
+    prefix: &str,
+    magic: &[u8; 4],
+    version: i32,
+) -> Vec<(&'static str, &'static [u8], MdlFile<'static, L>)> {
+    let out = named(prefix).into_iter().map(|(name, bytes)| {
+        assert_eq!(&bytes[..4], magic, "{name}");
+        assert_eq!(i32_at(&bytes, 4), version, "{name}");
+        let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+        (name, bytes, MdlFile::<L>::parse(bytes, &limits()).unwrap())
+    });
+    out.collect()
 }
 
 /// The fixture called `name` (kept for the test's lifetime: parsed files borrow it).
@@ -205,13 +222,11 @@ fn fixtures_cover_every_branch_of_each_variant() {
 
 #[test]
 fn qtest_layout_has_a_76_byte_header_and_nameless_poses() {
-    for (name, bytes) in named("qtest_") {
-        let f = QTestFile::parse(&bytes, &limits()).unwrap();
+    for (name, bytes, f) in parsed::<QTest>("qtest_", b"IDPO", 3) {
         let h = &f.header;
-        assert_eq!(i32_at(&bytes, 4), 3, "{name}");
         // synctype is the header's last word: the first skin's type word follows at 76.
-        assert_eq!(i32_at(&bytes, 72), h.synctype, "{name}");
-        assert_eq!(i32_at(&bytes, 76), 0, "{name}: first skin type");
+        assert_eq!(i32_at(bytes, 72), h.synctype, "{name}");
+        assert_eq!(i32_at(bytes, 76), 0, "{name}: first skin type");
         let nv = h.num_verts as usize;
         let expected = 76
             + skins_size(&f.skins)
@@ -225,17 +240,14 @@ fn qtest_layout_has_a_76_byte_header_and_nameless_poses() {
 
 #[test]
 fn md16_layout_puts_the_low_block_after_each_pose() {
-    for (name, bytes) in named("md16_") {
-        let f = Md16File::parse(&bytes, &limits()).unwrap();
+    for (name, bytes, f) in parsed::<Md16>("md16_", b"MD16", 6) {
         let h = &f.header;
-        assert_eq!(&bytes[..4], b"MD16");
-        assert_eq!(i32_at(&bytes, 4), 6, "{name}");
         let nv = h.num_verts as usize;
         let frames_at = 84 + skins_size(&f.skins) + 12 * nv + 16 * h.num_tris as usize;
         let expected = frames_at + frames_size(&f.frames, 24 + 8 * nv) + f.trailing.len();
         assert_eq!(bytes.len(), expected, "{name}");
         // The first frame is simple: type word, bbox, name, high block, low block.
-        assert_eq!(i32_at(&bytes, frames_at), 0);
+        assert_eq!(i32_at(bytes, frames_at), 0);
         let high = frames_at + 4 + 24;
         let low = high + 4 * nv;
         for i in 0..nv {
@@ -259,20 +271,17 @@ fn md16_layout_puts_the_low_block_after_each_pose() {
 
 #[test]
 fn hexen2_layout_has_num_st_verts_and_16_byte_triangles() {
-    for (name, bytes) in named("hexen2_") {
-        let f = Hexen2File::parse(&bytes, &limits()).unwrap();
+    for (name, bytes, f) in parsed::<Hexen2>("hexen2_", b"RAPO", 50) {
         let h = &f.header;
-        assert_eq!(&bytes[..4], b"RAPO");
-        assert_eq!(i32_at(&bytes, 4), 50, "{name}");
-        assert_eq!(i32_at(&bytes, 84), h.num_st_verts, "{name}");
+        assert_eq!(i32_at(bytes, 84), h.num_st_verts, "{name}");
         assert_eq!(h.num_st_verts as usize, f.texcoords.len());
         let tris_at = 88 + skins_size(&f.skins) + 12 * f.texcoords.len();
         for (i, t) in f.triangles.iter().enumerate() {
             let at = tris_at + 16 * i;
-            assert_eq!(i32_at(&bytes, at), t.facesfront);
+            assert_eq!(i32_at(bytes, at), t.facesfront);
             for k in 0..3 {
-                assert_eq!(u16_at(&bytes, at + 4 + 2 * k), t.vertex[k], "{name}");
-                assert_eq!(u16_at(&bytes, at + 10 + 2 * k), t.st[k], "{name}");
+                assert_eq!(u16_at(bytes, at + 4 + 2 * k), t.vertex[k], "{name}");
+                assert_eq!(u16_at(bytes, at + 10 + 2 * k), t.st[k], "{name}");
             }
         }
         let nv = h.mdl.num_verts as usize;
@@ -289,9 +298,11 @@ fn hexen2_layout_has_num_st_verts_and_16_byte_triangles() {
 
 /// The UV of a texture coordinate at its texel centre, shifted by half the skin for an
 /// on-seam one on a back-facing triangle.
-fn uv(w: i32, h: i32, s: i32, t: i32, onseam: i32, facesfront: i32) -> [f32; 2] {
-    let mut s = s as f32;
-    if facesfront == 0 && onseam != 0 {
+fn uv(h: &quake_mdl::Header, tc: quake_mdl::TexCoord, facesfront: i32) -> [f32; 2] {
+    let (w, h) = (h.skinwidth, h.skinheight);
+    let mut s = tc.s as f32;
+    let t = tc.t;
+    if facesfront == 0 && tc.onseam != 0 {
         s += (w / 2) as f32;
     }
     [(s + 0.5) / w as f32, (t as f32 + 0.5) / h as f32]
@@ -334,14 +345,7 @@ fn qtest_model_follows_quake_formulas_with_unnamed_frames() {
                 let mv = mesh.triangles[ti][k] as usize;
                 assert_eq!(mesh.source_vertices[mv], vi as u32);
                 let tc = f.texcoords[vi as usize];
-                let want_uv = uv(
-                    h.skinwidth,
-                    h.skinheight,
-                    tc.s,
-                    tc.t,
-                    tc.onseam,
-                    tri.facesfront,
-                );
+                let want_uv = uv(h, tc, tri.facesfront);
                 assert_eq!(mesh.uvs[mv], want_uv, "{name}");
                 let verts = poses.iter().map(|pose| pose.verts[vi as usize]);
                 check_poses(mesh, mv, verts, h.scale, h.translate, name);
@@ -436,14 +440,7 @@ fn hexen2_mesh_uses_the_separate_st_indices() {
                 let mv = mesh.triangles[ti][k] as usize;
                 assert_eq!(mv, keys.iter().position(|x| *x == (vi, st, back)).unwrap());
                 assert_eq!(mesh.source_vertices[mv], vi as u32, "{name}");
-                let want_uv = uv(
-                    h.skinwidth,
-                    h.skinheight,
-                    tc.s,
-                    tc.t,
-                    tc.onseam,
-                    tri.facesfront,
-                );
+                let want_uv = uv(h, tc, tri.facesfront);
                 assert_eq!(mesh.uvs[mv], want_uv, "{name}: triangle {ti} corner {k}");
                 let verts = poses.iter().map(|pose| pose.verts[vi]);
                 check_poses(mesh, mv, verts, h.scale, h.translate, name);

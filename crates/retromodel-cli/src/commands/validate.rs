@@ -40,7 +40,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let engine = args.engine.as_deref().unwrap_or(doc.default_engine());
             // Side files (a .gltf's buffers) beside the file; an interchange file checked
             // against a classic format's engine is checked as converted.
-            let resolver = files::FsResolver::new(path, None, None);
+            let resolver = files::FsResolver::new(files::archives(), path, None, None);
             let diags = doc
                 .validate_with(Some(engine), &Default::default(), &resolver)
                 .map_err(|e| anyhow!(e))?;

@@ -34,6 +34,18 @@ pub struct ImportOptions {
     pub limits: Limits,
 }
 
+impl ImportOptions {
+    /// The import a conversion asks for (its sampling rate and whether it skips textures),
+    /// within `limits`.
+    pub fn of(options: &crate::options::ConvertOptions, limits: Limits) -> ImportOptions {
+        ImportOptions {
+            fps: options.sample_fps,
+            skip_textures: options.skip_textures,
+            limits,
+        }
+    }
+}
+
 /// Area-weighted vertex normals of counter-clockwise triangles (the unit normal of the
 /// summed face normals; straight up in Y for a vertex no triangle uses).
 #[cfg(any(feature = "png", feature = "gltf"))]
@@ -69,18 +81,11 @@ pub(crate) fn summary_of(
     converted: &crate::model::Converted,
 ) -> crate::summary::Summary {
     let m = &converted.model;
-    let poses = if !m.frames.is_empty() {
-        m.frames.len()
-    } else if let Some(camera) = &m.camera {
-        camera.keys.len()
-    } else {
-        m.animations.iter().map(|a| a.frames.len()).sum()
-    };
     crate::summary::Summary {
         header,
         vertices: m.vertex_count(),
         triangles: m.triangle_count(),
-        poses,
+        poses: m.pose_count(),
         skins: m.skins.len(),
         joints: m.joints.len(),
         ..crate::summary::Summary::of_converted(format, version, converted)

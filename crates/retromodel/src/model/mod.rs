@@ -271,4 +271,16 @@ impl Model {
     pub fn triangle_count(&self) -> usize {
         self.meshes.iter().map(|m| m.triangles.len()).sum()
     }
+
+    /// The poses the model shows: its keyframes, else its camera keys, else the frames of
+    /// its skeletal animations.
+    pub fn pose_count(&self) -> usize {
+        if !self.frames.is_empty() {
+            self.frames.len()
+        } else if let Some(camera) = &self.camera {
+            camera.keys.len()
+        } else {
+            self.animations.iter().map(|a| a.frames.len()).sum()
+        }
+    }
 }

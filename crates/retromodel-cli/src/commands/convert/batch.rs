@@ -97,6 +97,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
         let interchange = interchange_extensions();
         inputs.retain(|p| {
             let ext = p
+                .path
                 .extension()
                 .and_then(|e| e.to_str())
                 .unwrap_or_default()

@@ -57,13 +57,7 @@ pub fn to_model<L: Layout>(
     let palette = Arc::new(palette);
     // The mesh builder counts the normals past the table when its identity prefix is every
     // file vertex (Quake, QTest, MD16); otherwise they are counted over the file.
-    let (mesh, bad_normals) = L::Triangle::mesh(
-        h,
-        &file.texcoords,
-        &file.triangles,
-        &file.frames,
-        options.seam_rule,
-    );
+    let (mesh, bad_normals) = L::Triangle::mesh(file, h, options.seam_rule);
     let bad_normals = bad_normals.unwrap_or_else(|| bad_normal_count(&file.frames));
     if bad_normals > 0 {
         warnings.push(format!(

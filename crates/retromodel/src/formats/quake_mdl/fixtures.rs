@@ -117,6 +117,7 @@ fn pose(name: &str, k: usize) -> SimpleFrame {
         },
         name: name16(name),
         verts,
+        low: Vec::new(),
     }
 }
 
@@ -211,23 +212,15 @@ pub fn qtest(spec: &Spec) -> QTestFile<'static> {
     let pose = |p: SimpleFrame| QTestPose {
         bboxmin: p.bboxmin,
         bboxmax: p.bboxmax,
+        name: [0; 16],
         verts: p.verts,
+        low: Vec::new(),
     };
     QTestFile {
-        header: QTestHeader {
+        header: QTestHeader::new(Header {
             version: QTEST_VERSION,
-            scale: h.scale,
-            translate: h.translate,
-            boundingradius: h.boundingradius,
-            eyeposition: h.eyeposition,
-            num_skins: h.num_skins,
-            skinwidth: h.skinwidth,
-            skinheight: h.skinheight,
-            num_verts: h.num_verts,
-            num_tris: h.num_tris,
-            num_frames: h.num_frames,
-            synctype: h.synctype,
-        },
+            ..h
+        }),
         skins: f.skins,
         texcoords: f.texcoords,
         triangles: f.triangles,

@@ -68,6 +68,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
             bboxmax: bbox(u8::max),
             name: from_model::frame_name(fi, &flat.frame_names[fi], &mut warnings),
             verts,
+            low: Vec::new(),
         });
     }
     warnings.extend(from_model::error_warning(&frame_errors, &flat.frame_names));

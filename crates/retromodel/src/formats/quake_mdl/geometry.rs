@@ -5,7 +5,7 @@
 
 use super::convert::{hexen2_mesh, quake_mesh};
 use super::raw::{
-    Frame, Geometry, Header, Hexen2Triangle, Pose, TexCoord, Triangle, TriangleLayout,
+    Geometry, Header, Hexen2Triangle, Layout, MdlFile, TexCoord, Triangle, TriangleLayout,
 };
 use super::read::{read_hexen2_geometry, read_quake_geometry};
 use super::write::{write_geometry, write_hexen2_geometry};
@@ -28,14 +28,12 @@ impl TriangleLayout for Triangle {
     fn write_geometry(w: &mut Writer, texcoords: &[TexCoord], triangles: &[Triangle]) {
         write_geometry(w, texcoords, triangles)
     }
-    fn mesh<P: Pose>(
+    fn mesh<L: Layout<Triangle = Self>>(
+        f: &MdlFile<'_, L>,
         h: &Header,
-        texcoords: &[TexCoord],
-        triangles: &[Triangle],
-        frames: &[Frame<P>],
         seam_rule: SeamRule,
     ) -> (Mesh, Option<usize>) {
-        quake_mesh(h, texcoords, triangles, frames, seam_rule)
+        quake_mesh(h, &f.texcoords, &f.triangles, &f.frames, seam_rule)
     }
 }
 
@@ -52,13 +50,11 @@ impl TriangleLayout for Hexen2Triangle {
     fn write_geometry(w: &mut Writer, texcoords: &[TexCoord], triangles: &[Hexen2Triangle]) {
         write_hexen2_geometry(w, texcoords, triangles)
     }
-    fn mesh<P: Pose>(
+    fn mesh<L: Layout<Triangle = Self>>(
+        f: &MdlFile<'_, L>,
         h: &Header,
-        texcoords: &[TexCoord],
-        triangles: &[Hexen2Triangle],
-        frames: &[Frame<P>],
         seam_rule: SeamRule,
     ) -> (Mesh, Option<usize>) {
-        hexen2_mesh(h, texcoords, triangles, frames, seam_rule)
+        hexen2_mesh(h, &f.texcoords, &f.triangles, &f.frames, seam_rule)
     }
 }

@@ -311,42 +311,66 @@ pub trait Pose: Sized {
     ) -> Self;
 }
 
-/// One pose (`daliasframe_t` and its vertices) of Quake and Hexen II files.
+/// One pose of any layout: `daliasframe_t` and its vertices (Quake, Hexen II), without the
+/// name (QTest's `qtestaliasframe_t`: `NAMED` false), followed by a block of low bytes
+/// (QuakeForge's `MD16`: `LOW` true). See [`SimpleFrame`], [`QTestPose`] and [`Md16Pose`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct SimpleFrame {
-    /// Packed bounding box minimum.
+pub struct PoseOf<const NAMED: bool, const LOW: bool> {
+    /// Packed bounding box minimum (`MD16`: high bytes only).
     pub bboxmin: Vertex,
-    /// Packed bounding box maximum.
+    /// Packed bounding box maximum (`MD16`: high bytes only).
     pub bboxmax: Vertex,
-    /// Frame name, 16 bytes with their original padding.
+    /// Frame name, 16 bytes with their original padding; zeros, and not stored, where the
+    /// layout has no names (QTest).
     pub name: [u8; 16],
-    /// `num_verts` vertices.
+    /// `num_verts` vertices (`MD16`: the high bytes and the normal index the renderers use).
     pub verts: Vec<Vertex>,
+    /// `MD16`: `num_verts` vertices holding the low byte of each coordinate, 8.8 fixed point
+    /// (position = `scale * (v + low / 256) + translate`), and a normal byte (QuakeForge's
+    /// exporter repeats the high block's; its software renderer reads this one). Empty in the
+    /// other layouts.
+    pub low: Vec<Vertex>,
 }
 
-impl Pose for SimpleFrame {
-    const NAMED: bool = true;
-    const LOW: bool = false;
+/// One pose of Quake and Hexen II files (`daliasframe_t` and its vertices).
+pub type SimpleFrame = PoseOf<true, false>;
+/// A QTest pose: bounding box and vertices, no name (FTEQW's `qtestaliasframe_t`).
+pub type QTestPose = PoseOf<false, false>;
+/// An `MD16` pose: Quake's pose followed by a second block of `num_verts` packed vertices,
+/// the low bytes ([`PoseOf::low`]).
+pub type Md16Pose = PoseOf<true, true>;
+
+impl<const NAMED: bool, const LOW: bool> Pose for PoseOf<NAMED, LOW> {
+    const NAMED: bool = NAMED;
+    const LOW: bool = LOW;
     fn bounds(&self) -> [Vertex; 2] {
         [self.bboxmin, self.bboxmax]
     }
     fn name(&self) -> &[u8] {
-        &self.name
+        if NAMED {
+            &self.name
+        } else {
+            &[]
+        }
     }
     fn verts(&self) -> &[Vertex] {
         &self.verts
+    }
+    fn low(&self) -> &[Vertex] {
+        &self.low
     }
     fn from_parts(
         [bboxmin, bboxmax]: [Vertex; 2],
         name: [u8; 16],
         verts: Vec<Vertex>,
-        _: Vec<Vertex>,
+        low: Vec<Vertex>,
     ) -> Self {
-        SimpleFrame {
+        PoseOf {
             bboxmin,
             bboxmax,
-            name,
+            name: if NAMED { name } else { [0; 16] },
             verts,
+            low: if LOW { low } else { Vec::new() },
         }
     }
 }
@@ -465,37 +489,25 @@ pub struct Md16;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hexen2;
 
-impl sealed::Sealed for Quake {}
-impl sealed::Sealed for QTest {}
-impl sealed::Sealed for Md16 {}
-impl sealed::Sealed for Hexen2 {}
-
-impl Layout for Quake {
-    type Header = Header;
-    type Pose = SimpleFrame;
-    type Triangle = Triangle;
-    const VARIANT: Variant = Variant::Quake;
+/// Seals and implements [`Layout`] for each layout: its header, pose and triangle types;
+/// its variant is the [`Variant`] of the same name.
+macro_rules! layouts {
+    ($($layout:ident: $header:ty, $pose:ty, $triangle:ty;)*) => {$(
+        impl sealed::Sealed for $layout {}
+        impl Layout for $layout {
+            type Header = $header;
+            type Pose = $pose;
+            type Triangle = $triangle;
+            const VARIANT: Variant = Variant::$layout;
+        }
+    )*};
 }
 
-impl Layout for QTest {
-    type Header = QTestHeader;
-    type Pose = QTestPose;
-    type Triangle = Triangle;
-    const VARIANT: Variant = Variant::QTest;
-}
-
-impl Layout for Md16 {
-    type Header = Header;
-    type Pose = Md16Pose;
-    type Triangle = Triangle;
-    const VARIANT: Variant = Variant::Md16;
-}
-
-impl Layout for Hexen2 {
-    type Header = Hexen2Header;
-    type Pose = SimpleFrame;
-    type Triangle = Hexen2Triangle;
-    const VARIANT: Variant = Variant::Hexen2;
+layouts! {
+    Quake: Header, SimpleFrame, Triangle;
+    QTest: QTestHeader, QTestPose, Triangle;
+    Md16: Header, Md16Pose, Triangle;
+    Hexen2: Hexen2Header, SimpleFrame, Hexen2Triangle;
 }
 
 /// What every header layout has: Quake's fields, and how the reader builds one.
@@ -508,9 +520,10 @@ pub trait HeaderLayout: fmt::Debug + Clone + Copy + PartialEq + Send + Sync {
     fn quake(&self) -> Header;
     /// Hexen II's `num_st_verts`; `None` for the headers without one.
     fn num_st_verts(&self) -> Option<i32>;
-    /// The header from the fields every layout has and the ones it may add (each read only
-    /// where [`HeaderLayout::FLAGS`] and [`HeaderLayout::ST_VERTS`] say, else 0).
-    fn from_parts(common: QTestHeader, flags: i32, size: f32, num_st_verts: i32) -> Self;
+    /// The header from the fields every layout has (`common`, its `flags` and `size` 0) and
+    /// the ones it may add (each read only where [`HeaderLayout::FLAGS`] and
+    /// [`HeaderLayout::ST_VERTS`] say, else 0).
+    fn from_parts(common: Header, flags: i32, size: f32, num_st_verts: i32) -> Self;
 }
 
 impl HeaderLayout for Header {
@@ -522,11 +535,11 @@ impl HeaderLayout for Header {
     fn num_st_verts(&self) -> Option<i32> {
         None
     }
-    fn from_parts(common: QTestHeader, flags: i32, size: f32, _: i32) -> Header {
+    fn from_parts(common: Header, flags: i32, size: f32, _: i32) -> Header {
         Header {
             flags,
             size,
-            ..common.to_quake()
+            ..common
         }
     }
 }
@@ -540,8 +553,8 @@ impl HeaderLayout for QTestHeader {
     fn num_st_verts(&self) -> Option<i32> {
         None
     }
-    fn from_parts(common: QTestHeader, _: i32, _: f32, _: i32) -> QTestHeader {
-        common
+    fn from_parts(common: Header, _: i32, _: f32, _: i32) -> QTestHeader {
+        QTestHeader::new(common)
     }
 }
 
@@ -554,7 +567,7 @@ impl HeaderLayout for Hexen2Header {
     fn num_st_verts(&self) -> Option<i32> {
         Some(self.num_st_verts)
     }
-    fn from_parts(common: QTestHeader, flags: i32, size: f32, num_st_verts: i32) -> Self {
+    fn from_parts(common: Header, flags: i32, size: f32, num_st_verts: i32) -> Self {
         Hexen2Header {
             mdl: Header::from_parts(common, flags, size, 0),
             num_st_verts,
@@ -591,13 +604,11 @@ pub trait TriangleLayout: fmt::Debug + Clone + Copy + PartialEq + Send + Sync + 
     ) -> Result<Geometry<Self>>;
     /// Writes the texture coordinates and triangles.
     fn write_geometry(w: &mut Writer, texcoords: &[TexCoord], triangles: &[Self]);
-    /// The mesh of every pose, and the number of normals past the table when the mesh
-    /// counted them (see `convert.rs`).
-    fn mesh<P: Pose>(
+    /// The mesh of every pose of `file` (its header's Quake fields `h`), and the number of
+    /// normals past the table when the mesh counted them (see `convert.rs`).
+    fn mesh<L: Layout<Triangle = Self>>(
+        file: &MdlFile<'_, L>,
         h: &Header,
-        texcoords: &[TexCoord],
-        triangles: &[Self],
-        frames: &[Frame<P>],
         seam_rule: SeamRule,
     ) -> (Mesh, Option<usize>);
 }
@@ -683,144 +694,33 @@ impl<L: Layout> MdlFile<'_, L> {
 
 /// The 76-byte header of a QTest file: Quake's `mdl_t` up to `synctype`, without `flags` and
 /// `size` (FTEQW reads `offsetof(dmdl_t, flags)` bytes; QuakeForge's `mdl.py` reads `flags`
-/// and `size` only for version 6).
+/// and `size` only for version 6). Held as a Quake [`Header`] whose `flags` and `size` are 0
+/// (engines give QTest models no flags), read through `Deref`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct QTestHeader {
-    /// Format version; 3.
-    pub version: i32,
-    /// Per-axis scale of the byte-packed vertex coordinates.
-    pub scale: [f32; 3],
-    /// Origin added after scaling.
-    pub translate: [f32; 3],
-    /// Radius of a sphere around the model origin that holds every pose.
-    pub boundingradius: f32,
-    /// Eye position.
-    pub eyeposition: [f32; 3],
-    /// Number of skin entries (single pictures or groups).
-    pub num_skins: i32,
-    /// Width of every skin picture in pixels.
-    pub skinwidth: i32,
-    /// Height of every skin picture in pixels.
-    pub skinheight: i32,
-    /// Vertices per pose (also the number of texture coordinates).
-    pub num_verts: i32,
-    /// Number of triangles.
-    pub num_tris: i32,
-    /// Number of frame entries (simple frames or groups).
-    pub num_frames: i32,
-    /// 0 = synchronised group animation, 1 = random phase per entity.
-    pub synctype: i32,
-}
+pub struct QTestHeader(Header);
 
 impl QTestHeader {
-    /// The same fields as a Quake [`Header`], with `flags` and `size` 0 (engines give QTest
-    /// models no flags): what conversion, validation and summaries share with Quake.
-    pub fn to_quake(&self) -> Header {
-        Header {
-            version: self.version,
-            scale: self.scale,
-            translate: self.translate,
-            boundingradius: self.boundingradius,
-            eyeposition: self.eyeposition,
-            num_skins: self.num_skins,
-            skinwidth: self.skinwidth,
-            skinheight: self.skinheight,
-            num_verts: self.num_verts,
-            num_tris: self.num_tris,
-            num_frames: self.num_frames,
-            synctype: self.synctype,
+    /// The QTest header with Quake's fields; `flags` and `size`, which the file has no room
+    /// for, become 0.
+    pub fn new(h: Header) -> Self {
+        QTestHeader(Header {
             flags: 0,
             size: 0.0,
-        }
+            ..h
+        })
+    }
+
+    /// The same fields as a Quake [`Header`], with `flags` and `size` 0: what conversion,
+    /// validation and summaries share with Quake.
+    pub fn to_quake(&self) -> Header {
+        self.0
     }
 }
 
-/// A QTest pose: bounding box and vertices, no name (FTEQW's `qtestaliasframe_t`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct QTestPose {
-    /// Packed bounding box minimum.
-    pub bboxmin: Vertex,
-    /// Packed bounding box maximum.
-    pub bboxmax: Vertex,
-    /// `num_verts` vertices.
-    pub verts: Vec<Vertex>,
-}
-
-impl Pose for QTestPose {
-    const NAMED: bool = false;
-    const LOW: bool = false;
-    fn bounds(&self) -> [Vertex; 2] {
-        [self.bboxmin, self.bboxmax]
-    }
-    fn name(&self) -> &[u8] {
-        &[]
-    }
-    fn verts(&self) -> &[Vertex] {
-        &self.verts
-    }
-    fn from_parts(
-        [bboxmin, bboxmax]: [Vertex; 2],
-        _: [u8; 16],
-        verts: Vec<Vertex>,
-        _: Vec<Vertex>,
-    ) -> Self {
-        QTestPose {
-            bboxmin,
-            bboxmax,
-            verts,
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// QuakeForge MD16
-
-/// An `MD16` pose: Quake's pose followed by a second block of `num_verts` packed vertices
-/// holding the low byte of each coordinate, 8.8 fixed point: position =
-/// `scale * (v + low / 256) + translate`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Md16Pose {
-    /// Packed bounding box minimum (high bytes only).
-    pub bboxmin: Vertex,
-    /// Packed bounding box maximum (high bytes only).
-    pub bboxmax: Vertex,
-    /// Frame name, 16 bytes with their original padding.
-    pub name: [u8; 16],
-    /// `num_verts` vertices: the high bytes and the normal index the renderers use.
-    pub verts: Vec<Vertex>,
-    /// `num_verts` vertices: the low bytes, and a normal byte (QuakeForge's exporter repeats
-    /// the high block's; its software renderer reads this one).
-    pub low: Vec<Vertex>,
-}
-
-impl Pose for Md16Pose {
-    const NAMED: bool = true;
-    const LOW: bool = true;
-    fn bounds(&self) -> [Vertex; 2] {
-        [self.bboxmin, self.bboxmax]
-    }
-    fn name(&self) -> &[u8] {
-        &self.name
-    }
-    fn verts(&self) -> &[Vertex] {
-        &self.verts
-    }
-    fn low(&self) -> &[Vertex] {
-        &self.low
-    }
-    fn from_parts(
-        [bboxmin, bboxmax]: [Vertex; 2],
-        name: [u8; 16],
-        verts: Vec<Vertex>,
-        low: Vec<Vertex>,
-    ) -> Self {
-        Md16Pose {
-            bboxmin,
-            bboxmax,
-            name,
-            verts,
-            low,
-        }
+impl std::ops::Deref for QTestHeader {
+    type Target = Header;
+    fn deref(&self) -> &Header {
+        &self.0
     }
 }
 

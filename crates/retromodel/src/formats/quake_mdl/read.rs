@@ -271,10 +271,10 @@ fn read_texcoords(r: &mut Reader<'_>, n: usize) -> Result<Vec<TexCoord>> {
 }
 
 /// The fields every variant's header has: magic, version, and Quake's header up to
-/// `synctype` (all of QTest's).
-fn read_common_header(r: &mut Reader<'_>, variant: Variant) -> Result<QTestHeader> {
+/// `synctype` (all of QTest's), with `flags` and `size` 0.
+fn read_common_header(r: &mut Reader<'_>, variant: Variant) -> Result<Header> {
     let version = r.magic_and_version(variant.ident(), variant.version())?;
-    Ok(QTestHeader {
+    Ok(Header {
         version,
         scale: r.vec3()?,
         translate: r.vec3()?,
@@ -287,6 +287,8 @@ fn read_common_header(r: &mut Reader<'_>, variant: Variant) -> Result<QTestHeade
         num_tris: r.i32()?,
         num_frames: r.i32()?,
         synctype: r.i32()?,
+        flags: 0,
+        size: 0.0,
     })
 }
 

@@ -44,21 +44,9 @@ codec! {
     fn interchange(&self) -> bool {
         true
     }
+    /// `.glb` by its magic, else `.gltf` (also for [`Codec::parse_as`]: the bytes say which).
     fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>> {
         let format = if data.starts_with(b"glTF") { GLB } else { GLTF };
-        Ok(Box::new(File {
-            bytes: data,
-            format,
-            gltf: parse(data)?,
-            limits: *limits,
-        }))
-    }
-    fn parse_as<'a>(
-        &self,
-        format: Format,
-        data: &'a [u8],
-        limits: &Limits,
-    ) -> Result<Box<dyn ParsedFile + 'a>> {
         Ok(Box::new(File {
             bytes: data,
             format,
@@ -191,12 +179,11 @@ pub struct File<'a> {
 impl File<'_> {
     /// The import with `options`, side files through `resolver`.
     fn import(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Result<Converted> {
-        let import = ImportOptions {
-            fps: options.sample_fps,
-            skip_textures: options.skip_textures,
-            limits: self.limits,
-        };
-        read_parsed(&self.gltf, resolver, &import)
+        read_parsed(
+            &self.gltf,
+            resolver,
+            &ImportOptions::of(options, self.limits),
+        )
     }
 
     /// Whether a buffer or an image is a file beside this one (not checked without it).
@@ -218,13 +205,6 @@ impl ParsedFile for File<'_> {
     }
     fn write(&self) -> Vec<u8> {
         self.bytes.to_vec()
-    }
-    fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
-        self.import(options, resolver)
-            .unwrap_or_else(|e| Converted {
-                model: Model::default(),
-                warnings: vec![e.to_string()],
-            })
     }
     fn try_to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Result<Converted> {
         self.import(options, resolver)

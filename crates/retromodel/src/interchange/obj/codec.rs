@@ -167,12 +167,11 @@ pub struct File<'a> {
 impl File<'_> {
     /// The import with `options`, material libraries and textures through `resolver`.
     fn import(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Result<Converted> {
-        let import = ImportOptions {
-            fps: options.sample_fps,
-            skip_textures: options.skip_textures,
-            limits: self.limits,
-        };
-        read(self.bytes, resolver, &import)
+        read(
+            self.bytes,
+            resolver,
+            &ImportOptions::of(options, self.limits),
+        )
     }
 }
 
@@ -182,13 +181,6 @@ impl ParsedFile for File<'_> {
     }
     fn write(&self) -> Vec<u8> {
         self.bytes.to_vec()
-    }
-    fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
-        self.import(options, resolver)
-            .unwrap_or_else(|e| Converted {
-                model: Model::default(),
-                warnings: vec![e.to_string()],
-            })
     }
     fn try_to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Result<Converted> {
         self.import(options, resolver)

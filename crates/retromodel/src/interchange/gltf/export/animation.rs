@@ -52,20 +52,92 @@ fn grouped(clip: &Clip) -> Option<Timeline> {
     })
 }
 
-/// Adds a `LINEAR` sampler from `input` to `output` and a channel driving `path` of `node`.
-/// One Builder call's worth of joint or camera animation: a translation and a rotation
-/// channel on `node` over the shared time `input`.
+/// One glTF animation's samplers and channels as they are added.
+#[derive(Debug, Default)]
+pub(super) struct Channels {
+    samplers: Vec<json::animation::Sampler>,
+    channels: Vec<json::animation::Channel>,
+}
+
+impl Channels {
+    /// Adds a `LINEAR` sampler from `input` to `output` and a channel driving `path` of each
+    /// of `targets`.
+    pub fn push(
+        &mut self,
+        input: json::Index<json::Accessor>,
+        output: json::Index<json::Accessor>,
+        targets: &[json::Index<json::Node>],
+        path: Property,
+    ) {
+        let sampler = json::Index::push(
+            &mut self.samplers,
+            json::animation::Sampler {
+                extensions: None,
+                extras: Default::default(),
+                input,
+                interpolation: Valid(Interpolation::Linear),
+                output,
+            },
+        );
+        for &node in targets {
+            self.channels.push(json::animation::Channel {
+                sampler,
+                target: json::animation::Target {
+                    extensions: None,
+                    extras: Default::default(),
+                    node,
+                    path: Valid(path),
+                },
+                extensions: None,
+                extras: Default::default(),
+            });
+        }
+    }
+
+    /// The glTF animation `name` of these channels, with `extras`.
+    pub fn animation(self, name: String, extras: json::Extras) -> json::Animation {
+        json::Animation {
+            extensions: None,
+            extras,
+            channels: self.channels,
+            name: Some(name),
+            samplers: self.samplers,
+        }
+    }
+}
+
+/// One node's joint or camera animation: a translation, a rotation and (when it scales) a
+/// scale channel over the shared time `input`.
 pub(super) struct Track<'a> {
     /// The key times accessor.
-    pub input: json::Index<json::Accessor>,
+    input: json::Index<json::Accessor>,
     /// The animated node.
-    pub node: json::Index<json::Node>,
+    node: json::Index<json::Node>,
     /// Translation per key (Y-up).
-    pub translations: &'a [[f32; 3]],
-    /// Rotation per key (Y-up, made continuous).
-    pub rotations: &'a [[f32; 4]],
+    translations: &'a [[f32; 3]],
+    /// Rotation per key (Y-up); made continuous when added.
+    rotations: &'a mut [[f32; 4]],
     /// Scale per key (Y-up axes), when the track scales.
-    pub scales: Option<&'a [[f32; 3]]>,
+    scales: Option<&'a [[f32; 3]]>,
+}
+
+impl<'a> Track<'a> {
+    /// The track of `node`'s keys at `input`.
+    pub fn new(
+        input: json::Index<json::Accessor>,
+        node: json::Index<json::Node>,
+        translations: &'a [[f32; 3]],
+        rotations: &'a mut [[f32; 4]],
+        scales: Option<&'a [[f32; 3]]>,
+    ) -> Self {
+        Track {
+            input,
+            node,
+            translations,
+            rotations,
+            scales,
+        }
+    }
 }
 
 impl Builder<'_> {
@@ -80,13 +152,10 @@ impl Builder<'_> {
         fallback
     }
 
-    /// Adds a translation, a rotation and (when it has scales) a scale channel for `track`.
-    pub(super) fn trs_channels(
-        &mut self,
-        track: Track<'_>,
-        samplers: &mut Vec<json::animation::Sampler>,
-        channels: &mut Vec<json::animation::Channel>,
-    ) {
+    /// Adds `track`'s channels to `out`: its rotations made [`continuous`], a scale channel
+    /// only when it has scales.
+    pub(super) fn trs_channels(&mut self, track: Track<'_>, out: &mut Channels) {
+        continuous(track.rotations);
         let translation = self.floats(track.translations, None, false);
         let rotation = self.floats(track.rotations, None, false);
         let scale = track.scales.map(|scales| self.floats(scales, None, false));
@@ -97,49 +166,9 @@ impl Builder<'_> {
         ];
         for (output, property) in outputs {
             if let Some(output) = output {
-                channel(
-                    samplers,
-                    channels,
-                    track.input,
-                    output,
-                    &[track.node],
-                    property,
-                );
+                out.push(track.input, output, &[track.node], property);
             }
         }
-    }
-}
-
-pub(super) fn channel(
-    samplers: &mut Vec<json::animation::Sampler>,
-    channels: &mut Vec<json::animation::Channel>,
-    input: json::Index<json::Accessor>,
-    output: json::Index<json::Accessor>,
-    targets: &[json::Index<json::Node>],
-    path: Property,
-) {
-    let sampler = json::Index::push(
-        samplers,
-        json::animation::Sampler {
-            extensions: None,
-            extras: Default::default(),
-            input,
-            interpolation: Valid(Interpolation::Linear),
-            output,
-        },
-    );
-    for &node in targets {
-        channels.push(json::animation::Channel {
-            sampler,
-            target: json::animation::Target {
-                extensions: None,
-                extras: Default::default(),
-                node,
-                path: Valid(path),
-            },
-            extensions: None,
-            extras: Default::default(),
-        });
     }
 }
 
@@ -235,7 +264,7 @@ impl Builder<'_> {
         let moving = self.moving_nodes.clone();
         for t in self.timelines() {
             let input = self.times(&t.times);
-            let (mut samplers, mut channels) = (Vec::new(), Vec::new());
+            let mut out = Channels::default();
             if !nodes.is_empty() {
                 // Key `k` showing pose `f > 0` has weight 1 on target `f - 1`, 0 elsewhere.
                 let ones: Vec<usize> = t
@@ -259,14 +288,7 @@ impl Builder<'_> {
                         self.floats(&weights, None, false)
                     }
                 };
-                channel(
-                    &mut samplers,
-                    &mut channels,
-                    input,
-                    output,
-                    &nodes,
-                    Property::MorphTargetWeights,
-                );
+                out.push(input, output, &nodes, Property::MorphTargetWeights);
             }
             for &(ni, node) in &moving {
                 let n = &self.model.nodes[ni];
@@ -282,7 +304,6 @@ impl Builder<'_> {
                         model::quat_to_y_up(crate::math::normalize4(n.transform_at(f).rotation))
                     })
                     .collect();
-                continuous(&mut rotations);
                 let scales: Vec<[f32; 3]> = t
                     .frames
                     .iter()
@@ -292,17 +313,9 @@ impl Builder<'_> {
                     })
                     .collect();
                 let scaled = scales.iter().any(|s| *s != [1.0; 3]);
-                self.trs_channels(
-                    Track {
-                        input,
-                        node,
-                        translations: &translations,
-                        rotations: &rotations,
-                        scales: scaled.then_some(scales.as_slice()),
-                    },
-                    &mut samplers,
-                    &mut channels,
-                );
+                let scales = scaled.then_some(scales.as_slice());
+                let track = Track::new(input, node, &translations, &mut rotations, scales);
+                self.trs_channels(track, &mut out);
             }
             // How many frames the keys show and whether their times are a frame group's:
             // what an import needs to rebuild the clip exactly.
@@ -311,13 +324,7 @@ impl Builder<'_> {
                 "frameGroup": t.group,
             }))
             .ok();
-            self.root.push(json::Animation {
-                extensions: None,
-                extras,
-                channels,
-                name: Some(t.name),
-                samplers,
-            });
+            self.root.push(out.animation(t.name, extras));
         }
         Ok(())
     }

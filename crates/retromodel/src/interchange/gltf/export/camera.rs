@@ -13,7 +13,7 @@ use json::camera::{Perspective, Type};
 use json::scene::UnitQuaternion;
 use json::validation::Checked::Valid;
 
-use super::animation::{continuous, Track};
+use super::animation::{Channels, Track};
 use super::{invalid, strictly_increasing, Builder};
 use crate::error::Result;
 use crate::math::Quat;
@@ -140,27 +140,12 @@ impl Builder<'_> {
             .iter()
             .map(|&(_, k)| node_transform(&path.keys[k]))
             .unzip();
-        continuous(&mut rotations);
         let input = self.times(&times);
-        let (mut samplers, mut channels) = (Vec::new(), Vec::new());
-        self.trs_channels(
-            Track {
-                input,
-                node,
-                translations: &translations,
-                rotations: &rotations,
-                scales: None,
-            },
-            &mut samplers,
-            &mut channels,
-        );
-        self.root.push(json::Animation {
-            extensions: None,
-            extras: Default::default(),
-            channels,
-            name: Some("camera".to_string()),
-            samplers,
-        });
+        let mut out = Channels::default();
+        let track = Track::new(input, node, &translations, &mut rotations, None);
+        self.trs_channels(track, &mut out);
+        let animation = out.animation("camera".to_string(), Default::default());
+        self.root.push(animation);
         Ok(())
     }
 }

@@ -9,7 +9,7 @@
 use gltf_json as json;
 use json::scene::UnitQuaternion;
 
-use super::animation::{continuous, Track};
+use super::animation::{Channels, Track};
 use super::{invalid, strictly_increasing, Builder};
 use crate::error::Result;
 use crate::math::Quat;
@@ -151,8 +151,7 @@ impl Builder<'_> {
                 .collect();
             strictly_increasing(&mut times);
             let input = self.times(&times);
-            let mut samplers = Vec::new();
-            let mut channels = Vec::new();
+            let mut out = Channels::default();
             let scales_of = model.animation_scales.get(ai);
             for (j, &node) in self.joint_nodes.clone().iter().enumerate() {
                 let mut translations = Vec::with_capacity(frames.len());
@@ -189,31 +188,21 @@ impl Builder<'_> {
                     let q = Quat::from_array(t.rotation).normalize().to_array();
                     rotations.push(quat_to_y_up(q));
                 }
-                continuous(&mut rotations);
-                self.trs_channels(
-                    Track {
-                        input,
-                        node,
-                        translations: &translations,
-                        rotations: &rotations,
-                        scales: scales.as_deref(),
-                    },
-                    &mut samplers,
-                    &mut channels,
+                let track = Track::new(
+                    input,
+                    node,
+                    &translations,
+                    &mut rotations,
+                    scales.as_deref(),
                 );
+                self.trs_channels(track, &mut out);
             }
             // A one-frame animation has two keys: the frame count says so to an import.
             let extras = serde_json::value::to_raw_value(
                 &serde_json::json!({ "frameCount": a.frames.len() }),
             )
             .ok();
-            self.root.push(json::Animation {
-                extensions: None,
-                extras,
-                channels,
-                name: Some(name),
-                samplers,
-            });
+            self.root.push(out.animation(name, extras));
         }
         Ok(())
     }

@@ -49,9 +49,6 @@ pub(super) struct Animation {
 #[derive(Debug, Clone)]
 pub(super) struct Animations(pub Vec<Animation>);
 
-/// The skin's joint matrices per mesh slot, from the world matrices of every node.
-pub(super) type SlotMatrices<'a> = dyn Fn(&[Mat4]) -> HashMap<usize, Vec<Mat4>> + 'a;
-
 impl Channel {
     /// The channel's value at `t` (clamped to its keys), `width` floats into `out`.
     pub fn sample(&self, t: f32, out: &mut [f32]) {
