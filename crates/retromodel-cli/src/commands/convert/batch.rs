@@ -35,10 +35,10 @@ fn say(bar: &ProgressBar, line: String) {
     }
 }
 
-/// The extensions of the registered keyframe writers (`mdl`, `md2`), each once.
-fn keyframe_extensions() -> Vec<&'static str> {
+/// The first extension of each registered writer that `pick` accepts, each once.
+fn extensions(pick: impl Fn(&retromodel::codec::Writer) -> bool) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    for w in retromodel::registry::writers().filter(|w| w.keyframes) {
+    for w in retromodel::registry::writers().filter(|w| pick(w)) {
         if let Some(e) = w.format.extensions().first() {
             if !out.contains(e) {
                 out.push(e);
@@ -48,19 +48,14 @@ fn keyframe_extensions() -> Vec<&'static str> {
     out
 }
 
-/// The interchange formats' writers' extensions (`glb`, `gltf`, `obj`), each once.
+/// The extensions of the registered keyframe writers (`mdl`, `md2`).
+fn keyframe_extensions() -> Vec<&'static str> {
+    extensions(|w| w.keyframes)
+}
+
+/// The interchange formats' writers' extensions (`glb`, `gltf`, `obj`).
 fn interchange_extensions() -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
-    for w in
-        retromodel::registry::writers().filter(|w| retromodel::registry::is_interchange(w.format))
-    {
-        if let Some(e) = w.format.extensions().first() {
-            if !out.contains(e) {
-                out.push(e);
-            }
-        }
-    }
-    out
+    extensions(|w| retromodel::registry::is_interchange(w.format))
 }
 
 /// What `--to` accepts: the interchange formats (glTF, OBJ), and the keyframe formats
