@@ -17,14 +17,19 @@ const QTEST_FRAME_HEAD: usize = 4 + 4;
 /// Bytes of a Hexen II triangle: `facesfront`, three `u16` vertex and three `u16` st indices.
 const HEXEN2_TRIANGLE_SIZE: usize = 4 + 6 + 6;
 
-/// Offsets of the header's counts, the same in every variant.
-const NUM_SKINS_AT: usize = 48;
-const SKINWIDTH_AT: usize = 52;
-const NUM_VERTS_AT: usize = 60;
-const NUM_TRIS_AT: usize = 64;
-const NUM_FRAMES_AT: usize = 68;
-/// Offset of Hexen II's `num_st_verts`.
-const NUM_ST_VERTS_AT: usize = 84;
+/// Offset of the header's word `i` after its first 48 bytes (magic, version, scale,
+/// translate, radius, eye position), the same in every variant: `num_skins` is word 0,
+/// `skinwidth` 1, `num_verts` 3, `num_tris` 4, `num_frames` 5, Hexen II's `num_st_verts` 9
+/// (after `synctype`, `flags` and `size`).
+const fn count_at(i: usize) -> usize {
+    48 + 4 * i
+}
+const NUM_SKINS_AT: usize = count_at(0);
+const SKINWIDTH_AT: usize = count_at(1);
+const NUM_VERTS_AT: usize = count_at(3);
+const NUM_TRIS_AT: usize = count_at(4);
+const NUM_FRAMES_AT: usize = count_at(5);
+const NUM_ST_VERTS_AT: usize = count_at(9);
 
 /// What one skin picture costs once decoded: its bookkeeping and up to 4 bytes a texel.
 fn picture_cost(texels: usize) -> u64 {

@@ -55,7 +55,10 @@ pub fn to_obj(model: &Model, frame: usize, mtl_file: &str, textures: &[String]) 
         let name = if m.name.is_empty() {
             format!("mesh{mi}")
         } else {
-            m.name.replace(char::is_whitespace, "_")
+            // One word of text: white space and control bytes (a NUL would make the file
+            // binary to every reader, this one's detection included) become `_`.
+            m.name
+                .replace(|c: char| c.is_whitespace() || c.is_control(), "_")
         };
         let _ = writeln!(obj, "o {name}");
         for p in pos {
