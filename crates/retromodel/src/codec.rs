@@ -301,8 +301,9 @@ pub trait ParsedFile: fmt::Debug + Send + Sync {
     fn write(&self) -> Vec<u8>;
 
     /// Converts to the format-neutral model; side files come through `resolver`. A file
-    /// implements this or [`ParsedFile::try_to_model`] (each defaults to the other): by
-    /// default `try_to_model`'s model, or an empty model with the error as its warning.
+    /// implements this or [`ParsedFile::try_to_model`] (each defaults to the other, so one
+    /// that implements neither recurses forever): by default `try_to_model`'s model, or an
+    /// empty model with the error as its warning.
     fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
         self.try_to_model(options, resolver)
             .unwrap_or_else(|e| Converted {

@@ -769,3 +769,38 @@ fn normals_past_the_table_are_counted_per_file_vertex_in_every_layout() {
     let w = quake_mdl::to_model(&h, &options, &NoFiles).warnings;
     assert!(n > 0 && w.contains(&warning(n)), "hexen2: {w:?}");
 }
+
+/// Every pose type has `name` and `low` fields; a layout that stores no name (QTest) or no
+/// low block (Quake, Hexen II, QTest) leaves them out of the file whatever they hold.
+#[test]
+fn fields_a_layout_does_not_store_are_not_written() {
+    let junk_low = |n: usize| {
+        vec![
+            Vertex {
+                v: [7, 8, 9],
+                normal_index: 3
+            };
+            n
+        ]
+    };
+    let quake = fixtures::build(&fixtures::Spec::everything());
+    let mut q = quake.clone();
+    for f in &mut q.frames {
+        if let Frame::Simple(p) = f {
+            p.low = junk_low(p.verts.len());
+        }
+    }
+    assert_eq!(q.write(), quake.write());
+    let qtest = fixtures::qtest(&fixtures::Spec::everything());
+    let mut t = qtest.clone();
+    for f in &mut t.frames {
+        if let Frame::Simple(p) = f {
+            p.name = *b"not stored\0\0\0\0\0\0";
+            p.low = junk_low(p.verts.len());
+        }
+    }
+    assert_eq!(t.write(), qtest.write());
+    // QTest's header keeps Quake's fields; flags and size are not stored either.
+    t.header.flags = 8;
+    assert_eq!(t.write(), qtest.write());
+}

@@ -43,7 +43,7 @@
 //!
 //! **MD16** (QuakeForge, magic `MD16`, version 6 as Quake's):
 //! - Quake's layout with, after each pose's `num_verts` vertices, a second block of
-//!   `num_verts` 4-byte vertices holding the low byte of each coordinate ([`Md16Pose::low`]).
+//!   `num_verts` 4-byte vertices holding the low byte of each coordinate ([`PoseOf::low`]).
 //!   Position = `scale * (v + low / 256) + translate`: the header's scale is Quake's, applied
 //!   to the high bytes, and the low bytes add 8 fractional bits (QuakeForge multiplies
 //!   everything by 256 and divides the scale; FTEQW adds `low * scale / 256`; the value is

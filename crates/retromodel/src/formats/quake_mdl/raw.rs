@@ -357,7 +357,11 @@ impl<const NAMED: bool, const LOW: bool> Pose for PoseOf<NAMED, LOW> {
         &self.verts
     }
     fn low(&self) -> &[Vertex] {
-        &self.low
+        if LOW {
+            &self.low
+        } else {
+            &[]
+        }
     }
     fn from_parts(
         [bboxmin, bboxmax]: [Vertex; 2],
@@ -721,6 +725,14 @@ impl std::ops::Deref for QTestHeader {
     type Target = Header;
     fn deref(&self) -> &Header {
         &self.0
+    }
+}
+
+/// Editing the counts in place (`header.num_frames = ...`), as with Quake's header. `flags`
+/// and `size` set this way are not stored: the file has no room for them.
+impl std::ops::DerefMut for QTestHeader {
+    fn deref_mut(&mut self) -> &mut Header {
+        &mut self.0
     }
 }
 
