@@ -312,3 +312,29 @@ fn invalid_interchange_files_fail_with_exact_errors() {
         "gltf: invalid type: integer `1`, expected struct Asset at line 1 column 11"
     );
 }
+
+/// A model without triangles (a tag-only MD3) is written to OBJ as its vertices, with a
+/// warning; the file is no model to the reader.
+#[test]
+fn obj_of_a_model_without_triangles_is_vertices_and_a_warning() {
+    let mut m = model();
+    for mesh in &mut m.meshes {
+        mesh.triangles.clear();
+    }
+    let out = write(&m, "obj", &WriteOptions::default());
+    assert!(
+        out.warnings.iter().any(|w| w.contains("no triangles")),
+        "{:?}",
+        out.warnings
+    );
+    let text = String::from_utf8(out.bytes.clone()).unwrap();
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("v ")).count(),
+        m.vertex_count()
+    );
+    assert!(!text.lines().any(|l| l.starts_with("f ")));
+    let e = Document::parse(&out.bytes, &Limits::default())
+        .err()
+        .unwrap();
+    assert_eq!(e.to_string(), "obj: the file has no face");
+}

@@ -9,6 +9,7 @@
 
 #![allow(dead_code)]
 
+use retromodel::interchange::obj;
 use retromodel::registry::{self, Codec};
 use retromodel::{ConvertOptions, Document, Limits, Model, NoFiles, WriteOptions};
 
@@ -97,6 +98,11 @@ pub fn check_writers(codec: &dyn Codec, model: &Model) {
         return;
     }
     for w in registry::writers() {
+        // An OBJ of a model without triangles holds vertices only, which no OBJ reader takes
+        // for a model (the writer warns; `tests/import_obj.rs` pins the reader's error).
+        if w.format == obj::OBJ && model.triangle_count() == 0 {
+            continue;
+        }
         if let Ok(out) = registry::write_model(model, w, &WriteOptions::default()) {
             Document::parse(&out.bytes, &Limits::default()).unwrap_or_else(|e| {
                 panic!(

@@ -95,14 +95,15 @@ fn is_obj(data: &[u8]) -> bool {
 /// it each skin's first picture as `STEM_skinN.png` and the `STEM.mtl` that names them (the
 /// main file last in the command line's listing: PNGs, then the MTL).
 pub fn package(model: &Model, frame: usize, stem: &str) -> Result<Output> {
-    // An OBJ without a face is no model to any reader (this one included).
+    // A model without triangles (a tag-only MD3) is written as its vertices, with a
+    // warning: OBJ readers, this one included, find no model in a file without faces.
+    let mut warnings = Vec::new();
     if model.triangle_count() == 0 {
-        return Err(Error::new(
-            super::FORMAT,
-            ErrorKind::InvalidModel,
-            "the model has no triangle",
-            Location::None,
-        ));
+        warnings.push(
+            "the model has no triangles: the OBJ holds its vertices only, and readers find no \
+             faces in it"
+                .to_string(),
+        );
     }
     // OBJ numbers are decimal text: NaN and infinities are not read back.
     let finite = model.meshes.iter().all(|m| {
@@ -153,6 +154,7 @@ pub fn package(model: &Model, frame: usize, stem: &str) -> Result<Output> {
         bytes: obj.obj.into_bytes(),
         side_files,
         summary: Some(format!("frame {frame}, {} skins", names.len())),
+        warnings,
         ..Output::default()
     })
 }
