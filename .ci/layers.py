@@ -24,7 +24,7 @@ LAYERS = [
     ["summary"],
     ["codec"],
     ["interchange", "formats"],
-    ["registry"],
+    ["registry", "conform"],
     ["inputs", "document"],
     ["lib"],
 ]

@@ -111,6 +111,57 @@ pub struct Writer {
     pub keyframes: bool,
     /// The format holds one mesh: several are merged before writing (with a warning).
     pub single_mesh: bool,
+    /// What the target's engines need of a model (playback rate, frame names, one skin,
+    /// skin sizes, size in units): `registry::write_model` fits the model to it first.
+    pub fit: Fit,
+}
+
+/// What a target format and its engines need of a model beyond what its writer checks:
+/// `registry::write_model` fits any model to it before the codec writes (clips resampled to
+/// the rate, frame names made unique within the name length, textures packed into one skin,
+/// skins resampled to the size limit, metres turned into units).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fit {
+    /// The rate, in frames per second, at which the engines play the format's frames when
+    /// the file stores none (Quake MDL, MD2, MD3 and 3D GameStudio MDL: the game code steps
+    /// frames at 10 Hz); clips at other rates are resampled to it. `None` where the file
+    /// stores rates or times (MD5 `frameRate`, glTF) or holds one pose (OBJ).
+    pub fps: Option<u32>,
+    /// Longest frame name in bytes (15 in a 16-byte field with its NUL); 0: no limit.
+    pub name_bytes: usize,
+    /// The model shows one skin: several textures are packed into one atlas.
+    pub one_skin: bool,
+    /// Largest skin `[width, height]` the engines take (Quake's `MAX_LBM_HEIGHT` 480).
+    pub max_skin: [u32; 2],
+    /// Skin widths are a multiple of this (software Quake: 4).
+    pub skin_align: u32,
+    /// Units per metre of the game (Quake's player is 56 units tall: 32), for models in
+    /// metres (glTF, OBJ); 0 where units are metres.
+    pub units_per_metre: u32,
+}
+
+impl Fit {
+    /// No needs: interchange formats and formats that store what they play.
+    pub const NONE: Fit = Fit {
+        fps: None,
+        name_bytes: 0,
+        one_skin: false,
+        max_skin: [u32::MAX, u32::MAX],
+        skin_align: 1,
+        units_per_metre: 0,
+    };
+
+    /// The Quake family's keyframe formats: 10 frames a second, 16-byte frame names, Quake's
+    /// 32 units a metre, skins as they are (writers of one-skin formats set `one_skin` and
+    /// the limits).
+    pub const KEYFRAMES: Fit = Fit {
+        fps: Some(10),
+        name_bytes: 15,
+        one_skin: false,
+        max_skin: [u32::MAX, u32::MAX],
+        skin_align: 1,
+        units_per_metre: 32,
+    };
 }
 
 /// A file written from a [`Model`]: the main file, the files that go beside it, and what

@@ -32,6 +32,7 @@
 #![forbid(unsafe_code)]
 
 pub mod codec;
+pub mod conform;
 pub mod diagnostic;
 mod document;
 pub mod error;
@@ -58,7 +59,7 @@ pub use document::Document;
 pub use error::{Error, ErrorKind, Location, Result};
 pub use limits::Limits;
 pub use model::{Converted, Model};
-pub use options::{ConvertOptions, SeamRule, WriteOptions, Written};
+pub use options::{ConvertOptions, Placement, SeamRule, WriteOptions, Written};
 pub use registry::detect;
 pub use resolve::{MemoryFiles, NoFiles, Resolver};
 pub use summary::Summary;

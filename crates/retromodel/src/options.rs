@@ -37,6 +37,12 @@ pub struct ConvertOptions {
     /// Skip decoding the textures of interchange files (glTF, OBJ): the caller brings its
     /// own skin.
     pub skip_textures: bool,
+    /// Apply what a model configuration beside the file says, as its engine shows the
+    /// model: a Cube 2 `md5.cfg` (or other `.cfg` that `md5load`s the mesh) scales, turns and
+    /// moves an md5mesh (`mdlscale`, `mdlyaw`, `mdlpitch`, `mdlroll`, `mdltrans`) and sets
+    /// its animations' speeds (`md5anim NAME FILE SPEED`). Off by default (the file as
+    /// stored); `convert` turns it on.
+    pub model_config: bool,
 }
 
 impl Default for ConvertOptions {
@@ -49,6 +55,7 @@ impl Default for ConvertOptions {
             prefer_replacements: false,
             sample_fps: None,
             skip_textures: false,
+            model_config: false,
         }
     }
 }
@@ -124,6 +131,30 @@ pub struct WriteOptions {
     pub embed: bool,
     /// OBJ: the pose written (a frame index; the bind pose of a skeletal model).
     pub frame: usize,
+    /// Where and how large the model lands in the target: scale, rotation, height.
+    pub placement: Placement,
+    /// Keep skins larger than the target's engines take (with a warning) instead of
+    /// resampling them to fit.
+    pub keep_skin_size: bool,
+    /// Quake MDL: write the QuakeC `$frame` list beside the model (`STEM.qc`).
+    pub qc: bool,
+}
+
+/// How a conversion moves and sizes the model (`convert --scale`, `--rotate`,
+/// `--fit-height`), applied before anything else: rotation, then scale (or the scale that
+/// makes the height `fit_height`). A model in metres (`metres`) is scaled to the target's
+/// units when neither a scale nor a height is given.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Placement {
+    /// Uniform scale.
+    pub scale: Option<f32>,
+    /// Yaw, pitch and roll in degrees (see `model::transform::Similarity::rotation_degrees`).
+    pub rotate: [f32; 3],
+    /// Scale the model so that its height (Z extent over every frame) is this many units.
+    pub fit_height: Option<f32>,
+    /// The model is in metres (a glTF or OBJ file made outside the Quake family): scaled by
+    /// the target's units per metre unless `scale` or `fit_height` is given.
+    pub metres: bool,
 }
 
 impl WriteOptions {

@@ -237,9 +237,10 @@ pub fn target_extensions() -> Vec<&'static str> {
     out
 }
 
-/// Writes any [`Model`] as `writer`'s format: skeletal animation is baked into frames for
-/// keyframe formats (at `options.fps`, default each animation's own rate) and several meshes
-/// are merged (with a warning), then the codec writes the file and its side files.
+/// Writes any [`Model`] as `writer`'s format: the model is first fitted to the target
+/// ([`crate::conform`]: placed and sized, skeletal animation baked and clips resampled to
+/// the target's rate for keyframe formats, frame names fitted, skins sized), several
+/// meshes are merged (with a warning), then the codec writes the file and its side files.
 pub fn write_model(model: &Model, writer: &Writer, options: &WriteOptions) -> Result<Output> {
     let codec = codec_for(writer.format).ok_or_else(|| {
         Error::new(
@@ -249,28 +250,21 @@ pub fn write_model(model: &Model, writer: &Writer, options: &WriteOptions) -> Re
             Location::None,
         )
     })?;
-    let mut baked = None;
-    let mut pre_warnings = Vec::new();
-    let mut notes = Vec::new();
-    if writer.keyframes && model.frames.is_empty() && !model.joints.is_empty() {
-        let b = crate::model::bake::bake_skeletal(model, options.fps)?;
-        pre_warnings.extend(b.warnings.iter().cloned());
-        notes.push(format!(
-            "{} skeletal animations baked into {} frames",
-            model.animations.len(),
-            b.model.frames.len()
-        ));
-        baked = Some(b.model);
-    }
-    let model = baked.as_ref().unwrap_or(model);
+    let fitted = crate::conform::conform(model, writer, options)?;
+    let model = fitted.model.as_ref();
+    let mut pre_warnings = fitted.warnings;
     if writer.single_mesh && model.meshes.len() > 1 {
         pre_warnings.push(format!("{} meshes merged into one", model.meshes.len()));
     }
     let mut out = codec.write_model(model, writer.format, options)?;
     pre_warnings.append(&mut out.warnings);
     out.warnings = pre_warnings;
+    let mut notes = fitted.notes;
     notes.append(&mut out.notes);
     out.notes = notes;
+    let mut details = fitted.details;
+    details.append(&mut out.details);
+    out.details = details;
     Ok(out)
 }
 

@@ -357,7 +357,7 @@ impl<'r> SkinLookup<'r> {
 const CUBE2_SUBFOLDERS: &[&str] = &["hwep", "item", "vwep", "proj"];
 
 /// The words of a Cube 2 script line: quoted strings as one word, `//` comments dropped.
-fn cube2_words(line: &str) -> Vec<String> {
+pub(crate) fn cube2_words(line: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut chars = line.trim().chars().peekable();
     while let Some(&c) = chars.peek() {

@@ -7,11 +7,14 @@
 
 pub mod bake;
 mod clips;
+pub mod frame_names;
 pub mod influences;
 pub mod pose;
+pub mod retime;
 mod scene;
 mod skeletal;
 mod timeline;
+pub mod transform;
 mod validate;
 
 pub use clips::clips_from_frame_names;

@@ -156,6 +156,33 @@ pub struct Args {
     /// the file's largest).
     #[arg(short, long)]
     verbose: bool,
+    /// Scale the model by this factor (before writing; every target). A glTF or OBJ model
+    /// in metres (under 4 units tall) is otherwise scaled to the target's units: 32 a metre
+    /// for Quake MDL, MD2, MD3 and 3D GameStudio MDL, 40 for MD5; `--scale 1` keeps it.
+    #[arg(long, value_name = "FACTOR", conflicts_with = "fit_height")]
+    scale: Option<f32>,
+    /// Turn the model: yaw in degrees about the up axis (counter-clockwise seen from
+    /// above), optionally pitch (nose up) and roll, as YAW[,PITCH[,ROLL]]. Applied before
+    /// --scale and --fit-height.
+    #[arg(long, value_name = "YAW[,PITCH[,ROLL]]", allow_hyphen_values = true)]
+    rotate: Option<String>,
+    /// Scale the model so that it is UNITS tall (its height over every frame).
+    #[arg(long, value_name = "UNITS")]
+    fit_height: Option<f32>,
+    /// Keep the model as its file stores it: do not apply what a model configuration
+    /// beside it says about size, turn and animation speeds (Cube 2 / Red Eclipse
+    /// `md5.cfg`: mdlscale, mdlyaw, mdlpitch, mdlroll, mdltrans, md5anim speeds), which
+    /// is applied by default, as the engine shows the model.
+    #[arg(long)]
+    no_model_config: bool,
+    /// Keep skins larger than the target's engines take (Quake MDL and MD2: 480 texels
+    /// high) as they are, with a warning, instead of resampling them to fit.
+    #[arg(long)]
+    keep_skin_size: bool,
+    /// Quake MDL output: write the QuakeC `$frame` list (one line per clip) beside the
+    /// model as OUTPUT_STEM.qc.
+    #[arg(long)]
+    qc: bool,
     /// Quake 3 player folder as INPUT: a weapon model (.md3) to attach on tag_weapon.
     #[arg(long, value_name = "FILE")]
     weapon: Option<PathBuf>,
@@ -250,6 +277,7 @@ impl Input<'_> {
                     // undecoded when --skin replaces them.
                     sample_fps: args.fps,
                     skip_textures: args.skin.is_some(),
+                    model_config: !args.no_model_config,
                     ..side.convert_options()
                 };
                 let converted = doc

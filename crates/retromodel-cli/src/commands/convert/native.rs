@@ -75,6 +75,9 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Target
         quantize: args.quantize && !args.no_quantize,
         embed: args.embed,
         frame: args.frame,
+        placement: placement(args, input, model)?,
+        keep_skin_size: args.keep_skin_size,
+        qc: args.qc,
     };
     let written = registry::write_model(model, writer, &options)?;
     plan.notes.extend(
@@ -92,7 +95,7 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Target
     if args.verbose {
         for (i, (e, f)) in written.frame_errors.iter().zip(&model.frames).enumerate() {
             plan.notes.push(format!(
-                "  frame {i} {:?}: largest position error {e:.5}",
+                "  frame {i} \"{}\": largest position error {e:.5}",
                 f.name
             ));
         }
@@ -132,4 +135,53 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Target
     );
     plan.files.push((output.to_path_buf(), written.bytes));
     Ok(plan)
+}
+
+/// Height under which a glTF or OBJ model is taken to be in metres (a Quake player is 56
+/// units tall, a person in metres 1.8).
+const METRES_BELOW: f32 = 4.0;
+
+/// `--scale`, `--rotate` and `--fit-height`, and whether the input is in metres: a glTF or
+/// OBJ input under [`METRES_BELOW`] units tall, when neither a scale nor a height is given.
+fn placement(
+    args: &Args,
+    input: &Input<'_>,
+    model: &retromodel::Model,
+) -> Result<retromodel::Placement> {
+    let mut rotate = [0.0f32; 3];
+    if let Some(r) = &args.rotate {
+        let parts: Vec<&str> = r.split(',').map(str::trim).collect();
+        if parts.len() > 3 {
+            bail!("--rotate {r}: give YAW, YAW,PITCH or YAW,PITCH,ROLL in degrees");
+        }
+        for (k, p) in parts.iter().enumerate() {
+            rotate[k] = p
+                .parse::<f32>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| {
+                    anyhow::anyhow!("--rotate {r}: \"{p}\" is not a number of degrees")
+                })?;
+        }
+    }
+    for (name, v) in [("--scale", args.scale), ("--fit-height", args.fit_height)] {
+        if let Some(v) = v.filter(|v| !(v.is_finite() && *v > 0.0)) {
+            bail!("{name} {v}: give a positive number");
+        }
+    }
+    let interchange = input
+        .doc
+        .as_ref()
+        .is_some_and(|d| registry::is_interchange(d.format()));
+    let metres = interchange && args.scale.is_none() && args.fit_height.is_none() && {
+        let [lo, hi] = retromodel::model::transform::extent(model);
+        let h = hi[2] - lo[2];
+        h > 0.0 && h < METRES_BELOW
+    };
+    Ok(retromodel::Placement {
+        scale: args.scale,
+        rotate,
+        fit_height: args.fit_height,
+        metres,
+    })
 }

@@ -43,18 +43,21 @@ codec! {
                 variant: "gs3",
                 keyframes: true,
                 single_mesh: true,
+                fit: crate::codec::Fit { one_skin: true, skin_align: 4, ..crate::codec::Fit::KEYFRAMES },
             },
             Writer {
                 format: GS_MDL[2],
                 variant: "gs4",
                 keyframes: true,
                 single_mesh: true,
+                fit: crate::codec::Fit { one_skin: true, skin_align: 4, ..crate::codec::Fit::KEYFRAMES },
             },
             Writer {
                 format: GS_MDL[3],
                 variant: "gs5",
                 keyframes: true,
                 single_mesh: true,
+                fit: crate::codec::Fit { one_skin: true, skin_align: 4, ..crate::codec::Fit::KEYFRAMES },
             },
         ]
     }

@@ -41,6 +41,7 @@ codec! {
             variant: "",
             keyframes: true,
             single_mesh: true,
+            fit: crate::codec::Fit { one_skin: true, max_skin: [u32::MAX, 480], ..crate::codec::Fit::KEYFRAMES },
         }]
     }
     /// Without [`WriteOptions::skin_paths`], each skin's first picture goes beside the

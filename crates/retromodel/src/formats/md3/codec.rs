@@ -32,6 +32,7 @@ codec! {
             variant: "",
             keyframes: true,
             single_mesh: false,
+            fit: crate::codec::Fit::KEYFRAMES,
         }]
     }
     fn write_model(&self, model: &Model, _: Format, options: &WriteOptions) -> Result<Output> {

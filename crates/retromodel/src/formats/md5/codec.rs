@@ -98,18 +98,30 @@ impl Codec for Md5Codec {
                 variant: "",
                 keyframes: false,
                 single_mesh: false,
+                fit: crate::codec::Fit {
+                    units_per_metre: 40,
+                    ..crate::codec::Fit::NONE
+                },
             },
             Writer {
                 format: MD5ANIM,
                 variant: "",
                 keyframes: false,
                 single_mesh: false,
+                fit: crate::codec::Fit {
+                    units_per_metre: 40,
+                    ..crate::codec::Fit::NONE
+                },
             },
             Writer {
                 format: MD5CAMERA,
                 variant: "",
                 keyframes: false,
                 single_mesh: false,
+                fit: crate::codec::Fit {
+                    units_per_metre: 40,
+                    ..crate::codec::Fit::NONE
+                },
             },
         ]
     }
@@ -418,7 +430,7 @@ fn attach_skins(converted: &mut Converted, mesh_names: &[Option<String>], resolv
 
 fn mesh_with_anims(
     parsed: &Parsed<MeshFile>,
-    _options: &ConvertOptions,
+    options: &ConvertOptions,
     resolver: &dyn Resolver,
 ) -> Converted {
     let mut converted = mesh_to_model(&parsed.file, &parsed.warnings);
@@ -443,7 +455,42 @@ fn mesh_with_anims(
             converted.warnings.push(format!("{name}: {e}; left out"));
         }
     }
+    if options.model_config {
+        if let Some(cfg) = super::cube2::Cube2Config::find(resolver) {
+            apply_cube2(&mut converted, &cfg);
+        }
+    }
     converted
+}
+
+/// Applies a Cube 2 configuration ([`super::cube2`]): animation speeds and the model's
+/// size, turn and offset, said in a warning so that the choice is visible.
+fn apply_cube2(converted: &mut Converted, cfg: &super::cube2::Cube2Config) {
+    let model = &mut converted.model;
+    let mut timed = 0;
+    for a in &mut model.animations {
+        let file = format!("{}.md5anim", a.name);
+        if let Some((_, speed)) = cfg.speeds.iter().find(|(f, _)| *f == file) {
+            a.fps = *speed;
+            timed += 1;
+        }
+    }
+    let what = cfg.describe();
+    crate::model::transform::transform(model, &cfg.similarity());
+    if !what.is_empty() || timed > 0 {
+        let mut parts = Vec::new();
+        if !what.is_empty() {
+            parts.push(what);
+        }
+        if timed > 0 {
+            parts.push(format!("the speeds of {timed} animations"));
+        }
+        converted.warnings.push(format!(
+            "{}: {} applied, as Cube 2 shows the model",
+            cfg.file,
+            parts.join(", ")
+        ));
+    }
 }
 
 /// An md5anim's model.

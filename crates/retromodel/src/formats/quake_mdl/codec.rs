@@ -78,10 +78,21 @@ codec! {
             variant: "quake",
             keyframes: true,
             single_mesh: true,
+            fit: crate::codec::Fit { one_skin: true, max_skin: [u32::MAX, 480], skin_align: 4, ..crate::codec::Fit::KEYFRAMES },
         }]
     }
+    /// With [`WriteOptions::qc`], the QuakeC `$frame` list goes beside the file as
+    /// `STEM.qc`.
     fn write_model(&self, model: &Model, _: Format, options: &WriteOptions) -> Result<Output> {
-        Ok(Output::written(from_model(model, options)?, File::write))
+        let mut out = Output::written(from_model(model, options)?, File::write);
+        if options.qc {
+            out.side_files.push(crate::codec::SideFile {
+                name: format!("{}.qc", options.side_file_stem()),
+                kind: "QuakeC frame list",
+                bytes: quakec_frames(model, options.side_file_stem()).into_bytes(),
+            });
+        }
+        Ok(out)
     }
     fn sample(&self) -> Option<Vec<u8>> {
         let spec = fixtures::Spec {
@@ -104,3 +115,38 @@ binary_parsed_file!(
     |file, name| validate(file, engine(name)),
     |_| Engine::default_for(L::VARIANT).name()
 );
+
+/// The QuakeC frame macros of a model as written: `$frame` with each clip's frame names on
+/// one line (in frame order, frames outside every clip on lines of their own), after a
+/// `$modelname` line, so that `$run1` and so on name the frames in QuakeC.
+pub fn quakec_frames(model: &Model, stem: &str) -> String {
+    let mut out =
+        format!("// Frame macros of {stem}.mdl, written by retromodel.\n$modelname {stem}.mdl\n\n");
+    let mut clips: Vec<&crate::model::Clip> = model.clips.iter().collect();
+    clips.sort_by_key(|c| c.first);
+    let mut next = 0;
+    let names = |range: std::ops::Range<usize>| -> Vec<&str> {
+        model.frames[range]
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect()
+    };
+    let n = model.frames.len();
+    for c in clips {
+        let (first, end) = (c.first.min(n), (c.first + c.count).min(n));
+        if first > next {
+            out.push_str(&format!("$frame {}\n", names(next..first).join(" ")));
+        }
+        if end > first.max(next) {
+            out.push_str(&format!(
+                "$frame {}\n",
+                names(first.max(next)..end).join(" ")
+            ));
+        }
+        next = next.max(end);
+    }
+    if next < n {
+        out.push_str(&format!("$frame {}\n", names(next..n).join(" ")));
+    }
+    out
+}

@@ -61,12 +61,14 @@ codec! {
                 variant: "",
                 keyframes: false,
                 single_mesh: false,
+                fit: crate::codec::Fit::NONE,
             },
             Writer {
                 format: GLTF,
                 variant: "",
                 keyframes: false,
                 single_mesh: false,
+                fit: crate::codec::Fit::NONE,
             },
         ]
     }

@@ -59,6 +59,7 @@ codec! {
             variant: "",
             keyframes: false,
             single_mesh: false,
+            fit: crate::codec::Fit::NONE,
         }]
     }
     /// Pose [`WriteOptions::frame`], its `STEM.mtl` and each skin's first picture as

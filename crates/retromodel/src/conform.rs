@@ -1,0 +1,165 @@
+//! A model fitted to a target format before its writer sees it ([`crate::codec::Fit`]),
+//! so that a conversion lands right in the target game, in this order:
+//!
+//! 1. **Placement** ([`Placement`]): rotation, then `--scale` or the scale that gives
+//!    `--fit-height`; a model in metres (glTF or OBJ from outside the Quake family) is
+//!    scaled by the target's units per metre unless one of those was given.
+//! 2. **Skeletal animation baked** for keyframe formats, at the target's rate (`--fps`,
+//!    else the target's: 10 for Quake MDL and MD2).
+//! 3. **Clips resampled** to that rate, so that each plays as long as in the source
+//!    ([`crate::model::retime`]).
+//! 4. **Frame names** that fit the target's field and keep the clips apart
+//!    ([`crate::model::frame_names`]).
+//! 5. **Skins resampled** to the engines' size limit (Quake's 480 texels high) unless
+//!    `keep_skin_size`.
+//!
+//! Every step says what it did: notes for the summary, details for `convert -v`.
+
+use std::borrow::Cow;
+
+use crate::codec::{Fit, Writer};
+use crate::error::Result;
+use crate::model::transform::{self, Similarity};
+use crate::model::Model;
+use crate::options::{Placement, WriteOptions};
+
+/// The fitted model and what fitting it did.
+#[derive(Debug, Clone)]
+pub struct Conformed<'a> {
+    /// The model to write (borrowed when nothing changed).
+    pub model: Cow<'a, Model>,
+    /// Lossy steps.
+    pub warnings: Vec<String>,
+    /// What was done, one line each.
+    pub notes: Vec<String>,
+    /// Details for a verbose report (lines that start with a space continue the one before).
+    pub details: Vec<String>,
+}
+
+/// Height of a model in units above which no engine of the Quake family shows it whole
+/// (Quake's maps are 8192 units across at most) and below which it is a speck.
+const SANE_HEIGHT: (f32, f32) = (1.0, 4096.0);
+
+/// Fits `model` to `writer`'s format ([module docs](self)).
+pub fn conform<'a>(
+    model: &'a Model,
+    writer: &Writer,
+    options: &WriteOptions,
+) -> Result<Conformed<'a>> {
+    let fit = writer.fit;
+    let mut out = Conformed {
+        model: Cow::Borrowed(model),
+        warnings: Vec::new(),
+        notes: Vec::new(),
+        details: Vec::new(),
+    };
+    place(&mut out, &fit, &options.placement);
+    let rate = options
+        .fps
+        .or(fit.fps.map(|r| r as f32))
+        .filter(|_| writer.keyframes);
+    if writer.keyframes && out.model.frames.is_empty() && !out.model.joints.is_empty() {
+        let b = crate::model::bake::bake_skeletal(&out.model, rate)?;
+        out.warnings.extend(b.warnings);
+        out.notes.push(format!(
+            "{} skeletal animations baked into {} frames{}",
+            out.model.animations.len(),
+            b.model.frames.len(),
+            rate.map(|r| format!(" at {r} fps")).unwrap_or_default()
+        ));
+        out.model = Cow::Owned(b.model);
+    }
+    if let Some(r) = rate {
+        if let Some(re) = crate::model::retime::resample_clips(&out.model, r) {
+            out.notes.push(format!(
+                "{} clips resampled to {r} frames a second, each as long as in the source \
+                 (-v lists them)",
+                re.clips.len()
+            ));
+            out.details.push(format!("clips resampled to {r} fps:"));
+            out.details
+                .extend(re.clips.iter().map(|c| format!("  {c}")));
+            out.model = Cow::Owned(re.model);
+        }
+    }
+    if fit.name_bytes > 0 && !out.model.frames.is_empty() {
+        // Renamed on a copy of the frames and clips only; the meshes are not copied.
+        let mut names = Model {
+            frames: out.model.frames.clone(),
+            clips: out.model.clips.clone(),
+            ..Model::default()
+        };
+        let renamed = crate::model::frame_names::fit_frame_names(&mut names, fit.name_bytes);
+        if !renamed.clips.is_empty() {
+            out.notes.push(format!(
+                "frames of {} clips renamed to fit {}-byte names and keep the clips apart ({} \
+                 shortened; -v maps them)",
+                renamed.clips.len(),
+                fit.name_bytes + 1,
+                renamed.shortened
+            ));
+            out.details.push("frame names:".into());
+            out.details.extend(
+                renamed
+                    .clips
+                    .iter()
+                    .map(|(clip, a, b)| format!("  \"{clip}\" -> {a}..{b}")),
+            );
+        }
+        if names.frames != out.model.frames {
+            out.model.to_mut().frames = names.frames;
+        }
+    }
+    Ok(out)
+}
+
+/// Step 1: rotation, scale or height, metres.
+fn place(out: &mut Conformed<'_>, fit: &Fit, p: &Placement) {
+    let [yaw, pitch, roll] = p.rotate;
+    let rotation = Similarity::rotation_degrees(yaw, pitch, roll);
+    if !rotation.is_identity() {
+        transform::transform(out.model.to_mut(), &rotation);
+        out.notes.push(format!(
+            "turned by yaw {yaw}, pitch {pitch}, roll {roll} degrees"
+        ));
+    }
+    let height = |m: &Model| {
+        let [lo, hi] = transform::extent(m);
+        hi[2] - lo[2]
+    };
+    let scale = if let Some(h) = p.fit_height {
+        let now = height(&out.model);
+        (now > 0.0).then(|| {
+            let s = h / now;
+            out.notes.push(format!(
+                "scaled by {s} to a height of {h} units (was {now})"
+            ));
+            s
+        })
+    } else if let Some(s) = p.scale {
+        out.notes.push(format!("scaled by {s}"));
+        Some(s)
+    } else if p.metres && fit.units_per_metre > 0 {
+        let s = fit.units_per_metre as f32;
+        out.notes.push(format!(
+            "the model is in metres: scaled by {s} to the target's units (--scale 1 keeps \
+             metres)"
+        ));
+        Some(s)
+    } else {
+        None
+    };
+    if let Some(s) = scale.filter(|&s| s != 1.0 && s.is_finite() && s > 0.0) {
+        transform::transform(out.model.to_mut(), &Similarity::scaling(s));
+    }
+    if fit.units_per_metre > 0 && !out.model.meshes.is_empty() {
+        let h = height(&out.model);
+        if h > 0.0 && !(SANE_HEIGHT.0..=SANE_HEIGHT.1).contains(&h) {
+            out.warnings.push(format!(
+                "the model is {h} units tall, outside the {}..{} units the target's engines \
+                 show well (--scale or --fit-height sets its size)",
+                SANE_HEIGHT.0, SANE_HEIGHT.1
+            ));
+        }
+    }
+}
