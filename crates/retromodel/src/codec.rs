@@ -127,6 +127,9 @@ pub struct Fit {
     /// frames at 10 Hz); clips at other rates are resampled to it. `None` where the file
     /// stores rates or times (MD5 `frameRate`, glTF) or holds one pose (OBJ).
     pub fps: Option<u32>,
+    /// The file stores per-frame times (Quake MDL frame groups): clips with frame times
+    /// are written as they are rather than resampled.
+    pub frame_times: bool,
     /// Longest frame name in bytes (15 in a 16-byte field with its NUL); 0: no limit.
     pub name_bytes: usize,
     /// The model shows one skin: several textures are packed into one atlas.
@@ -144,6 +147,7 @@ impl Fit {
     /// No needs: interchange formats and formats that store what they play.
     pub const NONE: Fit = Fit {
         fps: None,
+        frame_times: false,
         name_bytes: 0,
         one_skin: false,
         max_skin: [u32::MAX, u32::MAX],
@@ -156,6 +160,7 @@ impl Fit {
     /// the limits).
     pub const KEYFRAMES: Fit = Fit {
         fps: Some(10),
+        frame_times: false,
         name_bytes: 15,
         one_skin: false,
         max_skin: [u32::MAX, u32::MAX],

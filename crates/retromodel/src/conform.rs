@@ -70,7 +70,7 @@ pub fn conform<'a>(
         out.model = Cow::Owned(b.model);
     }
     if let Some(r) = rate {
-        if let Some(re) = crate::model::retime::resample_clips(&out.model, r) {
+        if let Some(re) = crate::model::retime::resample_clips(&out.model, r, fit.frame_times) {
             out.notes.push(format!(
                 "{} clips resampled to {r} frames a second, each as long as in the source \
                  (-v lists them)",

@@ -142,7 +142,15 @@ fn to_json(path: &Path, s: &Summary) -> serde_json::Value {
     let clips: Vec<serde_json::Value> = s
         .clips
         .iter()
-        .map(|c| json!({"name": c.name, "first": c.first, "count": c.count, "fps": float(c.fps)}))
+        .map(|c| {
+            json!({
+                "name": c.name,
+                "first": c.first,
+                "count": c.count,
+                "fps": float(c.fps),
+                "seconds": float(retromodel::model::retime::clip_duration(c)),
+            })
+        })
         .collect();
     json!({
         "path": path.display().to_string(),

@@ -195,3 +195,23 @@ pub fn ls_models(path: &Path) -> Vec<String> {
     paths.sort();
     paths
 }
+
+/// The number of frames a keyframe model of `info --json` gets at 10 frames a second, each
+/// clip as long as in the source (what `convert` writes for MD2, MD3 and other targets that
+/// store no rate): a clip at 10 fps without frame times keeps its frames, the others get
+/// `max(1, round(seconds * 10))`; frames outside every clip stay.
+pub fn poses_at_10_fps(info: &serde_json::Value) -> u64 {
+    let clips = info["clips"].as_array().expect("clips");
+    let mut poses = info["poses"].as_u64().expect("poses");
+    for c in clips {
+        let count = c["count"].as_u64().unwrap();
+        let fps = c["fps"].as_f64().unwrap();
+        let seconds = c["seconds"].as_f64().unwrap();
+        let uniform = (seconds - count as f64 / fps).abs() < 1e-4;
+        if uniform && (fps - 10.0).abs() < 1e-3 {
+            continue;
+        }
+        poses = poses - count + ((seconds * 10.0).round() as u64).max(1);
+    }
+    poses
+}

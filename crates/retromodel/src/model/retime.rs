@@ -31,14 +31,20 @@ pub fn clip_duration(clip: &Clip) -> f32 {
     }
 }
 
-/// Whether `clip` already plays at `fps`, one frame per step.
-fn at_rate(clip: &Clip, fps: f32) -> bool {
-    clip.frame_times.is_none() && (clip.fps - fps).abs() <= 1e-3 * fps
+/// Whether `clip` stays as it is: it plays at `fps`, one frame per step, or it has frame
+/// times that the target keeps (`keep_times`).
+fn at_rate(clip: &Clip, fps: f32, keep_times: bool) -> bool {
+    match clip.frame_times {
+        Some(_) => keep_times,
+        None => (clip.fps - fps).abs() <= 1e-3 * fps,
+    }
 }
 
-/// `model` with every clip at `fps` frames a second ([module docs](self)); `None` when every
-/// clip already plays at that rate (or `fps` is not a positive number).
-pub fn resample_clips(model: &Model, fps: f32) -> Option<Retimed> {
+/// `model` with every clip at `fps` frames a second ([module docs](self)), except clips with
+/// frame times when `keep_times` (the target stores them: Quake MDL frame groups); `None`
+/// when every clip stays as it is (or `fps` is not a positive number).
+pub fn resample_clips(model: &Model, fps: f32, keep_times: bool) -> Option<Retimed> {
+    let at_rate = |c: &Clip, fps: f32| at_rate(c, fps, keep_times);
     if !(fps.is_finite() && fps > 0.0) || model.clips.iter().all(|c| at_rate(c, fps)) {
         return None;
     }
@@ -223,7 +229,7 @@ mod tests {
     #[test]
     fn a_24_fps_clip_keeps_its_duration_at_10_fps() {
         let model = line(24, 24.0);
-        let r = resample_clips(&model, 10.0).expect("resampled");
+        let r = resample_clips(&model, 10.0, false).expect("resampled");
         let c = &r.model.clips[0];
         assert_eq!((c.count, c.fps), (10, 10.0));
         assert!((clip_duration(c) - clip_duration(&model.clips[0])).abs() <= 0.1);
@@ -236,10 +242,14 @@ mod tests {
 
     #[test]
     fn clips_at_the_rate_are_left_alone_and_frame_groups_step() {
-        assert!(resample_clips(&line(5, 10.0), 10.0).is_none());
+        assert!(resample_clips(&line(5, 10.0), 10.0, false).is_none());
         let mut model = line(3, 10.0);
         model.clips[0].frame_times = Some(vec![0.1, 0.3, 0.6]);
-        let r = resample_clips(&model, 10.0).expect("resampled");
+        assert!(
+            resample_clips(&model, 10.0, true).is_none(),
+            "frame groups kept"
+        );
+        let r = resample_clips(&model, 10.0, false).expect("resampled");
         let xs: Vec<f32> = r.model.meshes[0]
             .morph_targets
             .iter()
@@ -253,7 +263,7 @@ mod tests {
         let mut model = line(6, 20.0);
         model.clips[0].first = 2;
         model.clips[0].count = 4;
-        let r = resample_clips(&model, 10.0).expect("resampled");
+        let r = resample_clips(&model, 10.0, false).expect("resampled");
         assert_eq!(r.model.frames.len(), 2 + 2);
         assert_eq!(r.model.clips[0].first, 2);
         assert_eq!(r.model.frames[1].name, "walk2");

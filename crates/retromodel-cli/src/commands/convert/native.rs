@@ -16,7 +16,7 @@ use crate::files;
 /// Plans writing `input` as `target`.
 pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Target) -> Result<Plan> {
     let mut plan = Plan::default();
-    let writer = match target {
+    let writer = match moved(args, target)? {
         Target::WriteBack(f) => {
             let Some(doc) = input.doc.as_ref().filter(|d| d.format() == f) else {
                 bail!("{}: not a {} file", input.path.display(), f.description());
@@ -184,4 +184,23 @@ fn placement(
         fit_height: args.fit_height,
         metres,
     })
+}
+
+/// A same-format target that `--scale`, `--rotate` or `--fit-height` asks to change: its
+/// writer builds the file from the Model instead of writing the input back.
+fn moved(args: &Args, target: Target) -> Result<Target> {
+    let Target::WriteBack(f) = target else {
+        return Ok(target);
+    };
+    if args.scale.is_none() && args.rotate.is_none() && args.fit_height.is_none() {
+        return Ok(target);
+    }
+    match registry::writers().find(|w| w.format == f) {
+        Some(w) => Ok(Target::Convert(w)),
+        None => bail!(
+            "--scale, --rotate and --fit-height rebuild the file, and {} is not written from a \
+             model; convert to another format",
+            f.description()
+        ),
+    }
 }

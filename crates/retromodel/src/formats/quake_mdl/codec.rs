@@ -78,7 +78,7 @@ codec! {
             variant: "quake",
             keyframes: true,
             single_mesh: true,
-            fit: crate::codec::Fit { one_skin: true, max_skin: [u32::MAX, 480], skin_align: 4, ..crate::codec::Fit::KEYFRAMES },
+            fit: crate::codec::Fit { frame_times: true, one_skin: true, max_skin: [u32::MAX, 480], skin_align: 4, ..crate::codec::Fit::KEYFRAMES },
         }]
     }
     /// With [`WriteOptions::qc`], the QuakeC `$frame` list goes beside the file as

@@ -1,0 +1,332 @@
+//! Conversions that land right in the target game (issue 26), on corpus models from every
+//! source family converted to every writable target with the `convert` command:
+//!
+//! - criterion 1: each clip plays as long in the target as in the source (within one
+//!   frame of the target's rate), and the clips keep their count and (fitted, unique,
+//!   grouped) names;
+//! - criterion 3: a Red Eclipse model with `mdlscale` converts to its engine size, and
+//!   `--scale`, `--rotate` and `--fit-height` work on every writable target;
+//! - criterion 4: every result passes `validate` for its target's default engine without a
+//!   limit exceeded.
+//!
+//! Skipped without RETROMODEL_CORPUS.
+
+use std::path::{Path, PathBuf};
+
+mod common;
+
+use common::{corpus, run, run_ok, s, text};
+use retromodel::model::retime::clip_duration;
+use retromodel::vfs::{Archives, PathResolver};
+use retromodel::{ConvertOptions, Document, Limits};
+
+/// The writable targets: output extension and `--mdl` variant.
+const TARGETS: &[(&str, Option<&str>)] = &[
+    ("mdl", None),
+    ("mdl", Some("gs5")),
+    ("md2", None),
+    ("md3", None),
+    ("glb", None),
+    ("obj", None),
+];
+
+/// A source's clips: name and duration in seconds, as the converter reads it (Cube 2
+/// configurations applied, as `convert` does).
+fn source_clips(path: &Path) -> Vec<(String, f32)> {
+    if path.is_dir() {
+        return info_clips(path);
+    }
+    let bytes = std::fs::read(path).unwrap();
+    let doc = Document::parse(&bytes, &Limits::default()).unwrap();
+    let archives = Archives::new(&Limits::default(), false);
+    let resolver = PathResolver::new(&archives, path, None, None);
+    let options = ConvertOptions {
+        model_config: true,
+        ..ConvertOptions::default()
+    };
+    let model = doc.try_to_model(&options, &resolver).unwrap().model;
+    if !model.animations.is_empty() {
+        return model
+            .animations
+            .iter()
+            .map(|a| (a.name.clone(), a.frames.len() as f32 / a.fps))
+            .collect();
+    }
+    let mut clips = model.clips.clone();
+    clips.sort_by_key(|c| c.first);
+    clips
+        .iter()
+        .map(|c| (c.name.clone(), clip_duration(c)))
+        .collect()
+}
+
+/// `info --json`'s clips of a file: name and `count / fps`.
+fn info_clips(path: &Path) -> Vec<(String, f32)> {
+    let out = run_ok(&["info", "--json", s(path)]);
+    let json: serde_json::Value = serde_json::from_str(text(&out.stdout).lines().next().unwrap())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    json["clips"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let count = c["count"].as_f64().unwrap() as f32;
+            let fps = c["fps"].as_f64().unwrap() as f32;
+            (c["name"].as_str().unwrap().to_string(), count / fps)
+        })
+        .collect()
+}
+
+/// Whether `target` is `source` fitted: equal, or its characters (a trailing `_` and a
+/// clash letter `_b` left out) appear in order in `source`.
+fn derived(target: &str, source: &str) -> bool {
+    if target == source {
+        return true;
+    }
+    let mut t = target.trim_end_matches('_');
+    if let Some((head, tail)) = t.rsplit_once('_') {
+        if tail.len() == 1 && tail.as_bytes()[0].is_ascii_lowercase() && !source.ends_with(tail) {
+            t = head;
+        }
+    }
+    let clean: String = source
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut rest = clean.chars();
+    t.chars().all(|c| rest.any(|d| d == c))
+}
+
+/// The target file of a conversion of `name` in `dir`.
+fn output(dir: &Path, name: &str, ext: &str, variant: Option<&str>) -> PathBuf {
+    dir.join(format!("{name}_{}.{ext}", variant.unwrap_or(ext)))
+}
+
+/// Converts `source` to every target and checks clips, names and validation.
+fn check(dir: &Path, source: &Path, name: &str) {
+    let want = source_clips(source);
+    assert!(
+        want.len() >= 2,
+        "{}: pick a source with clips",
+        source.display()
+    );
+    for &(ext, variant) in TARGETS {
+        let out = output(dir, name, ext, variant);
+        let mut args = vec!["convert", s(source), s(&out), "--force"];
+        if let Some(v) = variant {
+            args.extend(["--mdl", v]);
+        }
+        let result = run(&args);
+        let what = format!("{} -> {}", source.display(), out.display());
+        assert!(result.status.success(), "{what}: {}", text(&result.stderr));
+        // Criterion 4: the default engine takes the file.
+        let v = run(&["validate", s(&out)]);
+        assert!(
+            v.status.success(),
+            "{what}: validate: {}{}",
+            text(&v.stdout),
+            text(&v.stderr)
+        );
+        assert!(
+            !text(&v.stdout).contains("limit"),
+            "{what}: validate: {}",
+            text(&v.stdout)
+        );
+        if ext == "obj" {
+            continue; // one pose, no clips
+        }
+        let got = info_clips(&out);
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "{what}: clip count: {:?} vs {:?}",
+            got.iter().map(|c| &c.0).collect::<Vec<_>>(),
+            want.iter().map(|c| &c.0).collect::<Vec<_>>()
+        );
+        let mut names: Vec<&str> = got.iter().map(|c| c.0.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), got.len(), "{what}: clip names are not unique");
+        // The target's frame rate: 10 where the format stores none, else the clip's own
+        // (glTF clips are read back at 10 fps too).
+        let frame = 0.1 + 1e-3;
+        for ((gn, gd), (wn, wd)) in got.iter().zip(&want) {
+            assert!(
+                derived(gn, wn),
+                "{what}: clip \"{wn}\" came back as \"{gn}\""
+            );
+            assert!(
+                (gd - wd).abs() <= frame,
+                "{what}: clip \"{wn}\" lasts {gd} s, the source's {wd} s"
+            );
+        }
+    }
+}
+
+#[test]
+fn clips_keep_their_duration_and_names_across_families() {
+    let Some(root) = corpus("") else {
+        eprintln!("skipped: RETROMODEL_CORPUS not set");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let sources = [
+        (
+            "mdl",
+            "quake_mdl/github-Ademan-LibreQuake/lq1/progs/flame2.mdl",
+        ),
+        (
+            "md2",
+            "md2/debian-ufoai-data/ufoai/base/0models.pk3/models/aliens/bloodspider/head.md2",
+        ),
+        (
+            "md3",
+            "md3/debian-openarena-data/openarena/baseoa/pak0.pk3/models/players/sarge",
+        ),
+        (
+            "md5",
+            "md5/debian-redeclipse-data/redeclipse/data/actors/player/hud_hands.md5mesh",
+        ),
+    ];
+    for (name, rel) in sources {
+        check(dir.path(), &root.join(rel), name);
+    }
+    // A glTF source: the Quake 3 player as the converter writes it (clips at the rates of
+    // its animation.cfg, 15 to 20 frames a second).
+    let glb = dir.path().join("player.glb");
+    run_ok(&["convert", s(&root.join(sources[2].1)), s(&glb)]);
+    check(dir.path(), &glb, "gltf");
+}
+
+/// The size along each axis of a converted model (`info --json`'s bounds).
+fn extent(path: &Path) -> [f32; 3] {
+    let out = run_ok(&["info", "--json", s(path)]);
+    let json: serde_json::Value =
+        serde_json::from_str(text(&out.stdout).lines().next().unwrap()).unwrap();
+    let b = &json["bounds"];
+    std::array::from_fn(|k| (b["max"][k].as_f64().unwrap() - b["min"][k].as_f64().unwrap()) as f32)
+}
+
+/// The height of a converted model (Z extent).
+fn height(path: &Path) -> f32 {
+    extent(path)[2]
+}
+
+#[test]
+fn cube2_models_convert_to_their_engine_size() {
+    let Some(root) = corpus("") else {
+        eprintln!("skipped: RETROMODEL_CORPUS not set");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for rel in ["unnamed/door02", "unnamed/door04"] {
+        let folder = root
+            .join("md5/debian-redeclipse-data/redeclipse/data")
+            .join(rel);
+        let cfg = std::fs::read_to_string(folder.join("md5.cfg")).unwrap();
+        let percent: f32 = cfg
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("mdlscale "))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let mesh = folder.join("mesh.md5mesh");
+        for ext in ["glb", "md2", "mdl", "md3"] {
+            let kept = dir.path().join(format!("kept.{ext}"));
+            run_ok(&[
+                "convert",
+                s(&mesh),
+                s(&kept),
+                "--no-model-config",
+                "--force",
+            ]);
+            let out = dir.path().join(format!("door.{ext}"));
+            let r = run_ok(&["convert", s(&mesh), s(&out), "--force"]);
+            assert!(text(&r.stderr).contains("mdlscale"), "{}", text(&r.stderr));
+            let h = height(&out);
+            let want = height(&kept) * percent / 100.0;
+            assert!(
+                (h - want).abs() <= 0.02 * want,
+                "{rel} -> {ext}: {h} units tall, the engine shows {want}"
+            );
+        }
+    }
+}
+
+/// Two steps of MD3's 1/64-unit grid: the model is small (0.4 units), so sizes are compared
+/// within 2 % plus the coarsest grid a target rounds positions to.
+const GRID: f32 = 2.0 / 64.0;
+
+#[test]
+fn scale_rotate_and_fit_height_on_every_target() {
+    let Some(root) = corpus("") else {
+        eprintln!("skipped: RETROMODEL_CORPUS not set");
+        return;
+    };
+    let source = root
+        .join("md2/debian-ufoai-data/ufoai/base/0models.pk3/models/aliens/bloodspider/head.md2");
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base.glb");
+    run_ok(&["convert", s(&source), s(&base)]);
+    let [_, depth, h0] = extent(&base);
+    for &(ext, variant) in TARGETS {
+        let mut variant_args = Vec::new();
+        if let Some(v) = variant {
+            variant_args.extend(["--mdl", v]);
+        }
+        let convert = |out: &Path, extra: &[&str]| {
+            let mut args = vec!["convert", s(&source), s(out), "--force"];
+            args.extend(&variant_args);
+            args.extend(extra);
+            run_ok(&args);
+            // OBJ has no bounds in info: read it back through glTF.
+            if ext == "obj" {
+                let glb = out.with_extension("back.glb");
+                run_ok(&["convert", s(out), s(&glb), "--force"]);
+                return height(&glb);
+            }
+            height(out)
+        };
+        let what = format!("{ext} {variant:?}");
+        let scaled = convert(
+            &output(dir.path(), "scaled", ext, variant),
+            &["--scale", "2.5"],
+        );
+        assert!(
+            (scaled - 2.5 * h0).abs() <= 0.02 * 2.5 * h0 + GRID,
+            "{what}: --scale: {scaled} vs {h0}"
+        );
+        let fitted = convert(
+            &output(dir.path(), "fitted", ext, variant),
+            &["--fit-height", "56"],
+        );
+        assert!(
+            (fitted - 56.0).abs() <= 0.02 * 56.0 + GRID,
+            "{what}: --fit-height: {fitted}"
+        );
+        // Rolled by 90 degrees about X, the model's height is its former depth (Y extent).
+        let rolled = convert(
+            &output(dir.path(), "rolled", ext, variant),
+            &["--rotate", "0,0,90"],
+        );
+        let unrolled = convert(
+            &output(dir.path(), "unrolled", ext, variant),
+            &["--rotate", "0,0,0"],
+        );
+        assert!(
+            (unrolled - h0).abs() <= 0.02 * h0 + GRID,
+            "{what}: --rotate 0: {unrolled}"
+        );
+        assert!(
+            (rolled - depth).abs() <= 0.02 * depth + GRID,
+            "{what}: --rotate 0,0,90: height {rolled}, the depth was {depth}"
+        );
+    }
+}
