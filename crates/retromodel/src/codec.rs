@@ -138,6 +138,9 @@ pub struct Fit {
     pub max_skin: [u32; 2],
     /// Skin widths are a multiple of this (software Quake: 4).
     pub skin_align: u32,
+    /// Most vertices and triangles an engine takes in one mesh (ioquake3: 999 and 1999 an
+    /// MD3 surface): larger meshes are split into several.
+    pub max_mesh: [usize; 2],
     /// Units per metre of the game (Quake's player is 56 units tall: 32), for models in
     /// metres (glTF, OBJ); 0 where units are metres.
     pub units_per_metre: u32,
@@ -152,6 +155,7 @@ impl Fit {
         one_skin: false,
         max_skin: [u32::MAX, u32::MAX],
         skin_align: 1,
+        max_mesh: [usize::MAX, usize::MAX],
         units_per_metre: 0,
     };
 
@@ -165,6 +169,7 @@ impl Fit {
         one_skin: false,
         max_skin: [u32::MAX, u32::MAX],
         skin_align: 1,
+        max_mesh: [usize::MAX, usize::MAX],
         units_per_metre: 32,
     };
 }

@@ -10,7 +10,9 @@
 //!    ([`crate::model::retime`]).
 //! 4. **Frame names** that fit the target's field and keep the clips apart
 //!    ([`crate::model::frame_names`]).
-//! 5. **Skins resampled** to the engines' size limit (Quake's 480 texels high) unless
+//! 5. **Meshes split** where larger than the engines take (ioquake3: 999 vertices an MD3
+//!    surface), [`crate::model::split`].
+//! 6. **Skins resampled** to the engines' size limit (Quake's 480 texels high) unless
 //!    `keep_skin_size`.
 //!
 //! Every step says what it did: notes for the summary, details for `convert -v`.
@@ -108,6 +110,20 @@ pub fn conform<'a>(
         }
         if names.frames != out.model.frames {
             out.model.to_mut().frames = names.frames;
+        }
+    }
+    let [max_vertices, max_triangles] = fit.max_mesh;
+    let too_big = |m: &crate::model::Mesh| {
+        m.positions.len() > max_vertices || m.triangles.len() > max_triangles
+    };
+    if out.model.meshes.iter().any(too_big) {
+        let split =
+            crate::model::split::split_meshes(out.model.to_mut(), max_vertices, max_triangles);
+        for (name, parts) in split {
+            out.notes.push(format!(
+                "mesh \"{name}\" split into {parts} meshes of at most {max_vertices} vertices and \
+                 {max_triangles} triangles, the most the target's engines take"
+            ));
         }
     }
     Ok(out)

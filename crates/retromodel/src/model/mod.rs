@@ -13,6 +13,7 @@ pub mod pose;
 pub mod retime;
 mod scene;
 mod skeletal;
+pub mod split;
 mod timeline;
 pub mod transform;
 mod validate;

@@ -10,8 +10,8 @@
 //! way), while a clip with frame times is stepped, as Quake shows a frame group. A clip
 //! already at the rate is kept frame for frame. Frames outside every clip stay as they are.
 
-use super::{Clip, Frame, Model, MorphTarget};
-use crate::math::normalize3;
+use super::{Clip, Frame, Model, MorphTarget, NodeTransform};
+use crate::math::{normalize3, Quat};
 
 /// A model with its clips at one rate, and what changed.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,12 +59,20 @@ pub fn resample_clips(model: &Model, fps: f32, keep_times: bool) -> Option<Retim
     for m in &mut out.meshes {
         m.morph_targets.clear();
     }
+    for n in &mut out.nodes {
+        n.frames.clear();
+    }
     let mut report = Vec::new();
     let mut next = 0;
     let keep = |out: &mut Model, f: usize| {
         out.frames.push(model.frames[f].clone());
         for (o, m) in out.meshes.iter_mut().zip(&model.meshes) {
             o.morph_targets.push(m.morph_targets[f].clone());
+        }
+        for (o, n) in out.nodes.iter_mut().zip(&model.nodes) {
+            if !n.frames.is_empty() {
+                o.frames.push(*n.transform_at(f));
+            }
         }
     };
     for clip in order {
@@ -176,6 +184,13 @@ fn add_pose(out: &mut Model, model: &Model, a: usize, b: usize, u: f32, name: St
         }
         o.morph_targets.push(target);
     }
+    // Nodes that move (MD3 tags, a Quake 3 player's parts) move with the poses.
+    for (o, n) in out.nodes.iter_mut().zip(&model.nodes) {
+        if !n.frames.is_empty() {
+            o.frames
+                .push(blend_node(n.transform_at(a), n.transform_at(b), u));
+        }
+    }
     let source = &model.frames[a];
     if lo[0] > hi[0] {
         (lo, hi) = (source.bounds_min, source.bounds_max);
@@ -186,6 +201,22 @@ fn add_pose(out: &mut Model, model: &Model, a: usize, b: usize, u: f32, name: St
         bounds_max: hi,
         position_step: if u == 0.0 { source.position_step } else { None },
     });
+}
+
+/// `(1 - u) · a + u · b` for node transforms: translation and scale linearly, rotation by
+/// normalised linear interpolation along the shorter arc.
+fn blend_node(a: &NodeTransform, b: &NodeTransform, u: f32) -> NodeTransform {
+    if u == 0.0 {
+        return *a;
+    }
+    let lerp = |x: [f32; 3], y: [f32; 3]| std::array::from_fn(|k| x[k] + (y[k] - x[k]) * u);
+    let q = |r: [f32; 4]| Quat::new(r[0], r[1], r[2], r[3]);
+    let r = q(a.rotation).nlerp(q(b.rotation), u);
+    NodeTransform {
+        translation: lerp(a.translation, b.translation),
+        rotation: [r.x, r.y, r.z, r.w],
+        scale: lerp(a.scale, b.scale),
+    }
 }
 
 #[cfg(test)]

@@ -32,7 +32,10 @@ codec! {
             variant: "",
             keyframes: true,
             single_mesh: false,
-            fit: crate::codec::Fit::KEYFRAMES,
+            fit: crate::codec::Fit {
+                max_mesh: [super::MAX_VERTS, super::MAX_TRIANGLES],
+                ..crate::codec::Fit::KEYFRAMES
+            },
         }]
     }
     fn write_model(&self, model: &Model, _: Format, options: &WriteOptions) -> Result<Output> {
