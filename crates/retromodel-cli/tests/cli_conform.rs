@@ -330,3 +330,92 @@ fn scale_rotate_and_fit_height_on_every_target() {
         );
     }
 }
+
+#[test]
+fn qc_lists_each_clips_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let md2 = common::sample(dir.path(), "tris.md2");
+    let mdl = dir.path().join("demo.mdl");
+    run_ok(&["convert", s(&md2), s(&mdl), "--qc"]);
+    let qc = std::fs::read_to_string(dir.path().join("demo.qc")).unwrap();
+    assert!(qc.contains("$modelname demo.mdl"), "{qc}");
+    let lines: Vec<Vec<&str>> = qc
+        .lines()
+        .filter_map(|l| l.strip_prefix("$frame "))
+        .map(|l| l.split(' ').collect())
+        .collect();
+    let out = run_ok(&["info", "--json", s(&mdl)]);
+    let info: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let clips = info["clips"].as_array().unwrap();
+    assert_eq!(lines.len(), clips.len(), "{qc}");
+    for (line, clip) in lines.iter().zip(clips) {
+        assert_eq!(line.len() as u64, clip["count"].as_u64().unwrap(), "{qc}");
+        let stem = clip["name"].as_str().unwrap();
+        assert!(line.iter().all(|f| f.starts_with(stem)), "{stem}: {line:?}");
+    }
+}
+
+#[test]
+fn gltf_in_metres_lands_in_quake_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let mdl = common::sample(dir.path(), "demo.mdl");
+    let quake_units = extent(&mdl)[2];
+    // The same model 1/32 the size: a glTF in metres.
+    let glb = dir.path().join("metres.glb");
+    run_ok(&["convert", s(&mdl), s(&glb), "--scale", "0.03125"]);
+    let metres = extent(&glb)[2];
+    assert!((metres * 32.0 - quake_units).abs() < 0.01 * quake_units);
+    let back = dir.path().join("back.mdl");
+    let out = run_ok(&["convert", s(&glb), s(&back)]);
+    assert!(
+        text(&out.stderr).contains("in metres: scaled by 32"),
+        "{}",
+        text(&out.stderr)
+    );
+    let h = extent(&back)[2];
+    assert!(
+        (h - quake_units).abs() <= 0.02 * quake_units,
+        "{h} vs {quake_units}"
+    );
+    // --scale 1 keeps metres.
+    let kept = dir.path().join("kept.mdl");
+    run_ok(&["convert", s(&glb), s(&kept), "--scale", "1"]);
+    assert!((extent(&kept)[2] - metres).abs() <= 0.02 * metres);
+    // A result far smaller than the engines show well is warned about.
+    let speck = dir.path().join("speck.mdl");
+    let out = run_ok(&["convert", s(&glb), s(&speck), "--scale", "0.1"]);
+    assert!(
+        text(&out.stderr).contains("units tall, outside"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn placement_errors_are_clear() {
+    let dir = tempfile::tempdir().unwrap();
+    let mdl = common::sample(dir.path(), "demo.mdl");
+    let out = dir.path().join("o.md2");
+    for (args, want) in [
+        (
+            vec!["--rotate", "90,x"],
+            "--rotate 90,x: \"x\" is not a number of degrees",
+        ),
+        (
+            vec!["--rotate", "1,2,3,4"],
+            "give YAW, YAW,PITCH or YAW,PITCH,ROLL",
+        ),
+        (vec!["--scale", "-2"], "--scale -2: give a positive number"),
+        (
+            vec!["--fit-height", "0"],
+            "--fit-height 0: give a positive number",
+        ),
+    ] {
+        let mut a = vec!["convert", s(&mdl), s(&out)];
+        a.extend(args);
+        let r = run(&a);
+        assert!(!r.status.success());
+        assert!(text(&r.stderr).contains(want), "{}", text(&r.stderr));
+        assert!(!out.exists());
+    }
+}

@@ -159,7 +159,12 @@ pub struct Args {
     /// Scale the model by this factor (before writing; every target). A glTF or OBJ model
     /// in metres (under 4 units tall) is otherwise scaled to the target's units: 32 a metre
     /// for Quake MDL, MD2, MD3 and 3D GameStudio MDL, 40 for MD5; `--scale 1` keeps it.
-    #[arg(long, value_name = "FACTOR", conflicts_with = "fit_height")]
+    #[arg(
+        long,
+        value_name = "FACTOR",
+        conflicts_with = "fit_height",
+        allow_hyphen_values = true
+    )]
     scale: Option<f32>,
     /// Turn the model: yaw in degrees about the up axis (counter-clockwise seen from
     /// above), optionally pitch (nose up) and roll, as YAW[,PITCH[,ROLL]]. Applied before
@@ -167,7 +172,7 @@ pub struct Args {
     #[arg(long, value_name = "YAW[,PITCH[,ROLL]]", allow_hyphen_values = true)]
     rotate: Option<String>,
     /// Scale the model so that it is UNITS tall (its height over every frame).
-    #[arg(long, value_name = "UNITS")]
+    #[arg(long, value_name = "UNITS", allow_hyphen_values = true)]
     fit_height: Option<f32>,
     /// Keep the model as its file stores it: do not apply what a model configuration
     /// beside it says about size, turn and animation speeds (Cube 2 / Red Eclipse
