@@ -126,7 +126,46 @@ pub fn conform<'a>(
             ));
         }
     }
+    if !options.keep_skin_size {
+        fit_skins(&mut out, &fit);
+    }
     Ok(out)
+}
+
+/// Step 6: pictures larger than the target's engines take are resampled to fit, the aspect
+/// ratio kept and the width a multiple of the target's alignment (texture coordinates are
+/// fractions of the skin, so they stay right).
+fn fit_skins(out: &mut Conformed<'_>, fit: &Fit) {
+    use crate::image::resample::{fit_within, resize};
+    let [max_w, max_h] = fit.max_skin;
+    let too_big = |p: &crate::image::Image| p.width > max_w || p.height > max_h;
+    if !out
+        .model
+        .skins
+        .iter()
+        .any(|s| s.pictures.iter().any(too_big))
+    {
+        return;
+    }
+    let model = out.model.to_mut();
+    for (si, skin) in model.skins.iter_mut().enumerate() {
+        let mut resized = None;
+        for p in skin.pictures.iter_mut().filter(|p| too_big(p)) {
+            let (w, h) = fit_within(p.width, p.height, max_w, max_h, fit.skin_align);
+            out.notes.push(format!(
+                "skin {si} resampled from {}x{} to {w}x{h}, the largest the target's engines \
+                 take (--keep-skin-size keeps it)",
+                p.width, p.height
+            ));
+            *p = resize(p, w, h);
+            resized = Some([w, h]);
+        }
+        if let Some(size) = resized {
+            for m in model.meshes.iter_mut().filter(|m| m.skin == Some(si)) {
+                m.skin_size = Some(size);
+            }
+        }
+    }
 }
 
 /// Step 1: rotation, scale or height, metres.

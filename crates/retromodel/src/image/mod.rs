@@ -31,6 +31,7 @@ pub mod pcx;
 #[cfg(feature = "png")]
 pub mod png;
 mod reduce;
+pub mod resample;
 #[cfg(feature = "textures")]
 pub mod tga;
 #[cfg(feature = "textures")]
