@@ -40,14 +40,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })
         .find_map(|c| c.sample());
     let Some(bytes) = sample else {
-        let exts: Vec<&str> = registry::codecs()
+        let mut exts: Vec<&str> = Vec::new();
+        for e in registry::codecs()
             .iter()
             .filter(|c| c.sample().is_some())
             .flat_map(|c| c.formats().iter().flat_map(|f| f.extensions().first()))
-            .copied()
-            .collect();
+        {
+            if !exts.contains(e) {
+                exts.push(e);
+            }
+        }
         bail!(
-            "{}: no sample for the extension {ext:?} (use .{})",
+            "{}: no sample for the extension \"{ext}\" (use .{})",
             args.output.display(),
             exts.join(" or .")
         );

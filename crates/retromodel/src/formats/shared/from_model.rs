@@ -79,10 +79,16 @@ pub(crate) fn flatten(
     };
     let skins: Vec<_> = model.meshes.iter().map(|m| m.skin).collect();
     if skins.windows(2).any(|w| w[0] != w[1]) {
+        let shown = match flat.skin {
+            Some(i) => match model.skins.get(i).map(|s| s.name.as_str()) {
+                Some(name) if !name.is_empty() => format!("skin {i} (\"{name}\")"),
+                _ => format!("skin {i}"),
+            },
+            None => "no skin".to_string(),
+        };
         warnings.push(format!(
-            "{} meshes with different skins merged into one mesh using skin {:?}",
-            model.meshes.len(),
-            flat.skin
+            "{} meshes with different skins merged into one mesh showing {shown}",
+            model.meshes.len()
         ));
     }
     let mut keys: Vec<(u32, u32)> = Vec::new();
