@@ -141,7 +141,9 @@ impl State {
                 let clips = clips_of(&loaded.model, &scene);
                 self.ui.controls.opened(
                     clip.and_then(|c| clips.iter().position(|e| e.is_named(c)))
-                        .unwrap_or(0),
+                        .unwrap_or_else(|| {
+                            retromodel::model::opening_clip(clips.iter().map(|e| e.name.as_str()))
+                        }),
                 );
                 self.ui.status = format!("opened {}", path.display());
                 for w in scene.warnings() {

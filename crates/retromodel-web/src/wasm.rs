@@ -100,7 +100,9 @@ impl Viewer {
         let scene = GpuModel::new(&self.screen.gpu, &self.screen.renderer, &opened.model)
             .map_err(|e| err(format!("{path}: {e}")))?;
         let clips = clips_of(&opened.model, &scene);
-        self.controls.opened(0);
+        self.controls.opened(retromodel::model::opening_clip(
+            clips.iter().map(|e| e.name.as_str()),
+        ));
         let mut warnings = opened.warnings.clone();
         warnings.extend(scene.warnings().iter().cloned());
         let info = json!({

@@ -187,9 +187,22 @@ fn print_text(path: &Path, s: &Summary) {
         s.frame_groups,
         s.joints
     );
-    outln!("  {} skins ({} pictures)", s.skins, s.skin_pictures);
+    let found = s.skin_names.len().max(usize::from(s.skin_pictures > 0));
+    if s.skins == 0 && found > 0 {
+        // The file stores no skins, its meshes name pictures that were looked up.
+        outln!(
+            "  no skins stored; {found} looked up by name ({} pictures)",
+            s.skin_pictures
+        );
+    } else {
+        outln!("  {} skins ({} pictures)", s.skins, s.skin_pictures);
+    }
     for (i, name) in s.skin_names.iter().enumerate() {
-        outln!("  skin {i}: {name:?}");
+        if name.is_empty() {
+            outln!("  skin {i}: (no name)");
+        } else {
+            outln!("  skin {i}: \"{}\"", name.escape_debug());
+        }
     }
     let header: Vec<String> = s
         .header

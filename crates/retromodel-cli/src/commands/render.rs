@@ -145,9 +145,12 @@ fn playback(args: &Args, model: &Model, scene: &GpuModel) -> Result<Playback> {
     let clip = match &args.clip {
         Some(c) => Some(model.clips.iter().find(|k| &k.name == c).ok_or_else(|| {
             let names: Vec<&str> = model.clips.iter().map(|k| k.name.as_str()).collect();
-            anyhow!("no clip {c:?}; there are {names:?}")
+            anyhow!("no clip \"{c}\"; there are: {}", names.join(", "))
         })?),
-        None => model.clips.first(),
+        // An idle clip first (a Quake 3 player opens on LEGS_IDLE, not BOTH_DEATH1).
+        None => model.clips.get(retromodel::model::opening_clip(
+            model.clips.iter().map(|c| c.name.as_str()),
+        )),
     };
     Ok(Playback::Keyframes(match clip {
         Some(c) => Timeline::of_clip(c),

@@ -36,6 +36,22 @@ pub fn clips_from_frame_names<'a>(
     clips
 }
 
+/// The clip a viewer opens on, by name: an idle or standing clip when there is one (a
+/// Quake 3 player's `animation.cfg` starts with `BOTH_DEATH1`; `LEGS_IDLE` is what the game
+/// shows), else the first. Names are compared without case, by their start.
+pub fn opening_clip<'a>(names: impl IntoIterator<Item = &'a str>) -> usize {
+    let names: Vec<String> = names.into_iter().map(str::to_ascii_lowercase).collect();
+    let find = |prefixes: &[&str]| {
+        names
+            .iter()
+            .position(|n| prefixes.iter().any(|p| n.starts_with(p)))
+    };
+    find(&["legs_idle"])
+        .or_else(|| find(&["torso_stand"]))
+        .or_else(|| find(&["idle", "stand"]))
+        .unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,5 +76,21 @@ mod tests {
                 ("frame", 7, 1)
             ]
         );
+    }
+}
+
+#[cfg(test)]
+mod opening {
+    use super::opening_clip;
+
+    #[test]
+    fn idle_before_death() {
+        assert_eq!(
+            opening_clip(["BOTH_DEATH1", "BOTH_DEAD1", "TORSO_STAND", "LEGS_IDLE"]),
+            3
+        );
+        assert_eq!(opening_clip(["death", "stand", "run"]), 1);
+        assert_eq!(opening_clip(["run", "pain"]), 0);
+        assert_eq!(opening_clip(std::iter::empty::<&str>()), 0);
     }
 }

@@ -18,7 +18,7 @@ mod timeline;
 pub mod transform;
 mod validate;
 
-pub use clips::clips_from_frame_names;
+pub use clips::{clips_from_frame_names, opening_clip};
 pub use scene::{mul_matrix, Matrix4, MeshPart, NodeTransform, SceneNode};
 pub use skeletal::{CameraKey, CameraPath, JointTransform, SkeletalAnimation};
 pub use timeline::{KeyPose, Timeline, DEFAULT_FPS};

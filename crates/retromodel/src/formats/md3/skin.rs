@@ -199,12 +199,23 @@ pub fn load_skins(
             mesh.skin = Some(k);
             continue;
         }
-        let what = format!("surface {i} ({name:?})");
+        let what = format!("surface {i} (\"{name}\")");
         let scripts =
             scripts.get_or_insert_with(|| mtr::load_all(resolver, "scripts", "shader", warnings));
         let found = find_picture(&mut lookup, scripts, &shader, &what, warnings);
-        if found.is_none() {
-            warnings.push(format!("{what}: shader {shader:?} not found"));
+        let bare = shader.rsplit_once('.').map_or(shader.as_str(), |(s, e)| {
+            if e.contains('/') {
+                &shader
+            } else {
+                s
+            }
+        });
+        if found.is_none() && !mtr::declares(scripts, bare) {
+            warnings.push(format!(
+                "{what}: shader \"{shader}\" not found: no shader script declares it and no \
+                 picture has its name (--game-dir GAME_FOLDER or archive finds the game's \
+                 scripts and pictures)"
+            ));
         }
         by_name.insert(shader.to_ascii_lowercase(), skins.len());
         mesh.skin = Some(skins.len());

@@ -295,9 +295,26 @@ pub fn picture(
             m.programs.join(", ")
         ));
     }
-    let mut found = lookup.image_path(m.diffuse.as_deref()?)?;
+    let diffuse = m.diffuse.as_deref()?;
+    let Some(mut found) = lookup.image_path(diffuse) else {
+        // The shader was found; what is missing is its picture.
+        warnings.push(format!(
+            "{what}: the picture \"{diffuse}\" of shader \"{}\" is not found (--game-dir \
+             GAME_FOLDER or archive finds the game's pictures)",
+            m.name
+        ));
+        return None;
+    };
     found.rule = Rule::Material;
     Some(found)
+}
+
+/// Whether `materials` declare `shader` (case-insensitive, `\\` as `/`).
+pub fn declares(materials: &[Material], shader: &str) -> bool {
+    let wanted = shader.replace('\\', "/");
+    materials
+        .iter()
+        .any(|m| m.name.eq_ignore_ascii_case(&wanted))
 }
 
 fn set(m: &mut Material, slot: Slot, path: String) {
@@ -380,6 +397,29 @@ menu/frame { { map menu/red.tga
         );
         assert_eq!(mats[1].diffuse.as_deref(), Some("models/flag1.tga"));
         assert_eq!(mats[2].diffuse.as_deref(), Some("menu/red.tga"));
+    }
+
+    #[test]
+    fn a_found_shader_whose_picture_is_missing_names_the_picture() {
+        let (materials, _) = parse(b"models/gun/skin\n{\n  { map models/gun/gun.tga }\n}\n");
+        let files = crate::resolve::MemoryFiles(Default::default());
+        let mut lookup = SkinLookup::new(&files, &crate::limits::Limits::default());
+        let mut warnings = Vec::new();
+        assert!(picture(
+            &mut lookup,
+            &materials,
+            "models/gun/skin",
+            "surface 0",
+            &mut warnings
+        )
+        .is_none());
+        assert_eq!(
+            warnings,
+            ["surface 0: the picture \"models/gun/gun.tga\" of shader \"models/gun/skin\" is not \
+              found (--game-dir GAME_FOLDER or archive finds the game's pictures)"]
+        );
+        assert!(declares(&materials, "MODELS\\gun\\skin"));
+        assert!(!declares(&materials, "models/gun/other"));
     }
 
     #[test]

@@ -106,6 +106,7 @@ fn write(model: &Model, format: Format, options: &WriteOptions) -> Result<Output
     };
     let opts = gltf_options(options);
     let out = export(model, &opts, &container)?;
+    let animations = out.animations;
     let n = out.file.len();
     let what = match container {
         Container::Glb => format!("{n} bytes"),
@@ -135,11 +136,10 @@ fn write(model: &Model, format: Format, options: &WriteOptions) -> Result<Output
         warnings: out.warnings,
         details,
         summary: Some(format!(
-            "{what}; {} frames, {} clips, {} joints, {} animations",
-            model.frames.len(),
-            model.clips.len(),
+            "{what}; {} poses, {} joints, {} animations",
+            model.frames.len().max(1),
             model.joints.len(),
-            model.animations.len()
+            animations
         )),
         ..Output::default()
     })

@@ -228,6 +228,9 @@ pub struct Output {
     pub warnings: Vec<String>,
     /// With [`GltfOptions::quantize`]: one entry per glTF mesh, with its largest errors.
     pub quantized: Vec<QuantizedMesh>,
+    /// How many glTF animations the file holds (one per clip or skeletal animation, and
+    /// the camera's).
+    pub animations: usize,
 }
 
 /// The model as glTF in the files `container` asks for, the warnings and what the
@@ -247,6 +250,7 @@ pub fn export(model: &Model, options: &GltfOptions, container: &Container) -> Re
         ),
     };
     let mut built = build(model, options, placement)?;
+    let animations = built.root.animations.len();
     let (file, side_files) = match container {
         Container::Glb => {
             built.place_buffer(|_| None);
@@ -278,6 +282,7 @@ pub fn export(model: &Model, options: &GltfOptions, container: &Container) -> Re
         side_files,
         warnings: built.warnings,
         quantized: built.quantized,
+        animations,
     })
 }
 
