@@ -163,6 +163,35 @@ fn lists_a_folders_models_and_bundles_their_side_files() {
 }
 
 #[test]
+fn game_dir_supplies_side_files_the_tree_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_dir(dir.path());
+    // A mod's folder with a model, and the game's folder with the palette it needs.
+    let models = dir.path().join("mod");
+    std::fs::create_dir_all(models.join("progs")).unwrap();
+    sample(&models.join("progs"), "thing.mdl");
+    let game = dir.path().join("id1");
+    std::fs::create_dir_all(game.join("gfx")).unwrap();
+    let palette = write_file(&game.join("gfx"), "palette.lmp", vec![9u8; 768]);
+    let without = serve(&[s(&models), "--app", s(&app)]);
+    let (_, _, body) = get(&without, "/api/bundle?model=progs%2Fthing.mdl");
+    let bundle: Vec<String> = serde_json::from_slice(&body).unwrap();
+    assert_eq!(bundle, ["progs/thing.mdl"]);
+    drop(without);
+    let server = serve(&[s(&models), "--app", s(&app), "--game-dir", s(&game)]);
+    let (status, _, body) = get(&server, "/api/bundle?model=progs%2Fthing.mdl");
+    assert_eq!(status, 200, "{}", text(&body));
+    let bundle: Vec<String> = serde_json::from_slice(&body).unwrap();
+    assert_eq!(bundle, ["progs/thing.mdl", "gfx/palette.lmp"]);
+    let (status, _, body) = get(&server, "/files/gfx/palette.lmp");
+    assert_eq!((status, body), (200, std::fs::read(&palette).unwrap()));
+    // --game-dir without PATH is refused with the reason.
+    let out = run(&["web", "--game-dir", s(&game), "--app", s(&app), "--port", "0"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("give PATH too"), "{}", text(&out.stderr));
+}
+
+#[test]
 fn says_how_to_build_the_app_when_it_is_missing() {
     let dir = tempfile::tempdir().unwrap();
     let app = dir.path().join("app");

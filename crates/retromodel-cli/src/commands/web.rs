@@ -26,6 +26,7 @@ use crate::files;
 ///   retromodel web                          # open files from the page
 ///   retromodel web baseoa/pak0.pk3 --port 8000
 ///   retromodel web id1/progs/ogre.mdl       # serves its folder, opens the model
+///   retromodel web mymod/models/ --game-dir baseq2   # skins from the game's pak files
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -37,6 +38,12 @@ pub struct Args {
     /// The app's folder (index.html and pkg/).
     #[arg(long, value_name = "DIR")]
     app: Option<PathBuf>,
+    /// A game's data folder (baseq2, baseoa, base) whose files, archives included, the
+    /// served models' side files (skins, palettes, shader scripts) are also looked for in,
+    /// after the served tree's own, as `convert --game-dir` does. Repeat it for a mod over
+    /// its game (the last one wins).
+    #[arg(long, value_name = "DIR")]
+    game_dir: Vec<PathBuf>,
 }
 
 /// The app folder: the first candidate with index.html and the built module.
@@ -80,13 +87,15 @@ fn app_dir(arg: Option<&Path>) -> Result<PathBuf> {
 /// open first (PATH was a model file).
 struct Served {
     fs: Arc<GameFs>,
+    /// The `--game-dir` folders mounted, searched after `fs` for side files.
+    game: Option<GameFs>,
     models: Vec<(String, u64)>,
     open: Option<String>,
 }
 
 /// The tree PATH shows and the models it names, as every command reads a path
 /// ([`retromodel::inputs`]); a model file shows its folder's models.
-fn serve_tree(path: &Path) -> Result<Served> {
+fn serve_tree(path: &Path, game_dirs: &[PathBuf]) -> Result<Served> {
     let archives = files::archives();
     let tree = inputs::tree_of(archives, path)?;
     let root = match (&tree.file, retromodel::vfs::split_archive_path(path)) {
@@ -117,28 +126,46 @@ fn serve_tree(path: &Path) -> Result<Served> {
             viewable.then(|| (tree_path, input.size()))
         })
         .collect();
+    let game = if game_dirs.is_empty() {
+        None
+    } else {
+        let mut fs = files::new_game_fs();
+        for dir in game_dirs {
+            fs.mount_game_dir(dir)?;
+        }
+        Some(fs)
+    };
     Ok(Served {
+        game,
         fs: tree.fs,
         models,
         open: tree.file,
     })
 }
 
-/// A resolver that notes the tree path of every side file it finds.
+/// A resolver that notes the tree path of every side file it finds: in the served tree,
+/// else in the `--game-dir` folders (served under the same paths, after the tree's own).
 struct Recording<'a> {
     inner: GameFsResolver<'a>,
     fs: &'a GameFs,
+    game: Option<(&'a GameFs, GameFsResolver<'a>)>,
     found: Mutex<Vec<String>>,
 }
 
 impl Resolver for Recording<'_> {
     fn load(&self, name: &str) -> Option<Vec<u8>> {
-        let path = self
+        let in_tree = self
             .inner
             .candidates(name)
             .into_iter()
-            .find(|p| self.fs.contains(p))?;
-        let bytes = self.fs.read(&path)?.ok()?;
+            .find(|p| self.fs.contains(p))
+            .map(|p| (self.fs, p));
+        let (fs, path) = in_tree.or_else(|| {
+            let (fs, resolver) = self.game.as_ref()?;
+            let p = resolver.candidates(name).into_iter().find(|p| fs.contains(p))?;
+            Some((*fs, p))
+        })?;
+        let bytes = fs.read(&path)?.ok()?;
         let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
         if !found.contains(&path) {
             found.push(path);
@@ -157,7 +184,8 @@ impl Resolver for Recording<'_> {
 }
 
 /// The model at `path` and the side files its conversion reads, as tree paths.
-fn bundle(fs: &GameFs, path: &str) -> Result<Vec<String>> {
+fn bundle(served: &Served, path: &str) -> Result<Vec<String>> {
+    let fs = served.fs.as_ref();
     let bytes = fs
         .read(path)
         .ok_or_else(|| anyhow!("{path}: no such file"))??;
@@ -167,6 +195,10 @@ fn bundle(fs: &GameFs, path: &str) -> Result<Vec<String>> {
         let recording = Recording {
             inner: GameFsResolver::new(fs, path),
             fs,
+            game: served
+                .game
+                .as_ref()
+                .map(|g| (g, GameFsResolver::new(g, path))),
             found: Mutex::new(Vec::new()),
         };
         let _ = doc.to_model(&Default::default(), &recording);
@@ -257,7 +289,7 @@ fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
                     "api/bundle?model=PATH needs a served folder or archive",
                 );
             };
-            match bundle(&s.fs, &model) {
+            match bundle(s, &model) {
                 Ok(list) => json_reply(json!(list)),
                 Err(e) => text(404, format!("{e:#}")),
             }
@@ -271,7 +303,11 @@ fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
             if !safe_components(inner) {
                 return text(404, "not found");
             }
-            match s.fs.read(inner) {
+            let read = s
+                .fs
+                .read(inner)
+                .or_else(|| s.game.as_ref().and_then(|g| g.read(inner)));
+            match read {
                 Some(Ok(bytes)) => (200, "application/octet-stream", bytes),
                 Some(Err(e)) => text(500, e.to_string()),
                 None => text(404, format!("{inner}: no such file")),
@@ -300,7 +336,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // Side files are looked up ignoring case (mods made on Windows).
     files::set_ignore_case(true);
     let app = app_dir(args.app.as_deref())?;
-    let served = args.path.as_deref().map(serve_tree).transpose()?;
+    if !args.game_dir.is_empty() && args.path.is_none() {
+        bail!("--game-dir finds the side files of a served folder, archive or model: give PATH too");
+    }
+    let served = args
+        .path
+        .as_deref()
+        .map(|p| serve_tree(p, &args.game_dir))
+        .transpose()?;
     let server = tiny_http::Server::http(("127.0.0.1", args.port))
         .map_err(|e| anyhow!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
     let addr = server
