@@ -89,3 +89,39 @@ fn no_debug_formatting_in_messages() {
         bad.join("\n")
     );
 }
+
+#[test]
+fn view_without_a_display_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let mdl = sample(dir.path(), "demo.mdl");
+    let out = bin()
+        .args(["view", s(&mdl)])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("no display"), "{err}");
+    assert!(err.contains("retromodel render"), "{err}");
+    assert!(!err.contains(".rs:"), "a source path: {err}");
+}
+
+#[test]
+fn top_level_help_lines_end_sentences_or_wrap() {
+    // The command list of `--help` shows each command's one-line summary; a summary that
+    // carries hard line breaks shows as lines cut in mid-sentence (a short line followed by
+    // a continuation starting in lower case).
+    let out = bin().arg("--help").env("COLUMNS", "80").output().unwrap();
+    let help = text(&out.stdout);
+    let lines: Vec<&str> = help.lines().collect();
+    for w in lines.windows(2) {
+        let (a, b) = (w[0].trim_end(), w[1].trim_start());
+        let continuation = w[1].starts_with("            ") && !b.is_empty();
+        assert!(
+            !(continuation && a.len() < 60 && b.starts_with(|c: char| c.is_ascii_lowercase())),
+            "cut in mid-sentence:\n{a}\n{b}"
+        );
+    }
+}

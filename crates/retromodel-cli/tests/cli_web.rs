@@ -186,9 +186,21 @@ fn game_dir_supplies_side_files_the_tree_lacks() {
     let (status, _, body) = get(&server, "/files/gfx/palette.lmp");
     assert_eq!((status, body), (200, std::fs::read(&palette).unwrap()));
     // --game-dir without PATH is refused with the reason.
-    let out = run(&["web", "--game-dir", s(&game), "--app", s(&app), "--port", "0"]);
+    let out = run(&[
+        "web",
+        "--game-dir",
+        s(&game),
+        "--app",
+        s(&app),
+        "--port",
+        "0",
+    ]);
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("give PATH too"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("give PATH too"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

@@ -426,7 +426,7 @@ impl ApplicationHandler for App {
 
 /// Opens the window and runs until it is closed (or `options.quit_after` passes).
 pub fn run(options: Options, loader: Box<Loader>) -> Result<(), String> {
-    let event_loop = EventLoop::new().map_err(|e| format!("cannot open a window: {e}"))?;
+    let event_loop = EventLoop::new().map_err(|e| window_error(&e.to_string()))?;
     let mut app = App {
         options,
         loader,
@@ -440,4 +440,25 @@ pub fn run(options: Options, loader: Box<Loader>) -> Result<(), String> {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// What to tell the user when no window can be opened: without a display, that and what to
+/// do instead; otherwise the system's reason, without the source location winit adds
+/// (`os error at /root/.cargo/registry/.../mod.rs:765: ...`).
+pub fn window_error(reason: &str) -> String {
+    let no_display = std::env::var_os("DISPLAY").is_none()
+        && std::env::var_os("WAYLAND_DISPLAY").is_none()
+        && std::env::var_os("WAYLAND_SOCKET").is_none();
+    if cfg!(target_os = "linux") && no_display {
+        return "cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are not set); \
+                run it in a desktop session, under `xvfb-run`, or use `retromodel render` for \
+                pictures and `retromodel web` for the browser"
+            .to_string();
+    }
+    // winit writes "os error at FILE:LINE: REASON".
+    let plain = match reason.split_once(".rs:") {
+        Some((_, rest)) => rest.split_once(": ").map_or(rest, |(_, r)| r).to_string(),
+        None => reason.to_string(),
+    };
+    format!("cannot open a window: {plain}")
 }

@@ -25,7 +25,10 @@ use crate::SideFileArgs;
 ///   retromodel render imp.md5mesh imp.png --out-gif imp.gif --camera 90,10
 ///   retromodel render tris.md2 spin.gif --turntable --wireframe
 #[derive(clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(
+    verbatim_doc_comment,
+    about = "Render a model to a PNG (one pose) or an animated GIF (a clip or a turntable) on the GPU, with no window"
+)]
 pub struct Args {
     /// The model (any format `info` reads; an .md5mesh gets the .md5anim files beside it
     /// whose joints fit, or --anim).

@@ -17,7 +17,10 @@ use crate::{SideFileArgs, SideFiles};
 ///
 /// Example: `retromodel view player.mdl --clip run --play`
 #[derive(clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(
+    verbatim_doc_comment,
+    about = "Open a window showing the model, animated on the GPU: clips, speed, skins, wireframe, orbit camera"
+)]
 pub struct Args {
     /// The model to open.
     input: PathBuf,

@@ -28,7 +28,10 @@ use crate::files;
 ///   retromodel web id1/progs/ogre.mdl       # serves its folder, opens the model
 ///   retromodel web mymod/models/ --game-dir baseq2   # skins from the game's pak files
 #[derive(clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(
+    verbatim_doc_comment,
+    about = "Serve the web viewer on 127.0.0.1: open, play and export models in the browser, or browse a folder or archive"
+)]
 pub struct Args {
     /// A folder, an archive or a model file to browse.
     path: Option<PathBuf>,
@@ -162,7 +165,10 @@ impl Resolver for Recording<'_> {
             .map(|p| (self.fs, p));
         let (fs, path) = in_tree.or_else(|| {
             let (fs, resolver) = self.game.as_ref()?;
-            let p = resolver.candidates(name).into_iter().find(|p| fs.contains(p))?;
+            let p = resolver
+                .candidates(name)
+                .into_iter()
+                .find(|p| fs.contains(p))?;
             Some((*fs, p))
         })?;
         let bytes = fs.read(&path)?.ok()?;
@@ -303,10 +309,9 @@ fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
             if !safe_components(inner) {
                 return text(404, "not found");
             }
-            let read = s
-                .fs
-                .read(inner)
-                .or_else(|| s.game.as_ref().and_then(|g| g.read(inner)));
+            let read =
+                s.fs.read(inner)
+                    .or_else(|| s.game.as_ref().and_then(|g| g.read(inner)));
             match read {
                 Some(Ok(bytes)) => (200, "application/octet-stream", bytes),
                 Some(Err(e)) => text(500, e.to_string()),
@@ -337,7 +342,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     files::set_ignore_case(true);
     let app = app_dir(args.app.as_deref())?;
     if !args.game_dir.is_empty() && args.path.is_none() {
-        bail!("--game-dir finds the side files of a served folder, archive or model: give PATH too");
+        bail!(
+            "--game-dir finds the side files of a served folder, archive or model: give PATH too"
+        );
     }
     let served = args
         .path

@@ -75,7 +75,10 @@ use crate::SideFileArgs;
 ///   retromodel convert id1/progs/ out/ --to glb
 ///   retromodel convert models/players/sarge/ sarge.glb --skin-name red
 #[derive(clap::Args, Clone)]
-#[command(verbatim_doc_comment)]
+#[command(
+    verbatim_doc_comment,
+    about = "Convert models between Quake MDL, MD2, MD3, 3D GameStudio MDL, MD5, glTF and OBJ, one file or a whole tree"
+)]
 pub struct Args {
     /// The model to read (any format `info` knows, or .glb .gltf .obj), or a folder to
     /// convert as a whole.
