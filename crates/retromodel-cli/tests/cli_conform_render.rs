@@ -20,6 +20,7 @@ fn render(model: &Path, png: &Path, camera: &str, extra: &[&str]) -> Option<Vec<
         "render",
         s(model),
         s(png),
+        "--force",
         "--size",
         "256x256",
         "--camera",

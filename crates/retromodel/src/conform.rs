@@ -12,7 +12,9 @@
 //!    ([`crate::model::frame_names`]).
 //! 5. **Meshes split** where larger than the engines take (ioquake3: 999 vertices an MD3
 //!    surface), [`crate::model::split`].
-//! 6. **Skins resampled** to the engines' size limit (Quake's 480 texels high) unless
+//! 6. **One skin** from many textures for targets that show one (Quake MDL, MD2): the
+//!    pictures packed into an atlas, texture coordinates remapped ([`crate::model::atlas`]).
+//! 7. **Skins resampled** to the engines' size limit (Quake's 480 texels high) unless
 //!    `keep_skin_size`.
 //!
 //! Every step says what it did: notes for the summary, details for `convert -v`.
@@ -126,10 +128,39 @@ pub fn conform<'a>(
             ));
         }
     }
+    if fit.one_skin {
+        one_skin(&mut out, &fit, options.keep_skin_size);
+    }
     if !options.keep_skin_size {
         fit_skins(&mut out, &fit);
     }
     Ok(out)
+}
+
+/// Step 5: the pictures of several skins packed into one atlas skin for targets that show
+/// one skin ([`crate::model::atlas`]), within the target's skin limits unless
+/// `keep_skin_size`.
+fn one_skin(out: &mut Conformed<'_>, fit: &Fit, keep_skin_size: bool) {
+    let mut used: Vec<usize> = out.model.meshes.iter().filter_map(|m| m.skin).collect();
+    used.sort_unstable();
+    used.dedup();
+    let untextured = out.model.meshes.iter().any(|m| m.skin.is_none());
+    if used.len() + usize::from(untextured && !used.is_empty()) < 2 {
+        return;
+    }
+    let limit = |m: u32| if keep_skin_size { 4096 } else { m.min(4096) };
+    let options = crate::model::atlas::AtlasOptions {
+        max_size: [limit(fit.max_skin[0]), limit(fit.max_skin[1])],
+        align: fit.skin_align.max(1),
+        ..crate::model::atlas::AtlasOptions::default()
+    };
+    let packed = crate::model::atlas::pack_skins(&out.model, &options);
+    if packed.model == *out.model {
+        return;
+    }
+    out.warnings.extend(packed.warnings);
+    out.notes.extend(packed.notes);
+    out.model = Cow::Owned(packed.model);
 }
 
 /// Step 6: pictures larger than the target's engines take are resampled to fit, the aspect

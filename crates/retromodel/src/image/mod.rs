@@ -138,6 +138,20 @@ pub enum Pixels {
 }
 
 impl Image {
+    /// Whether the picture has pixels that are holes: RGBA alpha below 128, or an indexed
+    /// picture's transparent index.
+    pub fn has_transparency(&self) -> bool {
+        match &self.pixels {
+            Pixels::Rgba8(px) => px.chunks_exact(4).any(|c| c[3] < 128),
+            Pixels::Indexed {
+                indices,
+                transparent_index: Some(t),
+                ..
+            } => indices.contains(t),
+            Pixels::Indexed { .. } => false,
+        }
+    }
+
     /// A picture of `width` x `height` `pixels`, with no file kept.
     pub fn new(width: u32, height: u32, pixels: Pixels) -> Self {
         Image {

@@ -5,6 +5,7 @@
 //! place. Every mesh carries one morph target per model frame, so any pose can be sampled
 //! without going back to the file.
 
+pub mod atlas;
 pub mod bake;
 mod clips;
 pub mod frame_names;

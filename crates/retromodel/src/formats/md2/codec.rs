@@ -143,12 +143,20 @@ fn skin_files(
         }
         .unwrap_or_else(|| {
             let palette = options.palette.unwrap_or(Palette::QUAKE);
+            // Quake 2's GL renderer draws index 255 transparent: cut-outs keep their holes.
+            let holes = picture.has_transparency();
+            if holes {
+                warnings.push(format!(
+                    "skin {i}: transparent pixels mapped to index 255, which Quake 2's GL \
+                     renderer draws transparent (its software renderer does not)"
+                ));
+            }
             let indexed = picture.to_indexed_with(
                 &palette,
                 &IndexOptions {
                     last: 255,
                     dither: options.dither,
-                    transparent: None,
+                    transparent: holes.then_some(255),
                 },
             );
             pcx::encode_indexed(picture.width, picture.height, &indexed.indices, &palette)

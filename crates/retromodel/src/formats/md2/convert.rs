@@ -109,14 +109,20 @@ fn load_skins(
                 .or_else(|| lookup.ufoai(&name))
                 .or_else(|| lookup.stored(&name, true));
                 if found.is_none() {
-                    warnings.push(format!("skin {index}: {name:?} not found"));
+                    warnings.push(format!(
+                        "skin {index}: \"{name}\" not found (--game-dir GAME_FOLDER or \
+                         archive finds the game's skins)"
+                    ));
                 }
                 found
             };
             Skin {
                 name,
                 source: found.as_ref().map(|f| f.source()),
-                pictures: found.map(|f| f.image).into_iter().collect(),
+                pictures: found
+                    .map(|f| quake2_transparency(f.image))
+                    .into_iter()
+                    .collect(),
                 picture_times: None,
             }
         })
@@ -228,4 +234,21 @@ fn build_mesh(file: &File<'_>) -> Mesh {
         .collect();
     let skin_size = Some([h.skinwidth.max(0) as u32, h.skinheight.max(0) as u32]);
     Mesh::keyframed(uvs, triangles, morph_targets, source_vertices, skin_size)
+}
+
+/// An 8-bit skin as Quake 2's GL renderer draws it: palette index 255 is transparent
+/// (`GL_Upload8`, with the alpha test on), so a picture that uses it gets it as its
+/// transparent index.
+fn quake2_transparency(mut image: crate::image::Image) -> crate::image::Image {
+    if let crate::image::Pixels::Indexed {
+        indices,
+        transparent_index,
+        ..
+    } = &mut image.pixels
+    {
+        if transparent_index.is_none() && indices.contains(&255) {
+            *transparent_index = Some(255);
+        }
+    }
+    image
 }

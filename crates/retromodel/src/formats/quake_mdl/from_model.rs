@@ -282,18 +282,9 @@ struct BuiltSkins {
     holey: bool,
 }
 
-/// Whether a picture has pixels that should be holes: RGBA alpha below 128, or an indexed
-/// picture's transparent index.
+/// Whether a picture has pixels that should be holes ([`Image::has_transparency`]).
 fn has_holes(p: &Image) -> bool {
-    match &p.pixels {
-        Pixels::Rgba8(px) => px.chunks_exact(4).any(|c| c[3] < 128),
-        Pixels::Indexed {
-            indices,
-            transparent_index: Some(t),
-            ..
-        } => indices.contains(t),
-        Pixels::Indexed { .. } => false,
-    }
+    p.has_transparency()
 }
 
 /// Rows of `width` indices padded to `padded` by repeating each row's last index.
