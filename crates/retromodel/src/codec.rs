@@ -296,6 +296,31 @@ pub trait Codec: Sync {
         ))
     }
 
+    /// The file `data` (one of this codec's formats) with skin `index` replaced by `picture`,
+    /// everything else kept as stored: the new main file and any pictures written beside it
+    /// (an MD2's PCX, an MD3 surface's picture), said in warnings where the picture was
+    /// resampled or its colours matched to a palette (`options.palette`, `dither`,
+    /// `fullbrights`). By default: not supported for the format.
+    fn replace_skin(
+        &self,
+        data: &[u8],
+        index: usize,
+        picture: &crate::image::Image,
+        options: &WriteOptions,
+    ) -> Result<Output> {
+        let _ = (index, picture, options);
+        let name = self.detect(data).map_or(self.name(), |f| f.name());
+        Err(Error::new(
+            name,
+            ErrorKind::Unsupported,
+            format!(
+                "replacing a skin of a {} file is not supported",
+                self.family()
+            ),
+            Location::None,
+        ))
+    }
+
     /// Generated files (name, bytes) covering the format's features, each one parsing and writing back.
     fn fixtures(&self) -> Vec<(&'static str, Vec<u8>)>;
 

@@ -268,6 +268,26 @@ pub fn write_model(model: &Model, writer: &Writer, options: &WriteOptions) -> Re
     Ok(out)
 }
 
+/// `data` (any registered format) with skin `index` replaced by `picture`
+/// ([`Codec::replace_skin`]: Quake MDL in the file, MD2 as the PCX its skin path names, MD3
+/// as the picture its surfaces' shader names).
+pub fn replace_skin(
+    data: &[u8],
+    index: usize,
+    picture: &crate::image::Image,
+    options: &WriteOptions,
+) -> Result<Output> {
+    let Some((_, codec)) = detect_codec(data) else {
+        return Err(Error::new(
+            "skins",
+            ErrorKind::Unsupported,
+            "not a model file of a known format".to_string(),
+            Location::Offset(0),
+        ));
+    };
+    codec.replace_skin(data, index, picture, options)
+}
+
 /// The codec that owns the engine called `name` (the first that lists it).
 pub fn codec_of_engine(name: &str) -> Option<&'static dyn Codec> {
     CODECS

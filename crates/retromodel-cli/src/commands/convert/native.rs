@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use retromodel::image::Palette;
 use retromodel::options::{ClipSplit, Filter, Frames};
 use retromodel::registry::{self, Target};
@@ -21,6 +21,35 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Target
             let Some(doc) = input.doc.as_ref().filter(|d| d.format() == f) else {
                 bail!("{}: not a {} file", input.path.display(), f.description());
             };
+            if let Some(skin) = &args.skin {
+                // The same format with a new skin: the file as stored, its skin replaced.
+                let picture = crate::commands::skins::read_picture(skin)?;
+                let options = WriteOptions {
+                    palette: match files::load_palette(args.target_palette.as_deref())? {
+                        Some(p) => Some(Palette::from_lmp(&p)?),
+                        None => None,
+                    },
+                    dither: args.dither,
+                    fullbrights: args.fullbrights,
+                    ..WriteOptions::default()
+                };
+                let (files_out, said) =
+                    crate::commands::skins::replaced(input.bytes, 0, &picture, output, &options)
+                        .with_context(|| format!("--skin {}", skin.display()))?;
+                plan.notes.extend(said);
+                plan.summary = format!(
+                    "{} -> {} (skin 0 replaced by {})",
+                    input.path.display(),
+                    output.display(),
+                    skin.display()
+                );
+                // The main output last.
+                let mut files_out = files_out;
+                let main = files_out.remove(0);
+                plan.files.extend(files_out);
+                plan.files.push(main);
+                return Ok(plan);
+            }
             let out = doc.write();
             plan.summary = format!(
                 "{} -> {} ({} bytes, {})",

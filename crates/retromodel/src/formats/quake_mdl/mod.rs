@@ -100,6 +100,7 @@ mod from_model;
 mod geometry;
 mod raw;
 pub(crate) mod read;
+pub mod skins;
 mod summary;
 mod validate;
 pub(crate) mod write;
