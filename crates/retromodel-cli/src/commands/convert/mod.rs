@@ -24,8 +24,17 @@ use crate::SideFileArgs;
 /// written back, anything to glTF 2.0 (.glb, .gltf) or OBJ. The output's extension picks the
 /// format; a folder converts its whole tree.
 ///
-/// With the same format the output is the input byte for byte (MD5: value for value).
-/// Otherwise the model goes through the format-neutral Model:
+/// With the same format the output is the input byte for byte (MD5: value for value);
+/// --skin replaces skin 0 and keeps the rest (as `skins import`), --scale, --rotate and
+/// --fit-height rebuild the file from its Model.
+/// Otherwise the model goes through the format-neutral Model, fitted to the target first:
+/// each clip plays as long as in the source (skeletal animations baked and clips resampled
+/// at 10 frames a second for MDL, MD2, MD3 and GameStudio MDL, or --fps; Quake MDL keeps
+/// frame groups), frame names unique per clip within 16 bytes (-v maps them), several
+/// textures packed into one skin for MDL and MD2, skins over 480 texels high resampled
+/// (--keep-skin-size keeps them), meshes over ioquake3's 999 vertices split for MD3, a
+/// Cube 2 md5.cfg's size and speeds applied (--no-model-config), glTF/OBJ in metres scaled
+/// to game units. Then:
 /// - MD2/MDL: every frame is requantised (the largest position error per frame is
 ///   reported), MD2 gets generated GL commands and its skins as PCX files beside it
 ///   (OUTPUT_STEM_skinN.pcx) unless --skin-path gives the paths to store; MDL gets on-seam
@@ -72,6 +81,9 @@ use crate::SideFileArgs;
 ///   retromodel convert knight.glb knight.mdl --fps 20 --skin skin.png --dither
 ///   retromodel convert rig.glb rig.md5mesh
 ///   retromodel convert imp.md5mesh imp.md2
+///   retromodel convert hud_hands.md5mesh hands.mdl --qc -v
+///   retromodel convert knight.glb knight.mdl --fit-height 56 --rotate 90
+///   retromodel convert progs/ogre.mdl ogre.mdl --skin red_ogre.png
 ///   retromodel convert id1/progs/ out/ --to glb
 ///   retromodel convert models/players/sarge/ sarge.glb --skin-name red
 #[derive(clap::Args, Clone)]
@@ -117,8 +129,9 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     frame: usize,
     /// Frames per second: of glTF clips made from frame names (default: the model's, 10 for
-    /// Quake's frame names); of the keyframes sampled from glTF animations and MD5 animations
-    /// for MDL/MD2 (default: whole-pose keys as they are, else 10; MD5: each md5anim's rate).
+    /// Quake's frame names); of the keyframes sampled from glTF animations; the rate clips
+    /// are resampled to and skeletal animations baked at for MDL, MD2, MD3 and GameStudio
+    /// MDL (default 10, the rate their games step frames at).
     #[arg(long)]
     fps: Option<f32>,
     /// glTF: one animation per named clip (names), per frame group (groups), or one for all
@@ -149,7 +162,8 @@ pub struct Args {
     #[arg(long, overrides_with = "quantize")]
     no_quantize: bool,
     /// A picture (PNG or PCX) to use as the only skin, instead of the input's skins or
-    /// textures (glTF and OBJ textures are then not decoded).
+    /// textures (glTF and OBJ textures are then not decoded). With the same format as the
+    /// input: replaces skin 0 and keeps everything else (as `skins import`).
     #[arg(long, value_name = "IMAGE")]
     skin: Option<PathBuf>,
     /// MDL/MD2 skins: Floyd-Steinberg dithering when matching colours to the palette.
