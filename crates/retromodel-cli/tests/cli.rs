@@ -14,6 +14,7 @@ fn every_command_has_help_with_an_example() {
         &["convert"],
         &["skins"],
         &["skins", "export"],
+        &["skins", "import"],
         &["bench"],
         &["sample"],
         &["web"],
@@ -60,9 +61,9 @@ fn info_json_reports_every_key() {
     assert_eq!(
         v["clips"],
         serde_json::json!([
-            {"name": "stand", "first": 0, "count": 2, "fps": 10.0},
-            {"name": "run", "first": 2, "count": 3, "fps": 10.0},
-            {"name": "flame", "first": 5, "count": 3, "fps": 10.0}
+            {"name": "stand", "first": 0, "count": 2, "fps": 10.0, "seconds": 0.2},
+            {"name": "run", "first": 2, "count": 3, "fps": 10.0, "seconds": 0.3},
+            {"name": "flame", "first": 5, "count": 3, "fps": 10.0, "seconds": 0.35}
         ])
     );
     let human = text(&run(&["info", p.to_str().unwrap()]).stdout);

@@ -85,7 +85,7 @@ fn md2_skins_resolve_under_game_dir_and_beside_the_model() {
     assert_eq!(without["skin_pictures"], 0);
     assert_eq!(
         without["warnings"][0],
-        "skin 0: \"models/fixture/skin.pcx\" not found"
+        "skin 0: \"models/fixture/skin.pcx\" not found (--game-dir GAME_FOLDER or archive finds the game's skins)"
     );
     let with = json(&run(&["info", "--json", s(&p), "--game-dir", s(&game)]));
     assert_eq!(with["skin_pictures"], 1);

@@ -151,7 +151,7 @@ fn gltf_with_side_files_imports_through_the_resolver() {
     assert!(names.contains(&"ogre_skin0.png"), "{names:?}");
     assert_eq!(out.side_files.last().unwrap().kind, "buffer");
     assert!(out.summary.as_deref().unwrap().starts_with(&format!(
-        "{} side files; {} frames",
+        "{} side files; {} poses",
         names.len(),
         model.frames.len()
     )));

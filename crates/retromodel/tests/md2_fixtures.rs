@@ -143,7 +143,7 @@ fn skins_resolve_through_the_resolver_and_decode_as_pcx() {
     let c = md2::to_model(&parse(&bytes), &Default::default(), &NoFiles);
     assert_eq!(
         c.warnings,
-        ["skin 0: \"models/fixture/skin.pcx\" not found"]
+        ["skin 0: \"models/fixture/skin.pcx\" not found (--game-dir GAME_FOLDER or archive finds the game's skins)"]
     );
 }
 

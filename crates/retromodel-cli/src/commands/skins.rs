@@ -10,10 +10,9 @@ use super::load;
 use crate::files;
 use crate::SideFileArgs;
 
-/// Work with skin pictures.
+/// Work with skin pictures: export them as PNG, or import a picture as a skin.
 ///
-/// Examples: `retromodel skins export progs/player.mdl skins/`,
-/// `retromodel skins import progs/player.mdl new.png -o progs/player2.mdl`
+/// Example: `retromodel skins export progs/player.mdl skins/`
 #[derive(clap::Subcommand)]
 pub enum Command {
     Export(ExportArgs),
@@ -70,6 +69,9 @@ pub(crate) fn read_picture(path: &std::path::Path) -> Result<retromodel::image::
     .with_context(|| path.display().to_string())
 }
 
+/// Files to write (path, bytes) and the lines that say what was done.
+pub(crate) type Replaced = (Vec<(PathBuf, Vec<u8>)>, Vec<String>);
+
 /// `data` with skin `index` replaced by `picture`: the files to write (the model at
 /// `output`, side files beside it) and what was said.
 pub(crate) fn replaced(
@@ -78,7 +80,7 @@ pub(crate) fn replaced(
     picture: &retromodel::image::Image,
     output: &std::path::Path,
     options: &retromodel::WriteOptions,
-) -> Result<(Vec<(PathBuf, Vec<u8>)>, Vec<String>)> {
+) -> Result<Replaced> {
     let out = retromodel::registry::replace_skin(data, index, picture, options)?;
     let dir = output.parent().unwrap_or(std::path::Path::new(""));
     let mut files_out = vec![(output.to_path_buf(), out.bytes)];

@@ -2,8 +2,8 @@
 //! from an MD5 model (or any model with joints and [`SkeletalAnimation`]s).
 //!
 //! Each animation becomes a clip at its own rate (or resampled at a given one, joint
-//! transforms interpolated: translations linearly, rotations by slerp, as long as its
-//! frames play as keyframes: `frames / fps` seconds, the last frame held); each frame skins
+//! transforms interpolated: translations linearly, rotations by slerp, over the span of its
+//! keys, `(frames - 1) / fps` seconds, as Doom 3 and glTF measure an animation); each frame skins
 //! every vertex by its joint weights (linear blend: `Σ w · G_j · B_j⁻¹ · p`, with `G` the
 //! frame's object-space joint poses and `B` the bind poses of [`Model::joints`]). Frames
 //! are named `<animation><n>` from 1, so that clips come back from the frame names.
@@ -159,9 +159,7 @@ pub fn bake_skeletal_with(model: &Model, fps: Option<f32>, limits: &Limits) -> R
         let count = match fps {
             None => a.frames.len(),
             Some(r) => {
-                // As long as the animation plays as keyframes at its own rate: its frames
-                // at `1 / fps` each, the last one shown for one step too.
-                let steps = (a.frames.len() as f32 / a.fps * r).round().max(1.0) - 1.0;
+                let steps = (duration * r + 1e-3).floor();
                 let max = u64::from(limits.max_sampled_frames);
                 if f64::from(steps) + 1.0 > max.saturating_sub(sampled) as f64 {
                     let count = f64::from(steps) + 1.0;

@@ -472,6 +472,14 @@ fn apply_cube2(converted: &mut Converted, cfg: &super::cube2::Cube2Config) {
         let file = format!("{}.md5anim", a.name);
         if let Some((_, speed)) = cfg.speeds.iter().find(|(f, _)| *f == file) {
             a.fps = *speed;
+            // Cube 2 shows each of the N frames for 1 / speed: N / speed seconds, the last
+            // frame held for its step. A repeat of the last frame makes the keys span that.
+            if let Some(last) = a.frames.last().cloned() {
+                a.frames.push(last);
+                if let Some(&b) = a.bounds.last() {
+                    a.bounds.push(b);
+                }
+            }
             timed += 1;
         }
     }

@@ -15,7 +15,10 @@
 //!   file's mirrored in Y; in the file's space (ours) a yaw, pitch or roll turns the other
 //!   way about Z and X, and the same way about Y.
 //! - `md5anim`'s SPEED is frames per second (`info.speed = 1000 / speed` ms a frame); 0 or
-//!   none is 10 frames a second. The md5anim's own `frameRate` is read and ignored.
+//!   none is 10 frames a second. The md5anim's own `frameRate` is read and ignored. Each of
+//!   the N frames shows for a step (`animpos::setframes`), N / speed seconds in all, where
+//!   Doom 3 and glTF count from the first key to the last: the converter repeats the last
+//!   frame so that the keys span N / speed.
 
 use crate::model::transform::Similarity;
 use crate::resolve::Resolver;
