@@ -188,6 +188,9 @@ pub struct Output {
     pub notes: Vec<String>,
     /// Largest position error of each written frame after quantisation, in model units.
     pub frame_errors: Vec<f32>,
+    /// The names of the frames of the model as written (fitted to the target: resampled,
+    /// renamed), one per entry of `frame_errors`; filled in by `registry::write_model`.
+    pub frame_names: Vec<String>,
     /// Details for a verbose report (`convert -v`: a quantised glTF's grid and largest error
     /// per mesh), said of the written file: a line that starts with a space continues the
     /// report, any other is a statement about the file (the command line puts the output's

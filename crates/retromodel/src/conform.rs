@@ -50,6 +50,16 @@ pub fn conform<'a>(
     writer: &Writer,
     options: &WriteOptions,
 ) -> Result<Conformed<'a>> {
+    // The steps index morph targets by frame: a model that breaks the invariants is refused
+    // here, with the writer's format, as the writers refuse it.
+    model.validate().map_err(|e| {
+        crate::error::Error::new(
+            writer.format.name(),
+            e.kind,
+            e.message,
+            crate::error::Location::None,
+        )
+    })?;
     let fit = writer.fit;
     let mut out = Conformed {
         model: Cow::Borrowed(model),

@@ -257,6 +257,7 @@ pub fn write_model(model: &Model, writer: &Writer, options: &WriteOptions) -> Re
         pre_warnings.push(format!("{} meshes merged into one", model.meshes.len()));
     }
     let mut out = codec.write_model(model, writer.format, options)?;
+    out.frame_names = model.frames.iter().map(|f| f.name.clone()).collect();
     pre_warnings.append(&mut out.warnings);
     out.warnings = pre_warnings;
     let mut notes = fitted.notes;

@@ -179,10 +179,27 @@ impl Resolver for Recording<'_> {
         Some(bytes)
     }
     fn list(&self, extension: &str) -> Vec<String> {
-        self.inner.list(extension)
+        let mut out = self.inner.list(extension);
+        if let Some((_, game)) = &self.game {
+            for name in game.list(extension) {
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+        out
     }
     fn list_in(&self, dir: &str, extension: &str) -> Vec<String> {
-        self.inner.list_in(dir, extension)
+        // Shader scripts and materials of the game's archives too (`scripts/*.shader`).
+        let mut out = self.inner.list_in(dir, extension);
+        if let Some((_, game)) = &self.game {
+            for name in game.list_in(dir, extension) {
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+        out
     }
     fn model_name(&self) -> Option<String> {
         self.inner.model_name()

@@ -148,11 +148,11 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
             let name = if skin.name.is_empty() {
                 format!("skin {s}")
             } else {
-                format!("{:?}", skin.name)
+                format!("\"{}\"", skin.name)
             };
             tiles.push(Tile {
                 picture: Some(first),
-                label: format!("skin {s} ({:?})", skin.name),
+                label: format!("skin {s} (\"{}\")", skin.name),
                 name,
                 repeat: [1, 1],
                 needed: [1, 1],
@@ -174,7 +174,7 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
     for (s, skin) in model.skins.iter().enumerate() {
         if tile_of_skin[s].is_some() && skin.pictures.len() > 1 {
             warnings.push(format!(
-                "skin {s} ({:?}): an animated group of {} pictures; only the first is packed \
+                "skin {s} (\"{}\"): an animated group of {} pictures; only the first is packed \
                  (the animation is dropped)",
                 skin.name,
                 skin.pictures.len()
@@ -205,7 +205,7 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
                 Some(s) => format!("uses skin {s}, which has no picture"),
             };
             warnings.push(format!(
-                "mesh {mi} ({:?}) {why}: it is drawn from a flat grey tile",
+                "mesh {mi} (\"{}\") {why}: it is drawn from a flat grey tile",
                 m.name
             ));
         }

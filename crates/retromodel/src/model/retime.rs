@@ -25,7 +25,7 @@ pub struct Retimed {
 /// How long `clip` plays, in seconds.
 pub fn clip_duration(clip: &Clip) -> f32 {
     match clip.frame_times.as_deref() {
-        Some([.., last]) => *last,
+        Some([.., last]) if last.is_finite() => *last,
         _ if clip.fps > 0.0 => clip.count as f32 / clip.fps,
         _ => 0.0,
     }
@@ -64,6 +64,8 @@ pub fn resample_clips(model: &Model, fps: f32, keep_times: bool) -> Option<Retim
     }
     let mut report = Vec::new();
     let mut next = 0;
+    let max_sampled = u64::from(crate::limits::Limits::default().max_sampled_frames);
+    let mut sampled = 0u64;
     let keep = |out: &mut Model, f: usize| {
         out.frames.push(model.frames[f].clone());
         for (o, m) in out.meshes.iter_mut().zip(&model.meshes) {
@@ -93,7 +95,26 @@ pub fn resample_clips(model: &Model, fps: f32, keep_times: bool) -> Option<Retim
             continue;
         }
         let duration = clip_duration(clip);
-        let count = ((duration * fps).round() as usize).max(1);
+        let steps = duration * fps;
+        // Stored times are the file's: an absurd or broken last time must not ask for
+        // millions of poses. Past the limit the clip stays as stored.
+        let left = max_sampled.saturating_sub(sampled) as f64;
+        if !(steps.is_finite() && f64::from(steps) <= left) {
+            (clip.first..end).for_each(|f| keep(&mut out, f));
+            report.push(format!(
+                "\"{}\": {duration} s at {fps} fps is more than the limit of {max_sampled} \
+                 sampled frames; left as stored",
+                clip.name
+            ));
+            out.clips.push(Clip {
+                first,
+                count: end - clip.first,
+                ..clip.clone()
+            });
+            continue;
+        }
+        let count = (steps.round() as usize).max(1);
+        sampled += count as u64;
         for k in 0..count {
             let t = k as f32 / fps;
             let (a, b, u) = sample_at(clip, end, t);
@@ -139,7 +160,7 @@ pub fn resample_clips(model: &Model, fps: f32, keep_times: bool) -> Option<Retim
 /// weight of the second.
 fn sample_at(clip: &Clip, end: usize, t: f32) -> (usize, usize, f32) {
     let last = end - 1;
-    if let Some(times) = &clip.frame_times {
+    if let Some(times) = clip.frame_times.as_ref().filter(|t| !t.is_empty()) {
         // Stepped: the frame whose interval holds t.
         let k = times.iter().position(|&e| t < e).unwrap_or(times.len() - 1);
         let f = (clip.first + k).min(last);
@@ -287,6 +308,17 @@ mod tests {
             .map(|t| t.positions[0][0])
             .collect();
         assert_eq!(xs, [0.0, 1.0, 1.0, 2.0, 2.0, 2.0]);
+    }
+
+    #[test]
+    fn absurd_frame_times_do_not_ask_for_millions_of_poses() {
+        let mut model = line(3, 10.0);
+        model.clips[0].frame_times = Some(vec![0.1, 0.2, 3e38]);
+        let r = resample_clips(&model, 10.0, false).expect("reported");
+        assert_eq!(r.model.frames.len(), 3, "left as stored");
+        assert!(r.clips[0].contains("left as stored"), "{:?}", r.clips);
+        model.clips[0].frame_times = Some(vec![]);
+        assert!(resample_clips(&model, 10.0, false).is_some());
     }
 
     #[test]

@@ -299,7 +299,9 @@ impl Input<'_> {
                     // undecoded when --skin replaces them.
                     sample_fps: args.fps,
                     skip_textures: args.skin.is_some(),
-                    model_config: !args.no_model_config,
+                    // An md5mesh written for Cube 2 gets its md5.cfg applied by the engine
+                    // again: the file keeps its stored size.
+                    model_config: !args.no_model_config && !writes_md5(&args.output),
                     ..side.convert_options()
                 };
                 let converted = doc
@@ -363,6 +365,14 @@ fn plan(args: &Args, input: &Path, output: &Path, ext: &str) -> Result<Plan> {
         assembled: None,
     };
     native::plan(args, &input, output, target)
+}
+
+/// Whether `output` is an MD5 file (by extension).
+fn writes_md5(output: &Path) -> bool {
+    output
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("md5mesh") || e.eq_ignore_ascii_case("md5anim"))
 }
 
 /// The output's file name without extension, the stem of the side files written with it.

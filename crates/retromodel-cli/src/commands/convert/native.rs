@@ -122,10 +122,14 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Target
             .map(|w| format!("{}: warning: {w}", output.display())),
     );
     if args.verbose {
-        for (i, (e, f)) in written.frame_errors.iter().zip(&model.frames).enumerate() {
+        for (i, (e, name)) in written
+            .frame_errors
+            .iter()
+            .zip(&written.frame_names)
+            .enumerate()
+        {
             plan.notes.push(format!(
-                "  frame {i} \"{}\": largest position error {e:.5}",
-                f.name
+                "  frame {i} \"{name}\": largest position error {e:.5}"
             ));
         }
         // Lines that start with a space continue the report; the others are said of the
@@ -166,8 +170,8 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Target
     Ok(plan)
 }
 
-/// Height under which a glTF or OBJ model is taken to be in metres (a Quake player is 56
-/// units tall, a person in metres 1.8).
+/// Size (largest side) under which a glTF or OBJ model is taken to be in metres (a Quake
+/// player is 56 units tall, a person in metres 1.8).
 const METRES_BELOW: f32 = 4.0;
 
 /// `--scale`, `--rotate` and `--fit-height`, and whether the input is in metres: a glTF or
@@ -203,9 +207,10 @@ fn placement(
         .as_ref()
         .is_some_and(|d| registry::is_interchange(d.format()));
     let metres = interchange && args.scale.is_none() && args.fit_height.is_none() && {
+        // Its largest side: a flat Quake item (40 x 40 x 3 units) is not in metres.
         let [lo, hi] = retromodel::model::transform::extent(model);
-        let h = hi[2] - lo[2];
-        h > 0.0 && h < METRES_BELOW
+        let size = (0..3).map(|k| hi[k] - lo[k]).fold(0.0f32, f32::max);
+        size > 0.0 && size < METRES_BELOW
     };
     Ok(retromodel::Placement {
         scale: args.scale,

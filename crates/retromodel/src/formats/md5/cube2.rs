@@ -111,7 +111,8 @@ impl Cube2Config {
     /// Where the engine puts a vertex of the file, in the file's space.
     pub fn similarity(&self) -> Similarity {
         let s = self.scale();
-        let t = self.translate.unwrap_or([0.0; 3]);
+        // In Cube 2's space, the file's mirrored in Y.
+        let t = self.translate.map_or([0.0; 3], |[x, y, z]| [x, -y, z]);
         let r =
             |axis: [f32; 3], deg: f32| crate::math::Quat::from_axis_angle(axis, deg.to_radians());
         // Cube 2 turns Rz(yaw) Rx(pitch) Ry(-roll) in its space, the file's mirrored in Y.
@@ -187,6 +188,12 @@ mod tests {
 
     #[test]
     fn translation_is_scaled_and_yaw_turns_against_the_mirror() {
+        let mirrored = config("mdltrans 0 3 0\n").similarity().point([0.0; 3]);
+        assert_eq!(
+            mirrored,
+            [0.0, -3.0, 0.0],
+            "Y is mirrored in the file's space"
+        );
         let c = config("mdlscale 200\nmdltrans 1 0 0\nmdlyaw 90\n");
         let p = c.similarity().point([0.0, 0.0, 0.0]);
         // (0 + 1) * 2 = 2 along X, turned by -90 degrees about Z in the file's space.
