@@ -68,6 +68,8 @@ fn no_debug_formatting_in_messages() {
             "md5/debian-redeclipse-data/redeclipse/data/props/flag/mesh.md5mesh",
             "assimp/test/models-nonbsd/MD5/Bob.md5mesh",
             "3dgs_mdl/github-ikskuh-libgamestudio/data/mdl/mdl4-golem.mdl",
+            // A Quake IDPO file with 3D GameStudio skin types (validate's skin-type error).
+            "quake_mdl/github-Acknex-Morbius/source/testcode/dance/griechin.mdl",
         ] {
             models.push(root.join(rel));
         }

@@ -134,7 +134,7 @@ fn playback(args: &Args, model: &Model, scene: &GpuModel) -> Result<Playback> {
             Some(c) => names
                 .iter()
                 .position(|n| n == c)
-                .ok_or_else(|| anyhow!("no animation {c:?}; there are {names:?}"))?,
+                .ok_or_else(|| anyhow!("no animation \"{c}\"; there are: {}", names.join(", ")))?,
             None => 0,
         };
         let (frames, fps) = scene

@@ -329,7 +329,8 @@ fn build_skin(
             };
             if fmt != PixelFormat::Indexed8 {
                 warnings.push(format!(
-                    "skin {index}: non-Quake skin type {skin_type} ({fmt:?}, written by 3D GameStudio tools)"
+                    "skin {index}: non-Quake skin type {skin_type} ({}, written by 3D GameStudio tools)",
+                    fmt.describe()
                 ));
             }
             Skin {

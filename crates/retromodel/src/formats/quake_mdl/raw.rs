@@ -201,6 +201,17 @@ pub enum PixelFormat {
 }
 
 impl PixelFormat {
+    /// The layout in words, for messages (`16-bit 5-6-5 RGB`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            PixelFormat::Indexed8 => "8-bit palette indices",
+            PixelFormat::Rgb565 => "16-bit 5-6-5 RGB",
+            PixelFormat::Argb4444 => "16-bit 4-4-4-4 ARGB",
+            PixelFormat::Bgr888 => "24-bit BGR",
+            PixelFormat::Bgra8888 => "32-bit BGRA",
+        }
+    }
+
     /// Bytes per pixel.
     pub fn bytes_per_pixel(self) -> usize {
         match self {

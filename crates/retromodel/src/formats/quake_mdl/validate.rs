@@ -159,8 +159,9 @@ pub fn validate<L: Layout>(file: &MdlFile<'_, L>, engine: Engine) -> Vec<Diagnos
     for (i, s) in file.skins.iter().enumerate() {
         match s {
             Skin::Single { skin_type, .. } if *skin_type != 0 => {
-                let fmt = PixelFormat::from_skin_type(*skin_type);
-                sev(Severity::Error, format!("skin {i}: type {skin_type} ({fmt:?}) is not a Quake skin type; {e} reads it as a group"));
+                let fmt = PixelFormat::from_skin_type(*skin_type)
+                    .map_or("an unknown layout", PixelFormat::describe);
+                sev(Severity::Error, format!("skin {i}: type {skin_type} ({fmt}) is not a Quake skin type; {e} reads it as a group"));
             }
             Skin::Group {
                 skin_type,

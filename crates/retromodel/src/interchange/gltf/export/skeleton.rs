@@ -58,8 +58,9 @@ impl Builder<'_> {
             }
             if joint.parent.is_some_and(|p| p >= j) {
                 return Err(invalid(format!(
-                    "joint {j} \"{}\": parent {:?} does not come before it",
-                    joint.name, joint.parent
+                    "joint {j} \"{}\": parent {} does not come before it",
+                    joint.name,
+                    joint.parent.unwrap_or_default()
                 )));
             }
             global.push(JointPose::new(
