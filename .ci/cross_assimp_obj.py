@@ -105,7 +105,8 @@ with tempfile.TemporaryDirectory() as tmp:
             elif re.fullmatch(r"(lower|upper|head)_\d+\.md3", base):
                 skipped.append(p + " (a lower-detail player part: Assimp assembles that level of detail)")
                 continue
-        r = subprocess.run([binary, "convert", source, ours_path, "--force"], capture_output=True, text=True)
+        # The file as stored (Assimp applies no Cube 2 md5.cfg).
+        r = subprocess.run([binary, "convert", source, ours_path, "--force", "--no-model-config"], capture_output=True, text=True)
         if r.returncode != 0:
             failures.append(f"{p}: retromodel failed: {r.stderr.strip()}")
             continue
