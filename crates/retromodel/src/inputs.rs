@@ -427,3 +427,71 @@ impl PlayerFolder for PlayerDir<'_> {
         }
     }
 }
+
+/// The first extension of each registered writer that `pick` accepts, each once.
+fn writer_extensions(pick: impl Fn(&crate::codec::Writer) -> bool) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for w in registry::writers().filter(|w| pick(w)) {
+        if let Some(e) = w.format.extensions().first() {
+            if !out.contains(e) {
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
+/// The output formats of a tree conversion (`convert DIR OUT --to EXT`, the Python
+/// package's `convert_tree`): the interchange formats (glTF, OBJ), then the keyframe formats
+/// written from any Model.
+pub fn batch_formats() -> Vec<&'static str> {
+    let mut out = writer_extensions(|w| registry::is_interchange(w.format));
+    out.extend(writer_extensions(|w| w.keyframes));
+    out
+}
+
+/// The inputs of a tree conversion of `path` to `to`: its model files ([`collect`]);
+/// keyframe outputs also take the tree's glTF and OBJ files (imported), the others leave
+/// them.
+pub fn batch_inputs(archives: &Archives, path: &Path, to: &str) -> Vec<Input> {
+    let mut inputs = collect(archives, std::slice::from_ref(&path.to_path_buf()), &[]);
+    if !writer_extensions(|w| w.keyframes).contains(&to) {
+        let interchange = writer_extensions(|w| registry::is_interchange(w.format));
+        inputs.retain(|p| {
+            let ext = p
+                .path
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            !interchange.contains(&ext.as_str())
+        });
+    }
+    inputs
+}
+
+/// Where each input of a tree conversion goes under `out_root`: its path below the folder or
+/// archive it was found under with the extension `to`, or, where two inputs would meet
+/// (`bob.md5mesh` and `bob.md5anim`), the whole file name plus `.to` (`bob.md5anim.glb`).
+pub fn output_paths(out_root: &Path, inputs: &[Input], to: &str) -> Vec<PathBuf> {
+    let plain: Vec<PathBuf> = inputs
+        .iter()
+        .map(|input| out_root.join(&input.relative).with_extension(to))
+        .collect();
+    let mut count = HashMap::new();
+    for p in &plain {
+        *count.entry(p.clone()).or_insert(0) += 1;
+    }
+    plain
+        .into_iter()
+        .zip(inputs)
+        .map(|(p, input)| {
+            if count[&p] > 1 {
+                let name = input.path.file_name().unwrap_or_default().to_string_lossy();
+                p.with_file_name(format!("{name}.{to}"))
+            } else {
+                p
+            }
+        })
+        .collect()
+}

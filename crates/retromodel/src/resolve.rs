@@ -79,3 +79,61 @@ impl Resolver for MemoryFiles {
         out
     }
 }
+
+/// A resolver that remembers which of the side files it listed were loaded: what `info`
+/// shows as the files a model took along (an md5mesh's animations).
+pub struct Listed<R> {
+    inner: R,
+    loaded: std::cell::RefCell<Vec<String>>,
+    listed: std::cell::Cell<bool>,
+}
+
+impl<R: Resolver> Listed<R> {
+    /// Wraps `inner`.
+    pub fn new(inner: R) -> Self {
+        Listed {
+            inner,
+            loaded: Default::default(),
+            listed: Default::default(),
+        }
+    }
+
+    /// Whether the format asked for a list of side files (an md5mesh for its animations).
+    pub fn was_listed(&self) -> bool {
+        self.listed.get()
+    }
+
+    /// The file name of the loaded side file whose stem is `stem`.
+    pub fn file_of(&self, stem: &str) -> Option<String> {
+        self.loaded.borrow().iter().find_map(|name| {
+            let file = std::path::Path::new(name)
+                .file_name()?
+                .to_string_lossy()
+                .into_owned();
+            (std::path::Path::new(&file).file_stem()? == stem).then_some(file)
+        })
+    }
+}
+
+impl<R: Resolver> Resolver for Listed<R> {
+    fn load(&self, name: &str) -> Option<Vec<u8>> {
+        let bytes = self.inner.load(name);
+        if bytes.is_some() {
+            self.loaded.borrow_mut().push(name.to_string());
+        }
+        bytes
+    }
+
+    fn list(&self, extension: &str) -> Vec<String> {
+        self.listed.set(true);
+        self.inner.list(extension)
+    }
+
+    fn list_in(&self, dir: &str, extension: &str) -> Vec<String> {
+        self.inner.list_in(dir, extension)
+    }
+
+    fn model_name(&self) -> Option<String> {
+        self.inner.model_name()
+    }
+}

@@ -275,3 +275,133 @@ mod tests {
         assert_eq!(super::count(2, "mesh", "meshes"), "2 meshes");
     }
 }
+
+/// An f32 as the shortest JSON number that reads back to it (0.1, not 0.10000000149); a
+/// non-finite value as text.
+#[cfg(feature = "json")]
+pub fn json_float(v: f32) -> serde_json::Value {
+    if v.is_finite() {
+        let n: f64 = v.to_string().parse().unwrap_or(v as f64);
+        serde_json::json!(n)
+    } else {
+        serde_json::json!(v.to_string())
+    }
+}
+
+#[cfg(feature = "json")]
+impl Value {
+    /// The value as JSON (floats as their shortest form).
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            Value::Int(i) => serde_json::json!(i),
+            Value::Float(f) => json_float(*f),
+            Value::Floats(fs) => fs.iter().map(|&f| json_float(f)).collect(),
+            Value::Text(t) => serde_json::json!(t),
+        }
+    }
+}
+
+#[cfg(feature = "json")]
+impl Summary {
+    /// What `retromodel info --json` prints for the file at `path` (the Python package's
+    /// `Model.info()` too): format, version, header fields, counts, clips with their length
+    /// in seconds, bounds, trailing bytes and warnings.
+    pub fn to_json(&self, path: &str) -> serde_json::Value {
+        use serde_json::json;
+        let header: serde_json::Map<String, serde_json::Value> = self
+            .header
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_json()))
+            .collect();
+        let clips: Vec<serde_json::Value> = self
+            .clips
+            .iter()
+            .map(|c| {
+                json!({
+                    "name": c.name,
+                    "first": c.first,
+                    "count": c.count,
+                    "fps": json_float(c.fps),
+                    "seconds": json_float(crate::model::retime::clip_duration(c)),
+                })
+            })
+            .collect();
+        let floats = |v: &[f32; 3]| v.iter().map(|&f| json_float(f)).collect::<Vec<_>>();
+        json!({
+            "path": path,
+            "format": self.format,
+            "version": self.version,
+            "header": header,
+            "vertices": self.vertices,
+            "triangles": self.triangles,
+            "poses": self.poses,
+            "frame_groups": self.frame_groups,
+            "skins": self.skins,
+            "skin_names": self.skin_names,
+            "skin_pictures": self.skin_pictures,
+            "clips": clips,
+            "joints": self.joints,
+            "meshes": self.meshes,
+            "bounds": self.bounds.map(|[lo, hi]| json!({"min": floats(&lo), "max": floats(&hi)})),
+            "trailing_bytes": self.trailing_bytes,
+            "warnings": self.warnings,
+        })
+    }
+}
+
+/// An animation a skeletal model took from a file beside it (an md5mesh's `.md5anim`s):
+/// the file's name, its frame count and rate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationBeside {
+    /// The file name.
+    pub file: String,
+    /// Frames.
+    pub frames: usize,
+    /// Frames per second.
+    pub fps: f32,
+}
+
+/// The animations `model` took from side files its format listed through `listed` (`None`
+/// when the format lists none: every format but MD5 meshes).
+pub fn animations_beside<R: crate::resolve::Resolver>(
+    model: &crate::model::Model,
+    listed: &crate::resolve::Listed<R>,
+) -> Option<Vec<AnimationBeside>> {
+    listed.was_listed().then(|| {
+        model
+            .animations
+            .iter()
+            .filter_map(|a| {
+                Some(AnimationBeside {
+                    file: listed.file_of(&a.name)?,
+                    frames: a.frames.len(),
+                    fps: a.fps,
+                })
+            })
+            .collect()
+    })
+}
+
+/// The object `retromodel info --json` prints for the file at `path` (and the Python
+/// package's `Model.info()`): [`Summary::to_json`], plus `skin_sources` (where each
+/// looked-up skin picture came from) when any was looked up and `animations` (the files an
+/// md5mesh took its animations from) when the format lists side files.
+#[cfg(feature = "json")]
+pub fn info_json(
+    path: &str,
+    summary: &Summary,
+    skin_sources: &[Option<String>],
+    animations: Option<&[AnimationBeside]>,
+) -> serde_json::Value {
+    let mut v = summary.to_json(path);
+    if skin_sources.iter().any(Option::is_some) {
+        v["skin_sources"] = serde_json::json!(skin_sources);
+    }
+    if let Some(anims) = animations {
+        v["animations"] = anims
+            .iter()
+            .map(|a| serde_json::json!({"file": a.file, "frames": a.frames, "fps": json_float(a.fps)}))
+            .collect();
+    }
+    v
+}

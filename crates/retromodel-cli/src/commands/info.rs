@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retromodel::summary::Value;
+use retromodel::summary::AnimationBeside;
 use retromodel::{Document, Limits, Summary};
-use serde_json::{json, Map};
+use serde_json::json;
 
 use super::resolver;
 use crate::files::{self, Listed, Tally};
@@ -41,34 +41,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let listed = Listed::new(resolver(path, &side));
             let c = doc.to_model(&side.convert_options(), &listed);
             // Formats that take side files (an md5mesh) list the animations they took.
-            let anims = listed.was_listed().then(|| {
-                c.model
-                    .animations
-                    .iter()
-                    .filter_map(|a| {
-                        Some(AnimBeside {
-                            file: listed.file_of(&a.name)?,
-                            frames: a.frames.len(),
-                            fps: a.fps,
-                        })
-                    })
-                    .collect()
-            });
+            let anims = retromodel::summary::animations_beside(&c.model, &listed);
             let sources = c.model.skins.iter().map(|k| k.source.clone()).collect();
             Ok((doc.summary(&c), anims, sources))
         })();
         let result = match (result, args.json) {
             (Ok((s, anims, sources)), true) => {
-                let mut v = to_json(path, &s);
-                if sources.iter().any(Option::is_some) {
-                    v["skin_sources"] = json!(sources);
-                }
-                if let Some(anims) = anims {
-                    v["animations"] = anims
-                        .iter()
-                        .map(|a| json!({"file": a.file, "frames": a.frames, "fps": float(a.fps)}))
-                        .collect();
-                }
+                let v = retromodel::summary::info_json(
+                    &path.display().to_string(),
+                    &s,
+                    &sources,
+                    anims.as_deref(),
+                );
                 outln!("{v}");
                 Ok(())
             }
@@ -105,75 +89,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// What `info` shows of one file: its summary, the animations it took from files beside it
 /// (formats that take side files), and where each looked-up skin came from.
-type Loaded = (Summary, Option<Vec<AnimBeside>>, Vec<Option<String>>);
+type Loaded = (Summary, Option<Vec<AnimationBeside>>, Vec<Option<String>>);
 
-/// An animation a skeletal model took from a file beside it.
-struct AnimBeside {
-    file: String,
-    frames: usize,
-    fps: f32,
-}
-
-/// An f32 as the shortest JSON number that reads back to it (0.1, not 0.10000000149).
 fn float(v: f32) -> serde_json::Value {
-    if v.is_finite() {
-        let n: f64 = v.to_string().parse().unwrap_or(v as f64);
-        json!(n)
-    } else {
-        json!(v.to_string())
-    }
-}
-
-fn value(v: &Value) -> serde_json::Value {
-    match v {
-        Value::Int(i) => json!(i),
-        Value::Float(f) => float(*f),
-        Value::Floats(fs) => fs.iter().map(|&f| float(f)).collect(),
-        Value::Text(t) => json!(t),
-    }
-}
-
-fn to_json(path: &Path, s: &Summary) -> serde_json::Value {
-    let header: Map<String, serde_json::Value> = s
-        .header
-        .iter()
-        .map(|(k, v)| (k.to_string(), value(v)))
-        .collect();
-    let clips: Vec<serde_json::Value> = s
-        .clips
-        .iter()
-        .map(|c| {
-            json!({
-                "name": c.name,
-                "first": c.first,
-                "count": c.count,
-                "fps": float(c.fps),
-                "seconds": float(retromodel::model::retime::clip_duration(c)),
-            })
-        })
-        .collect();
-    json!({
-        "path": path.display().to_string(),
-        "format": s.format,
-        "version": s.version,
-        "header": header,
-        "vertices": s.vertices,
-        "triangles": s.triangles,
-        "poses": s.poses,
-        "frame_groups": s.frame_groups,
-        "skins": s.skins,
-        "skin_names": s.skin_names,
-        "skin_pictures": s.skin_pictures,
-        "clips": clips,
-        "joints": s.joints,
-        "meshes": s.meshes,
-        "bounds": s.bounds.map(|[lo, hi]| json!({
-            "min": lo.iter().map(|&f| float(f)).collect::<Vec<_>>(),
-            "max": hi.iter().map(|&f| float(f)).collect::<Vec<_>>(),
-        })),
-        "trailing_bytes": s.trailing_bytes,
-        "warnings": s.warnings,
-    })
+    retromodel::summary::json_float(v)
 }
 
 fn print_text(path: &Path, s: &Summary) {
@@ -207,7 +126,7 @@ fn print_text(path: &Path, s: &Summary) {
     let header: Vec<String> = s
         .header
         .iter()
-        .map(|(k, v)| format!("{k}={}", value(v)))
+        .map(|(k, v)| format!("{k}={}", v.to_json()))
         .collect();
     outln!("  header: {}", header.join(" "));
     if !s.clips.is_empty() {

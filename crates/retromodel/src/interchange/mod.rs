@@ -46,31 +46,6 @@ impl ImportOptions {
     }
 }
 
-/// Area-weighted vertex normals of counter-clockwise triangles (the unit normal of the
-/// summed face normals; straight up in Y for a vertex no triangle uses).
-#[cfg(any(feature = "png", feature = "gltf"))]
-pub(crate) fn smooth_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f32; 3]> {
-    let mut acc = vec![[0.0f32; 3]; positions.len()];
-    for t in triangles {
-        let [a, b, c] = t.map(|i| positions[i as usize]);
-        let u: [f32; 3] = std::array::from_fn(|k| b[k] - a[k]);
-        let v: [f32; 3] = std::array::from_fn(|k| c[k] - a[k]);
-        let n = [
-            u[1] * v[2] - u[2] * v[1],
-            u[2] * v[0] - u[0] * v[2],
-            u[0] * v[1] - u[1] * v[0],
-        ];
-        for &i in t {
-            for k in 0..3 {
-                acc[i as usize][k] += n[k];
-            }
-        }
-    }
-    acc.into_iter()
-        .map(|n| crate::math::normalize3(n, [0.0, 1.0, 0.0]))
-        .collect()
-}
-
 /// The summary of an imported interchange file: the counts of its model (vertices as the
 /// model has them, poses as keyframes, else camera keys, else skeletal animation frames).
 #[cfg(any(feature = "png", feature = "gltf"))]
@@ -106,7 +81,7 @@ pub(crate) fn fixture_model() -> crate::model::Model {
     ];
     let raised: Vec<[f32; 3]> = base.iter().map(|p| [p[0], p[1], p[2] + 4.0]).collect();
     let triangles = vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
-    let normals = smooth_normals(&base, &triangles);
+    let normals = crate::math::smooth_normals(&base, &triangles);
     let frame = |name: &str, pos: &[[f32; 3]]| Frame {
         name: name.to_string(),
         bounds_min: [0.0, 0.0, pos[0][2]],

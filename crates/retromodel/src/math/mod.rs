@@ -605,6 +605,30 @@ pub fn slerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
     normalize4(std::array::from_fn(|i| a[i] * wa + b[i] * wb))
 }
 
+/// Area-weighted vertex normals of counter-clockwise triangles (the unit normal of the
+/// summed face normals; straight up in Y for a vertex no triangle uses).
+pub fn smooth_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f32; 3]> {
+    let mut acc = vec![[0.0f32; 3]; positions.len()];
+    for t in triangles {
+        let [a, b, c] = t.map(|i| positions[i as usize]);
+        let u: [f32; 3] = std::array::from_fn(|k| b[k] - a[k]);
+        let v: [f32; 3] = std::array::from_fn(|k| c[k] - a[k]);
+        let n = [
+            u[1] * v[2] - u[2] * v[1],
+            u[2] * v[0] - u[0] * v[2],
+            u[0] * v[1] - u[1] * v[0],
+        ];
+        for &i in t {
+            for k in 0..3 {
+                acc[i as usize][k] += n[k];
+            }
+        }
+    }
+    acc.into_iter()
+        .map(|n| normalize3(n, [0.0, 1.0, 0.0]))
+        .collect()
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

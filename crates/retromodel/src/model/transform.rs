@@ -213,6 +213,20 @@ fn corners_bounds(b: [[f32; 3]; 2], s: &Similarity) -> [[f32; 3]; 2] {
     [lo, hi]
 }
 
+/// Size (largest side) under which a model imported from glTF or OBJ is taken to be in
+/// metres (a Quake player is 56 units tall, a person in metres 1.8; a flat Quake item, 40 x 40
+/// x 3 units, is not in metres).
+pub const METRES_BELOW: f32 = 4.0;
+
+/// Whether a model read from an interchange file (glTF, OBJ) looks made in metres: its
+/// largest side over every frame is under [`METRES_BELOW`] (and not empty). The writers then
+/// scale it to the target's units ([`crate::options::Placement::metres`]).
+pub fn looks_like_metres(model: &Model) -> bool {
+    let [lo, hi] = extent(model);
+    let size = (0..3).map(|k| hi[k] - lo[k]).fold(0.0f32, f32::max);
+    size > 0.0 && size < METRES_BELOW
+}
+
 /// The model's extent `[min, max]` over every frame (the bind pose's, or the meshes'
 /// positions, when it has no frames).
 pub fn extent(model: &Model) -> [[f32; 3]; 2] {

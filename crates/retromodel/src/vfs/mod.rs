@@ -31,11 +31,13 @@ use crate::resolve::Resolver;
 pub mod archives;
 pub mod pak;
 pub mod resolver;
+pub mod save;
 #[cfg(feature = "archives")]
 pub mod zip;
 
 pub use archives::{archive_path, split_archive_path, Archives, FileError};
 pub use resolver::{side_name, PathResolver};
+pub use save::write_atomic;
 
 /// A file inside an archive.
 #[derive(Debug, Clone, PartialEq, Eq)]

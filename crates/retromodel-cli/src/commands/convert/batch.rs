@@ -3,7 +3,7 @@
 //! otherwise, bad files reported while the others go on.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -35,35 +35,9 @@ fn say(bar: &ProgressBar, line: String) {
     }
 }
 
-/// The first extension of each registered writer that `pick` accepts, each once.
-fn extensions(pick: impl Fn(&retromodel::codec::Writer) -> bool) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
-    for w in retromodel::registry::writers().filter(|w| pick(w)) {
-        if let Some(e) = w.format.extensions().first() {
-            if !out.contains(e) {
-                out.push(e);
-            }
-        }
-    }
-    out
-}
-
-/// The extensions of the registered keyframe writers (`mdl`, `md2`).
-fn keyframe_extensions() -> Vec<&'static str> {
-    extensions(|w| w.keyframes)
-}
-
-/// The interchange formats' writers' extensions (`glb`, `gltf`, `obj`).
-fn interchange_extensions() -> Vec<&'static str> {
-    extensions(|w| retromodel::registry::is_interchange(w.format))
-}
-
-/// What `--to` accepts: the interchange formats (glTF, OBJ), and the keyframe formats
-/// written from any Model.
+/// What `--to` accepts ([`retromodel::inputs::batch_formats`]).
 pub(super) fn formats() -> Vec<&'static str> {
-    let mut out = interchange_extensions();
-    out.extend(keyframe_extensions());
-    out
+    retromodel::inputs::batch_formats()
 }
 
 /// Runs a folder conversion.
@@ -85,21 +59,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
             args.output.display()
         );
     }
-    // Keyframe outputs also take the glTF and OBJ files of the tree (imported); the others
-    // leave them.
-    let mut inputs = files::collect_inputs_with(std::slice::from_ref(&args.input), &[]);
-    if !keyframe_extensions().contains(&to.as_str()) {
-        let interchange = interchange_extensions();
-        inputs.retain(|p| {
-            let ext = p
-                .path
-                .extension()
-                .and_then(|e| e.to_str())
-                .unwrap_or_default()
-                .to_ascii_lowercase();
-            !interchange.contains(&ext.as_str())
-        });
-    }
+    let inputs = retromodel::inputs::batch_inputs(files::archives(), &args.input, &to);
     if inputs.is_empty() {
         bail!("no model files under {}", args.input.display());
     }
@@ -118,7 +78,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
     let bytes_out = AtomicU64::new(0);
     let kept = AtomicUsize::new(0);
     let start = Instant::now();
-    let outputs = output_paths(&args.output, &inputs, &to);
+    let outputs = retromodel::inputs::output_paths(&args.output, &inputs, &to);
     let outcomes: Vec<Outcome> = inputs
         .par_iter()
         .zip(&outputs)
@@ -163,32 +123,6 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Where each input goes under `out_root`: its path below the folder or archive it was found
-/// under with the extension `to`, or, where two inputs would meet (`bob.md5mesh` and
-/// `bob.md5anim`), the whole file name plus `.to` (`bob.md5anim.glb`).
-fn output_paths(out_root: &Path, inputs: &[Input], to: &str) -> Vec<PathBuf> {
-    let plain: Vec<PathBuf> = inputs
-        .iter()
-        .map(|input| out_root.join(&input.relative).with_extension(to))
-        .collect();
-    let mut count = std::collections::HashMap::new();
-    for p in &plain {
-        *count.entry(p.clone()).or_insert(0) += 1;
-    }
-    plain
-        .into_iter()
-        .zip(inputs)
-        .map(|(p, input)| {
-            if count[&p] > 1 {
-                let name = input.path.file_name().unwrap_or_default().to_string_lossy();
-                p.with_file_name(format!("{name}.{to}"))
-            } else {
-                p
-            }
-        })
-        .collect()
 }
 
 /// Converts one file, reporting as it goes.

@@ -170,12 +170,8 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Target
     Ok(plan)
 }
 
-/// Size (largest side) under which a glTF or OBJ model is taken to be in metres (a Quake
-/// player is 56 units tall, a person in metres 1.8).
-const METRES_BELOW: f32 = 4.0;
-
 /// `--scale`, `--rotate` and `--fit-height`, and whether the input is in metres: a glTF or
-/// OBJ input under [`METRES_BELOW`] units tall, when neither a scale nor a height is given.
+/// OBJ input that [`retromodel::model::transform::looks_like_metres`], when neither a scale nor a height is given.
 fn placement(
     args: &Args,
     input: &Input<'_>,
@@ -206,12 +202,10 @@ fn placement(
         .doc
         .as_ref()
         .is_some_and(|d| registry::is_interchange(d.format()));
-    let metres = interchange && args.scale.is_none() && args.fit_height.is_none() && {
-        // Its largest side: a flat Quake item (40 x 40 x 3 units) is not in metres.
-        let [lo, hi] = retromodel::model::transform::extent(model);
-        let size = (0..3).map(|k| hi[k] - lo[k]).fold(0.0f32, f32::max);
-        size > 0.0 && size < METRES_BELOW
-    };
+    let metres = interchange
+        && args.scale.is_none()
+        && args.fit_height.is_none()
+        && retromodel::model::transform::looks_like_metres(model);
     Ok(retromodel::Placement {
         scale: args.scale,
         rotate,

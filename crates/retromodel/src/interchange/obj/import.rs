@@ -295,7 +295,7 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
         let positions: Vec<[f32; 3]> = part.corners.iter().map(|c| v[c.0 as usize]).collect();
         let smooth = if part.corners.iter().any(|c| c.2.is_none()) {
             let ccw: Vec<[u32; 3]> = part.triangles.iter().map(|t| [t[0], t[2], t[1]]).collect();
-            Some(crate::interchange::smooth_normals(&positions, &ccw))
+            Some(crate::math::smooth_normals(&positions, &ccw))
         } else {
             None
         };

@@ -418,7 +418,7 @@ fn primitive(
         };
     let normals = match p.get(&Semantic::Normals) {
         Some(a) => v3(attribute(a, Dimensions::Vec3, "NORMAL")?),
-        None => crate::interchange::smooth_normals(&positions, &triangles),
+        None => crate::math::smooth_normals(&positions, &triangles),
     };
     let uvs: Vec<[f32; 2]> = match p.get(&Semantic::TexCoords(0)) {
         Some(a) => attribute(a, Dimensions::Vec2, "TEXCOORD_0")?
