@@ -234,7 +234,7 @@ fn check_listed(anims: &[PathBuf], converted: &Converted) -> Result<()> {
 /// side files (skins, palettes, animations, shader scripts) found as `retromodel convert`
 /// finds them. Returns the model and the warnings met while reading.
 #[pyfunction]
-#[pyo3(signature = (path, *, game_dirs=Vec::new(), skin_name=None, anims=Vec::new(), palette=None, ignore_case=false, replacements=false, fps=None, model_config=true, weapon=None))]
+#[pyo3(signature = (path, *, game_dirs=Vec::new(), skin_name=None, anims=Vec::new(), palette=None, ignore_case=false, replacements=false, fps=None, model_config=false, weapon=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn load(
     py: Python<'_>,

@@ -144,6 +144,9 @@ pub struct Fit {
     /// Units per metre of the game (Quake's player is 56 units tall: 32), for models in
     /// metres (glTF, OBJ); 0 where units are metres.
     pub units_per_metre: u32,
+    /// The format stores only skeletal animation (MD5): a keyframe model is written in
+    /// skeletal form, one joint per vertex ([`crate::model::rig::vertex_rig`]).
+    pub skeleton: bool,
 }
 
 impl Fit {
@@ -157,6 +160,7 @@ impl Fit {
         skin_align: 1,
         max_mesh: [usize::MAX, usize::MAX],
         units_per_metre: 0,
+        skeleton: false,
     };
 
     /// The Quake family's keyframe formats: 10 frames a second, 16-byte frame names, Quake's
@@ -171,6 +175,7 @@ impl Fit {
         skin_align: 1,
         max_mesh: [usize::MAX, usize::MAX],
         units_per_metre: 32,
+        skeleton: false,
     };
 }
 

@@ -83,6 +83,27 @@ pub fn conform<'a>(
         ));
         out.model = Cow::Owned(b.model);
     }
+    if fit.skeleton
+        && out.model.joints.is_empty()
+        && !out.model.frames.is_empty()
+        && out.model.meshes.iter().any(|m| !m.positions.is_empty())
+    {
+        let rig = crate::model::rig::vertex_rig(&out.model);
+        let joints = rig.joints.len();
+        out.notes.push(format!(
+            "{} keyframes written as {} skeletal animations, one joint per vertex ({joints} \
+             joints): every pose kept",
+            out.model.frames.len(),
+            rig.animations.len()
+        ));
+        if joints > crate::model::rig::MANY_JOINTS {
+            out.warnings.push(format!(
+                "{joints} joints (one per vertex of the keyframe model): engines may refuse \
+                 that many"
+            ));
+        }
+        out.model = Cow::Owned(rig);
+    }
     if let Some(r) = rate {
         if let Some(re) = crate::model::retime::resample_clips(&out.model, r, fit.frame_times) {
             out.notes.push(format!(

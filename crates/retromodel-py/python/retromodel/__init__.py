@@ -97,7 +97,7 @@ def load(
     ignore_case: bool = False,
     replacements: bool = False,
     fps: Optional[float] = None,
-    model_config: bool = True,
+    model_config: bool = False,
     weapon: Optional[PathLike] = None,
 ) -> Model:
     """Read a model file of any format retromodel reads, detected by content.
@@ -118,7 +118,10 @@ def load(
     - ``ignore_case``: look-ups in archives and game folders ignore ASCII case.
     - ``replacements``: prefer modern engines' replacement textures to stored skins.
     - ``fps``: frames per second at which glTF animations are sampled into poses.
-    - ``model_config``: apply a Cube 2 / Red Eclipse ``md5.cfg`` beside an md5mesh.
+    - ``model_config``: apply what a Cube 2 / Red Eclipse ``md5.cfg`` beside an md5mesh
+      says about size, turn and animation speeds, as the engine shows the model (off: the
+      file as stored, as ``retromodel info`` reads it; :func:`convert` turns it on, as
+      ``retromodel convert`` does).
     - ``weapon``: a weapon ``.md3`` to attach on a player's ``tag_weapon``.
 
     Raises :class:`FormatError` for a file that is not a model or is damaged (the message
@@ -287,9 +290,10 @@ def convert(src: PathLike, dst: PathLike, **options: Any) -> SaveReport:
     lo = {k: options.pop(k) for k in list(options) if k in load_keys}
     if "fps" in options:
         lo["fps"] = options["fps"]
-    if "model_config" not in lo and str(dst).lower().endswith((".md5mesh", ".md5anim")):
-        # An md5mesh written for Cube 2 gets its md5.cfg applied by the engine again.
-        lo["model_config"] = False
+    if "model_config" not in lo:
+        # As `retromodel convert`: a Cube 2 md5.cfg is applied, except for MD5 outputs
+        # (the engine would apply it again).
+        lo["model_config"] = not str(dst).lower().endswith((".md5mesh", ".md5anim"))
     return load(src, **lo).save(dst, **options)
 
 

@@ -12,12 +12,14 @@ pub mod frame_names;
 pub mod influences;
 pub mod pose;
 pub mod retime;
+pub mod rig;
 mod scene;
 mod skeletal;
 pub mod split;
 mod timeline;
 pub mod transform;
 mod validate;
+pub mod weld;
 
 pub use clips::{clips_from_frame_names, opening_clip};
 pub use scene::{mul_matrix, Matrix4, MeshPart, NodeTransform, SceneNode};

@@ -100,6 +100,7 @@ impl Codec for Md5Codec {
                 single_mesh: false,
                 fit: crate::codec::Fit {
                     units_per_metre: 40,
+                    skeleton: true,
                     ..crate::codec::Fit::NONE
                 },
             },
@@ -110,6 +111,7 @@ impl Codec for Md5Codec {
                 single_mesh: false,
                 fit: crate::codec::Fit {
                     units_per_metre: 40,
+                    skeleton: true,
                     ..crate::codec::Fit::NONE
                 },
             },
@@ -120,6 +122,7 @@ impl Codec for Md5Codec {
                 single_mesh: false,
                 fit: crate::codec::Fit {
                     units_per_metre: 40,
+                    skeleton: true,
                     ..crate::codec::Fit::NONE
                 },
             },

@@ -124,6 +124,12 @@ pub(crate) fn read_parsed(
             model.meshes.len()
         ));
     }
+    // glTF splits a vertex wherever its attributes differ (texture seams) and exporters
+    // split more (Blender: a vertex shared by two fans): copies that are one point become
+    // one source vertex, which the keyframe writers write once (MD2 always; MDL per texel).
+    for mesh in &mut model.meshes {
+        crate::model::weld::weld_source_vertices(mesh);
+    }
     model
         .validate()
         .map_err(|e| fail(ErrorKind::InvalidModel, e.message))?;

@@ -300,6 +300,13 @@ impl Skeleton {
                     .charge(first.len() as u64 * 4)
                     .map_err(|limit| too_big(&a.name, first.len(), limit))?;
                 (if held { vec![0.0] } else { first.clone() }, fps)
+            } else if a.frame_count == Some(1) {
+                // This crate's one-frame animation (two equal keys): one frame, whatever
+                // the rate asked for.
+                budget
+                    .charge(4)
+                    .map_err(|limit| too_big(&a.name, 1, limit))?;
+                (vec![a.start()], options.fps.unwrap_or(SKELETAL_FPS))
             } else {
                 let fps = options.fps.unwrap_or(SKELETAL_FPS);
                 let (t0, d) = (a.start(), a.duration());
