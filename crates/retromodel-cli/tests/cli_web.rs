@@ -6,7 +6,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::{Child, Command, Stdio};
 
 mod common;
 
@@ -38,7 +38,12 @@ impl Drop for Server {
 }
 
 fn serve(args: &[&str]) -> Server {
-    let mut child = bin()
+    serve_with(bin(), args)
+}
+
+/// Starts `command web ARGS --port 0` and reads the address from its first line.
+fn serve_with(mut command: Command, args: &[&str]) -> Server {
+    let mut child = command
         .arg("web")
         .args(args)
         .args(["--port", "0"])
@@ -270,4 +275,55 @@ fn corpus_game_folder_is_listed_as_ls_lists_it() {
     let listed = common::ls_models(&game);
     assert!(!listed.is_empty());
     assert_eq!(served_models(&app, s(&game)), listed);
+}
+
+/// An installed binary (`cargo install` copies it to ~/.cargo/bin) has no app folder beside
+/// it and no source tree above it: it serves the app that build.rs embedded when web/pkg was
+/// built, or says that it was built without it.
+#[test]
+fn an_installed_binary_serves_its_embedded_app() {
+    let dir = tempfile::tempdir().unwrap();
+    // Deep enough that neither bin/web nor the folder two up holds an app.
+    let bin_dir = dir.path().join("home/.cargo/bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    let installed = bin_dir.join("retromodel");
+    std::fs::copy(env!("CARGO_BIN_EXE_retromodel"), &installed).unwrap();
+    let command = || {
+        let mut c = Command::new(&installed);
+        c.current_dir(dir.path()).env_remove("RETROMODEL_WEB_DIR");
+        c
+    };
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+    if !web.join("pkg/retromodel_web_bg.wasm").is_file() {
+        let out = command().args(["web", "--port", "0"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("built without it") && err.contains("web/build.sh"),
+            "{err}"
+        );
+        println!("web/pkg is not built (bash web/build.sh): the embedded app is not tested");
+        return;
+    }
+    let server = serve_with(command(), &[]);
+    let (status, kind, body) = get(&server, "/");
+    assert_eq!((status, kind.as_str()), (200, "text/html; charset=utf-8"));
+    assert_eq!(body, std::fs::read(web.join("index.html")).unwrap());
+    let (status, kind, body) = get(&server, "/pkg/retromodel_web_bg.wasm");
+    assert_eq!((status, kind.as_str()), (200, "application/wasm"));
+    assert_eq!(
+        body,
+        std::fs::read(web.join("pkg/retromodel_web_bg.wasm")).unwrap()
+    );
+    for (path, kind) in [
+        ("/app.js", "text/javascript; charset=utf-8"),
+        ("/style.css", "text/css; charset=utf-8"),
+        ("/pkg/retromodel_web.js", "text/javascript; charset=utf-8"),
+    ] {
+        let (status, got, _) = get(&server, path);
+        assert_eq!((status, got.as_str()), (200, kind), "{path}");
+    }
+    // Only the app's files: not its build script, nothing outside.
+    assert_eq!(get(&server, "/build.sh").0, 404);
+    assert_eq!(get(&server, "/../Cargo.toml").0, 404);
 }

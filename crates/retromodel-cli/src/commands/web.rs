@@ -1,6 +1,7 @@
 //! `retromodel web`: serves the browser app (web/) on 127.0.0.1, and the models of a folder
 //! or archive for it to browse.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -19,8 +20,9 @@ use crate::files;
 ///
 /// The app's files (index.html, app.js, style.css and pkg/ with the WebAssembly module) are
 /// read from --app DIR, else $RETROMODEL_WEB_DIR, else a `web` folder beside the executable,
-/// else the source tree's `web/` when the executable is target/<profile>/retromodel. Build
-/// pkg/ with `bash web/build.sh`.
+/// else the source tree's `web/` when the executable is target/<profile>/retromodel, else
+/// the copy embedded in the binary: there when `bash web/build.sh` had built pkg/ before
+/// the binary was built (as for `cargo install --path crates/retromodel-cli`).
 ///
 /// Examples:
 ///   retromodel web                          # open files from the page
@@ -49,8 +51,44 @@ pub struct Args {
     game_dir: Vec<PathBuf>,
 }
 
-/// The app folder: the first candidate with index.html and the built module.
-fn app_dir(arg: Option<&Path>) -> Result<PathBuf> {
+/// The web app's files compiled into the binary when its source tree had web/pkg built
+/// (`build.rs`).
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/web_app.rs"));
+}
+
+/// Where the app's files come from.
+enum App {
+    /// A folder with index.html and pkg/.
+    Dir(PathBuf),
+    /// The files embedded in the binary ([`embedded::FILES`]).
+    Embedded,
+}
+
+impl App {
+    /// The app's file at `rel` (a plain relative path).
+    fn read(&self, rel: &str) -> Option<Cow<'static, [u8]>> {
+        match self {
+            App::Dir(dir) => std::fs::read(dir.join(rel)).ok().map(Cow::Owned),
+            App::Embedded => embedded::FILES
+                .iter()
+                .find(|(path, _)| *path == rel)
+                .map(|(_, bytes)| Cow::Borrowed(*bytes)),
+        }
+    }
+
+    /// Where the files come from, in words.
+    fn describe(&self) -> String {
+        match self {
+            App::Dir(dir) => dir.display().to_string(),
+            App::Embedded => "embedded in the binary".to_string(),
+        }
+    }
+}
+
+/// The app: the first candidate folder with index.html and the built module, else the
+/// embedded copy. A folder given with --app is the only candidate.
+fn find_app(arg: Option<&Path>) -> Result<App> {
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(a) = arg {
         candidates.push(a.to_path_buf());
@@ -68,20 +106,36 @@ fn app_dir(arg: Option<&Path>) -> Result<PathBuf> {
             }
         }
     }
+    // The first folder with a page but no module: said if nothing else serves.
+    let mut unbuilt = None;
     for c in &candidates {
         if c.join("index.html").is_file() {
-            if !c.join("pkg/retromodel_web_bg.wasm").is_file() {
-                bail!(
-                    "{}: the web app's module is not built (pkg/retromodel_web_bg.wasm); run `bash web/build.sh` in the source tree",
-                    c.display()
-                );
+            if c.join("pkg/retromodel_web_bg.wasm").is_file() {
+                return Ok(App::Dir(c.clone()));
             }
-            return Ok(c.clone());
+            unbuilt.get_or_insert(c);
         }
     }
+    if arg.is_none() && !embedded::FILES.is_empty() {
+        return Ok(App::Embedded);
+    }
+    if let Some(c) = unbuilt {
+        bail!(
+            "{}: the web app's module is not built (pkg/retromodel_web_bg.wasm); run `bash web/build.sh` in the source tree",
+            c.display()
+        );
+    }
     let tried: Vec<String> = candidates.iter().map(|c| c.display().to_string()).collect();
+    if arg.is_some() {
+        bail!(
+            "the web app was not found (looked in: {}); pass the folder with index.html and pkg/",
+            tried.join(", ")
+        )
+    }
     bail!(
-        "the web app was not found (looked in: {}); pass --app DIR or set RETROMODEL_WEB_DIR",
+        "the web app was not found (looked in: {}), and this binary was built without it \
+         (web/pkg was not built: run `bash web/build.sh` before `cargo build` or `cargo install`); \
+         pass --app DIR or set RETROMODEL_WEB_DIR",
         tried.join(", ")
     )
 }
@@ -283,7 +337,7 @@ fn json_reply(v: serde_json::Value) -> Reply {
 }
 
 /// The reply to a GET of `url`.
-fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
+fn answer(url: &str, app: &App, served: Option<&Served>) -> Reply {
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     let query_value = |key: &str| {
         query
@@ -345,9 +399,9 @@ fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
             if !safe_components(rel) {
                 return text(404, "not found");
             }
-            match std::fs::read(app.join(rel)) {
-                Ok(bytes) => (200, content_type(rel), bytes),
-                Err(_) => text(404, format!("{rel}: not found")),
+            match app.read(rel) {
+                Some(bytes) => (200, content_type(rel), bytes.into_owned()),
+                None => text(404, format!("{rel}: not found")),
             }
         }
     }
@@ -357,7 +411,7 @@ fn answer(url: &str, app: &Path, served: Option<&Served>) -> Reply {
 pub fn run(args: Args) -> Result<ExitCode> {
     // Side files are looked up ignoring case (mods made on Windows).
     files::set_ignore_case(true);
-    let app = app_dir(args.app.as_deref())?;
+    let app = find_app(args.app.as_deref())?;
     if !args.game_dir.is_empty() && args.path.is_none() {
         bail!(
             "--game-dir finds the side files of a served folder, archive or model: give PATH too"
@@ -387,7 +441,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .collect();
         url.push_str(&format!("?open={encoded}"));
     }
-    outln!("retromodel web: serving {url} (app: {})", app.display());
+    outln!("retromodel web: serving {url} (app: {})", app.describe());
     if let Some(s) = &served {
         let n = answer("/api/models", &app, Some(s)).2;
         let count = serde_json::from_slice::<serde_json::Value>(&n)
