@@ -160,7 +160,10 @@ def check_corpus(name, path, ext, mdl, same_vertices):
     clear()
     folder = EXT.player_folder(path)
     src = folder or path
-    orig = info(src)
+    # what retromodel.load gives (a player folder: the assembled player)
+    glb = os.path.join(args.out, "loaded.glb")
+    cli("convert", src, glb, "--force")
+    orig = info(src) if not folder else info(glb)
     # the reference: the original itself, or for a player folder what `convert` assembles
     ref_path = src
     if folder:
@@ -220,7 +223,7 @@ def check_corpus(name, path, ext, mdl, same_vertices):
         b = obj_positions(out, fb, "exp-" + name.split()[0])
         tol = tolerance(ext, a, b)
         d = set_distance(a, b)
-        if d - tol > worst - tol_used:
+        if tol_used == 0 or d - tol > worst - tol_used:
             worst, tol_used = d, tol
     record(name + ": positions within the quantisation step", worst <= tol_used or worst < 1e-6,
            "largest distance %.5f, step %.5f over %d poses" % (worst, tol_used, len(frames)))

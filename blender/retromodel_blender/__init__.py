@@ -95,7 +95,10 @@ class IMPORT_SCENE_OT_retromodel(bpy.types.Operator, ImportHelper):
             self.report({'ERROR'}, str(e))
             return {'CANCELLED'}
         clips = loaded.info.get("clips") or []
-        fps = self.fps or (round(clips[0]["fps"]) if clips and clips[0].get("fps") else 0)
+        # the model's rate: of its first clip, or of its first .md5anim
+        rates = [c.get("fps") for c in clips] + [a.get("fps") for a in loaded.info.get("animations") or []]
+        rates = [r for r in rates if r]
+        fps = self.fps or (round(rates[-1] if loaded.info.get("animations") else rates[0]) if rates else 0)
         scene = context.scene
         if fps:
             # the glTF importer turns key times into frames at the scene's rate
@@ -112,10 +115,14 @@ class IMPORT_SCENE_OT_retromodel(bpy.types.Operator, ImportHelper):
             self.report({'ERROR'}, "Blender's glTF importer failed on retromodel's output")
             return {'CANCELLED'}
         new = [ob for ob in bpy.data.objects if ob not in before]
+        for ob in new:
+            # in game units: exported back at scale 1 (see EXPORT_SCENE_OT_retromodel)
+            ob["retromodel_source"] = os.path.basename(src.rstrip("/\\"))
         if not self.clips_as_actions:
             _drop_actions(new)
         elif clips:
             longest = max(int(round(c["count"] * fps / c["fps"])) if c.get("fps") and fps else c["count"] for c in clips)
+            longest = max([longest] + [a.get("frames", 0) for a in loaded.info.get("animations") or []])
             scene.frame_start, scene.frame_end = 0, max(longest - 1, 0)
         for w in loaded.warnings:
             self.report({'WARNING'}, w)
@@ -164,11 +171,11 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
         default='ACTIONS')
     frame_start: IntProperty(name="Start", default=1)
     frame_end: IntProperty(name="End", default=10)
-    fps: FloatProperty(name="FPS", description="The rate animations are sampled at (0: 10 for Quake targets, as their games step frames; MD5: the scene's)", default=0.0, min=0.0, max=240.0)
+    fps: FloatProperty(name="FPS", description="The rate animations are sampled at (0: 10 for MDL, MD2, MD3, as their games step frames; the scene's for MD5)", default=0.0, min=0.0, max=240.0)
     dither: BoolProperty(name="Dither Skin", description="MDL/MD2 skins: Floyd-Steinberg dithering when matching colours to the palette", default=False)
     palette: StringProperty(name="Palette", description="A 768-byte palette.lmp for 8-bit skins (default: Quake's for MDL)", default="", subtype='FILE_PATH')
     strict: BoolProperty(name="Strict", description="Fail instead of warning when the result exceeds the target engine's limits", default=False)
-    scale: FloatProperty(name="Scale", description="Scale factor (0: metres to game units, 32 a metre; 40 for MD5)", default=0.0, min=0.0)
+    scale: FloatProperty(name="Scale", description="Scale factor (0: 1 for models imported by retromodel, else metres to game units, 32 a metre, 40 for MD5)", default=0.0, min=0.0)
     fit_height: FloatProperty(name="Fit Height", description="Scale the model to this many units tall (0: off)", default=0.0, min=0.0)
     rotate: FloatProperty(name="Yaw", description="Turn the model about the up axis, degrees", default=0.0)
     keep_skin_size: BoolProperty(name="Keep Skin Size", description="Keep skins over 480 texels high instead of resampling them", default=False)
@@ -181,6 +188,15 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
             self.report({'ERROR'}, "unknown output extension %r (one of %s)" % (ext, " ".join(WRITE_EXTENSIONS)))
             return {'CANCELLED'}
         scene = context.scene
+        scale = self.scale or None
+        if scale is None and not self.fit_height and any(
+                "retromodel_source" in ob for ob in (context.selected_objects if self.use_selection else scene.objects)):
+            # imported by this extension: already in game units, not metres to scale up
+            scale = 1.0
+        fps = self.fps or None
+        if fps is None and ext == ".md5mesh":
+            # MD5 keeps the frame rate of its animations: sample at the scene's
+            fps = scene.render.fps / scene.render.fps_base
         old_range = (scene.frame_start, scene.frame_end)
         with tempfile.TemporaryDirectory(prefix="retromodel-") as tmp:
             glb = os.path.join(tmp, "blender.glb")
@@ -195,9 +211,9 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
                 return {'CANCELLED'}
             try:
                 saved = backend.save_glb(
-                    glb, out, fps=self.fps or None, mdl=self.mdl if ext == ".mdl" else None,
+                    glb, out, fps=fps, mdl=self.mdl if ext == ".mdl" else None,
                     palette=bpy.path.abspath(self.palette) if self.palette else None,
-                    dither=self.dither, strict=self.strict, scale=self.scale or None,
+                    dither=self.dither, strict=self.strict, scale=scale,
                     fit_height=self.fit_height or None, rotate=self.rotate or None,
                     keep_skin_size=self.keep_skin_size,
                     skin=bpy.path.abspath(self.skin) if self.skin else None)

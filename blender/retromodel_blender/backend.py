@@ -133,6 +133,12 @@ def load_glb(path, game_dirs=(), skin_name=None, anims=(), palette=None):
         with open(out, "rb") as f:
             glb = f.read()
         inf = info(out)
+        if os.path.isfile(path):
+            # the source's own header facts (the .md5anim files and their rates)
+            src = info(path)
+            for k in ("format", "version", "animations", "skin_sources"):
+                if k in src:
+                    inf[k] = src[k]
     return Loaded(glb=glb, info=inf, warnings=_cli_warnings(res.stderr))
 
 
@@ -162,6 +168,7 @@ def save_glb(glb_path, out_path, **options):
     ones are left out.  The output is replaced if it exists.
     """
     _need_backend()
+    _drop_required_variants(glb_path)
     opts = {k: v for k, v in options.items() if v not in (None, False, "", 0)}
     unknown = set(opts) - set(SAVE_OPTIONS)
     if unknown:
@@ -196,6 +203,33 @@ def save_glb(glb_path, out_path, **options):
         or f.endswith(".md5anim") and out_path.endswith(".md5mesh"))
     return Saved(files=files, warnings=_cli_warnings(res.stderr), notes=notes,
                  max_error=max(errors) if errors else None, frame_errors=errors)
+
+
+def _drop_required_variants(glb_path):
+    """Blender's exporter lists KHR_materials_variants (the skins of a model imported from
+    retromodel) in extensionsRequired, which retromodel's glTF reader refuses; the
+    variants are optional to read (the default material stays), so move the name to
+    extensionsUsed only."""
+    import struct
+    with open(glb_path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"glTF" or b"KHR_materials_variants" not in data[:64 * 1024 * 1024]:
+        return
+    (length,) = struct.unpack_from("<I", data, 12)
+    doc = json.loads(data[20:20 + length])
+    req = doc.get("extensionsRequired") or []
+    if "KHR_materials_variants" not in req:
+        return
+    req.remove("KHR_materials_variants")
+    if not req:
+        doc.pop("extensionsRequired")
+    chunk = json.dumps(doc, separators=(",", ":")).encode()
+    chunk += b" " * (-len(chunk) % 4)
+    rest = data[20 + length:]
+    out = b"glTF" + struct.pack("<II", 2, 12 + 8 + len(chunk) + len(rest)) \
+        + struct.pack("<I", len(chunk)) + b"JSON" + chunk + rest
+    with open(glb_path, "wb") as f:
+        f.write(out)
 
 
 # -- the command-line fallback -------------------------------------------------
