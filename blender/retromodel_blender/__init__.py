@@ -115,6 +115,7 @@ class IMPORT_SCENE_OT_retromodel(bpy.types.Operator, ImportHelper):
             self.report({'ERROR'}, "Blender's glTF importer failed on retromodel's output")
             return {'CANCELLED'}
         new = [ob for ob in bpy.data.objects if ob not in before]
+        _keep_clip_extras(new, loaded.glb)
         for ob in new:
             # in game units: exported back at scale 1 (see EXPORT_SCENE_OT_retromodel)
             ob["retromodel_source"] = os.path.basename(src.rstrip("/\\"))
@@ -131,6 +132,38 @@ class IMPORT_SCENE_OT_retromodel(bpy.types.Operator, ImportHelper):
             os.path.basename(src.rstrip("/\\")), inf.get("format", "?"), inf.get("vertices", 0),
             inf.get("triangles", 0), inf.get("poses", 0), inf.get("joints", 0), len(clips)))
         return {'FINISHED'}
+
+
+def _glb_animation_extras(glb):
+    """{animation name: extras} of a binary glTF (retromodel writes frameCount and
+    frameGroup there: what rebuilds a clip exactly, Quake MDL frame groups included)."""
+    import json
+    import struct
+    try:
+        (length,) = struct.unpack_from("<I", glb, 12)
+        doc = json.loads(glb[20:20 + length])
+    except (ValueError, struct.error):
+        return {}
+    return {a.get("name"): a["extras"] for a in doc.get("animations", [])
+            if isinstance(a.get("extras"), dict)}
+
+
+def _keep_clip_extras(objects, glb):
+    """Copy each glTF animation's extras onto its actions as custom properties, which
+    Blender's exporter writes back as the animation's extras (export_extras)."""
+    extras = _glb_animation_extras(glb)
+    if not extras:
+        return
+    for ob in objects:
+        blocks = [ob] + ([ob.data.shape_keys] if ob.type == 'MESH' and ob.data.shape_keys else [])
+        for b in blocks:
+            ad = b.animation_data
+            for t in (ad.nla_tracks if ad else ()):
+                for strip in t.strips:
+                    if strip.action is not None and t.name in extras:
+                        for k, v in extras[t.name].items():
+                            if isinstance(v, (int, float, str, bool)):
+                                strip.action[k] = v
 
 
 def _drop_actions(objects):
@@ -169,6 +202,7 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
         ('ACTIONS', "Actions", "Each action (shape keys, armature, tag empties) becomes a clip"),
         ('RANGE', "Frame Range", "The frames from Start to End, as the scene plays them, become one clip")),
         default='ACTIONS')
+    sample_frames: BoolProperty(name="Sample Every Frame", description="Bake the animation on every frame (drivers, constraints, NLA blending) instead of writing the keys as they are", default=False)
     frame_start: IntProperty(name="Start", default=1)
     frame_end: IntProperty(name="End", default=10)
     fps: FloatProperty(name="FPS", description="The rate animations are sampled at (0: 10 for MDL, MD2, MD3, as their games step frames; the scene's for MD5)", default=0.0, min=0.0, max=240.0)
@@ -203,7 +237,8 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
             try:
                 if self.animation == 'RANGE':
                     scene.frame_start, scene.frame_end = self.frame_start, self.frame_end
-                result = bpy.ops.export_scene.gltf(**export_gltf_options(glb, self.use_selection, self.animation))
+                result = bpy.ops.export_scene.gltf(**export_gltf_options(
+                    glb, self.use_selection, self.animation, self.sample_frames))
             finally:
                 scene.frame_start, scene.frame_end = old_range
             if 'FINISHED' not in result or not os.path.isfile(glb):
@@ -233,7 +268,7 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
     def draw(self, context):
         layout = self.layout
         layout.use_property_split = True
-        for name in ("mdl", "use_selection", "animation"):
+        for name in ("mdl", "use_selection", "animation", "sample_frames"):
             layout.prop(self, name)
         if self.animation == 'RANGE':
             row = layout.row(align=True)
@@ -243,17 +278,22 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
             layout.prop(self, name)
 
 
-def export_gltf_options(path, use_selection=False, animation='ACTIONS'):
+def export_gltf_options(path, use_selection=False, animation='ACTIONS', sample=False):
     """The options of Blender's glTF exporter that give retromodel what it reads:
     every action a glTF animation (shape-key weights, bone and object transforms),
     sampled on every frame, morph targets, the armature as a skin, empties as nodes,
-    images as they are (PNG stays PNG)."""
+    images as they are (PNG stays PNG).
+
+    Keys are written as they are unless `sample`: a model imported from retromodel then
+    keeps each pose on its key at the clip's own rate (a Quake 3 player's clips run at
+    10 to 25 frames a second, which no one scene rate samples), and retromodel samples
+    what is between keys itself; `sample` bakes every frame (drivers, constraints)."""
     kw = dict(
         filepath=path, export_format='GLB', use_selection=use_selection,
         export_yup=True, export_apply=False, export_texcoords=True, export_normals=True,
-        export_materials='EXPORT', export_image_format='AUTO', export_extras=False,
+        export_materials='EXPORT', export_image_format='AUTO', export_extras=True,
         export_cameras=False, export_lights=False,
-        export_animations=True, export_force_sampling=True, export_frame_step=1,
+        export_animations=True, export_force_sampling=sample, export_frame_step=1,
         export_optimize_animation_size=False, export_anim_slide_to_zero=True,
         export_morph=True, export_morph_normal=True, export_morph_animation=True,
         export_skins=True, export_all_influences=False, export_def_bones=False,
