@@ -376,7 +376,10 @@ def main():
     print("\n== Blender %s: %d checks, %d failed ==" % (VERSION, len(RESULTS), len(failed)))
     for n, ok, d in failed:
         print("  FAIL %s: %s" % (n, d))
-    sys.exit(1 if failed else 0)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # os._exit: bpy 4.2 as a module can crash while the interpreter shuts down (status 139)
+    os._exit(1 if failed else 0)
 
 
 main()

@@ -78,6 +78,7 @@ class IMPORT_SCENE_OT_retromodel(bpy.types.Operator, ImportHelper):
     palette: StringProperty(name="Palette", description="A 768-byte palette.lmp for 8-bit skins instead of the one found beside the model or Quake's", default="", subtype='FILE_PATH')
     anims: StringProperty(name="MD5 Animations", description="MD5 meshes: .md5anim files to include, separated by ';' (default: every one beside the mesh that fits)", default="")
     assemble_player: BoolProperty(name="Assemble Quake 3 Player", description="A lower/upper/head .md3 or animation.cfg of a player folder imports the whole player (upper on tag_torso, head on tag_head, one clip per animation.cfg entry)", default=True)
+    model_config: BoolProperty(name="Apply Model Config", description="MD5: apply what a Cube 2 / Red Eclipse md5.cfg beside the mesh says (size, turn, animation speeds), as the game shows the model; off: the file as stored", default=True)
     clips_as_actions: BoolProperty(name="Clips as Actions", description="One action per clip (frame group, named frames, animation.cfg entry, .md5anim); off: poses as shape keys only", default=True)
     fps: IntProperty(name="Scene FPS", description="Frames per second to set the scene to, so that each pose falls on a frame (0: the model's own rate)", default=0, min=0, max=240)
 
@@ -90,7 +91,8 @@ class IMPORT_SCENE_OT_retromodel(bpy.types.Operator, ImportHelper):
                 game_dirs=[bpy.path.abspath(self.game_dir)] if self.game_dir else (),
                 skin_name=self.skin_name or None,
                 anims=[a.strip() for a in self.anims.split(";") if a.strip()],
-                palette=bpy.path.abspath(self.palette) if self.palette else None)
+                palette=bpy.path.abspath(self.palette) if self.palette else None,
+                model_config=self.model_config)
         except backend.BackendError as e:
             self.report({'ERROR'}, str(e))
             return {'CANCELLED'}

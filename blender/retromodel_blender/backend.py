@@ -5,7 +5,7 @@ Everything else in the extension goes through the four functions below, so
 that a change of the retromodel Python API (or of how it is reached) touches
 this file only:
 
-    load_glb(path, ...) -> Loaded(glb: bytes, info: dict, warnings: list[str])
+    load_glb(path, ..., model_config=True) -> Loaded(glb: bytes, info: dict, warnings: list[str])
     save_glb(glb_path, out_path, **options) -> Saved(files, warnings, notes, max_error, frame_errors)
     info(path) -> dict                      (the keys of `retromodel info --json`)
     describe() -> str                       (which retromodel is in use, for messages)
@@ -96,8 +96,8 @@ def _collect(fn):
     return result, [str(w.message) for w in caught if issubclass(w.category, category)]
 
 
-def _load_options(game_dirs=(), skin_name=None, anims=(), palette=None):
-    kw = {}
+def _load_options(game_dirs=(), skin_name=None, anims=(), palette=None, model_config=True):
+    kw = {} if model_config else {"model_config": False}
     if game_dirs:
         kw["game_dirs"] = tuple(game_dirs)
     if skin_name:
@@ -111,11 +111,11 @@ def _load_options(game_dirs=(), skin_name=None, anims=(), palette=None):
 
 # -- the public functions ------------------------------------------------------
 
-def load_glb(path, game_dirs=(), skin_name=None, anims=(), palette=None):
+def load_glb(path, game_dirs=(), skin_name=None, anims=(), palette=None, model_config=True):
     """Read any model retromodel reads and return it as a binary glTF in memory."""
     _need_backend()
     if _rm is not None:
-        kw = _load_options(game_dirs, skin_name, anims, palette)
+        kw = _load_options(game_dirs, skin_name, anims, palette, model_config)
         (glb, inf), warns = _collect(lambda: _model_glb(path, kw))
         return Loaded(glb=glb, info=inf, warnings=warns)
     with tempfile.TemporaryDirectory(prefix="retromodel-") as tmp:
@@ -129,6 +129,8 @@ def load_glb(path, game_dirs=(), skin_name=None, anims=(), palette=None):
             args += ["--anim", a]
         if palette:
             args += ["--palette", palette]
+        if not model_config:
+            args.append("--no-model-config")
         res = _run(args)
         with open(out, "rb") as f:
             glb = f.read()
@@ -174,13 +176,21 @@ def save_glb(glb_path, out_path, **options):
     if unknown:
         raise TypeError("unknown save options: %s" % ", ".join(sorted(unknown)))
     if _rm is not None:
+        if "palette" in opts:  # save's name for the palette skins are written with
+            opts["target_palette"] = opts.pop("palette")
+
         def go():
             m = _rm.load(glb_path)
             return m.save(out_path, force=True, **opts)
         report, warns = _collect(go)
-        return Saved(files=list(report.files), warnings=warns + list(report.warnings),
-                     notes=list(report.notes), max_error=report.max_error,
-                     frame_errors=list(report.frame_errors))
+        # save() both returns its warnings and emits them as RetromodelWarning
+        for w in getattr(report, "warnings", None) or []:
+            if w not in warns:
+                warns.append(w)
+        return Saved(files=list(getattr(report, "files", None) or [out_path]), warnings=warns,
+                     notes=list(getattr(report, "notes", None) or []),
+                     max_error=getattr(report, "max_error", None),
+                     frame_errors=list(getattr(report, "frame_errors", None) or []))
     args = ["convert", glb_path, out_path, "--force", "-v"]
     flags = {"dither": "--dither", "strict": "--strict", "quantize": "--quantize",
              "keep_skin_size": "--keep-skin-size"}
