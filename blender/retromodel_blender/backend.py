@@ -180,7 +180,8 @@ def save_glb(glb_path, out_path, **options):
             opts["target_palette"] = opts.pop("palette")
 
         def go():
-            m = _rm.load(glb_path)
+            # fps is also the rate glTF animations are sampled at, as the CLI's --fps
+            m = _rm.load(glb_path, fps=opts["fps"]) if "fps" in opts else _rm.load(glb_path)
             return m.save(out_path, force=True, **opts)
         report, warns = _collect(go)
         # save() both returns its warnings and emits them as RetromodelWarning
