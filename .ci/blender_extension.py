@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""Acceptance check of the Blender extension (issue 27, criterion 3) for one Blender.
+
+    VENV/bin/python .ci/blender_extension.py --zip target/blender/retromodel-X.zip \
+        --corpus $RETROMODEL_CORPUS --retromodel target/release/retromodel --out DIR
+
+VENV is a virtual environment with `bpy` (Blender as a Python module) and, normally, the
+retromodel wheel.  The extension zip is installed with bpy.ops.extensions.package_install_files
+into a throw-away user folder (--register-module instead puts blender/ on sys.path and calls
+register()).  For one corpus model of each family: import (shape keys = poses or bones =
+joints, one clip per action, an image texture), export back to the same format and compare
+with the original through `retromodel info --json` and OBJ poses (`convert --frame K`);
+then models made by script (shape-key animation; an armature action) exported to .mdl,
+.md2, .md3 and .md5mesh and checked for their frame counts.  Exit status 1 on any failure.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import traceback
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--zip")
+ap.add_argument("--register-module", action="store_true",
+                help="import blender/retromodel_blender and call register() instead of installing the zip")
+ap.add_argument("--corpus", default=os.environ.get("RETROMODEL_CORPUS", "/work/shared/corpus"))
+ap.add_argument("--retromodel", required=True, help="the retromodel CLI (for info and OBJ poses)")
+ap.add_argument("--out", required=True)
+ap.add_argument("--require-package", action="store_true",
+                help="fail unless the extension uses the retromodel Python package")
+ap.add_argument("--only", help="comma-separated case names")
+args = ap.parse_args()
+os.makedirs(args.out, exist_ok=True)
+# a user folder of our own: extensions install there, nothing of the machine's is read
+os.environ["BLENDER_USER_RESOURCES"] = tempfile.mkdtemp(prefix="blender-user-", dir=args.out)
+if not args.require_package:
+    os.environ.setdefault("RETROMODEL_CLI", args.retromodel)  # used only if the package is missing
+
+import bpy  # noqa: E402
+import numpy as np  # noqa: E402
+
+VERSION = bpy.app.version_string
+RESULTS = []
+
+
+def record(name, ok, detail=""):
+    RESULTS.append((name, ok, detail))
+    print("%s %s %s" % ("PASS" if ok else "FAIL", name, detail), flush=True)
+
+
+def cli(*a):
+    r = subprocess.run([args.retromodel] + [str(x) for x in a], capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError("retromodel %s: %s" % (" ".join(map(str, a)), r.stderr.strip()))
+    return r
+
+
+def info(path, *extra):
+    return json.loads(cli("info", "--json", path, *extra).stdout.splitlines()[0])
+
+
+def obj_positions(model, frame, tag):
+    out = os.path.join(args.out, "obj", "%s_%d.obj" % (tag, frame))
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    cli("convert", model, out, "--frame", frame, "--force")
+    v = [list(map(float, l.split()[1:4])) for l in open(out) if l.startswith("v ")]
+    return np.array(v)
+
+
+def set_distance(a, b):
+    """The largest distance from a point of either set to the nearest of the other."""
+    def one(p, q):
+        worst = 0.0
+        for i in range(0, len(p), 512):
+            d = np.sqrt(((p[i:i + 512, None, :] - q[None, :, :]) ** 2).sum(-1)).min(1)
+            worst = max(worst, float(d.max()))
+        return worst
+    return max(one(a, b), one(b, a))
+
+
+# -- install ---------------------------------------------------------------------
+
+def install():
+    if args.register_module:
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "blender"))
+        import retromodel_blender
+        retromodel_blender.register()
+        record("register module", hasattr(bpy.ops.import_scene, "retromodel"))
+        return retromodel_blender
+    r = bpy.ops.extensions.package_install_files(filepath=os.path.abspath(args.zip), repo="user_default",
+                                                 enable_on_install=True)
+    ok = 'FINISHED' in r and hasattr(bpy.types, "IMPORT_SCENE_OT_retromodel") \
+        and hasattr(bpy.types, "EXPORT_SCENE_OT_retromodel")
+    record("install zip (extensions.package_install_files)", ok, str(r))
+    mod = sys.modules.get("bl_ext.user_default.retromodel")
+    return mod
+
+
+EXT = install()
+if EXT is None:
+    print("the extension did not register; stopping")
+    sys.exit(1)
+print("backend:", EXT.backend.describe())
+record("backend is the retromodel package", EXT.backend._rm is not None or not args.require_package,
+       EXT.backend.describe())
+
+
+def clear():
+    for coll in (bpy.data.objects, bpy.data.meshes, bpy.data.armatures, bpy.data.actions,
+                 bpy.data.images, bpy.data.materials, bpy.data.shape_keys and [] or []):
+        for x in list(coll):
+            coll.remove(x)
+    for c in list(bpy.data.collections):
+        bpy.data.collections.remove(c)
+
+
+def mesh_objects():
+    return [o for o in bpy.data.objects if o.type == 'MESH' and o.data.polygons]
+
+
+def image_textures():
+    found = []
+    for m in bpy.data.materials:
+        if m.node_tree:
+            for n in m.node_tree.nodes:
+                if n.type == 'TEX_IMAGE' and n.image and n.image.size[0] > 0:
+                    found.append(n.image.name)
+    return found
+
+
+# -- corpus models -----------------------------------------------------------------
+
+C = args.corpus
+CASES = [
+    # name, model, exported extension, mdl kind, formats that keep one vertex per position
+    ("quake-mdl (frame groups)", C + "/quake_mdl/github-pnahratow-LibreQuake/lq1/progs/flame2.mdl", ".mdl", "quake", True),
+    ("md2 (with skin)", C + "/md2/debian-ufoai-data/ufoai/base/0models.pk3/models/aliens/bloodspider/bloodspider.md2", ".md2", None, True),
+    ("md3 player folder", C + "/md3/debian-openarena-data/openarena/baseoa/pak0.pk3/models/players/sarge/upper.md3", ".md3", None, False),
+    ("md5 (mesh + md5anim)", C + "/md5/debian-redeclipse-data/redeclipse/data/weapons/grenade/grenade.md5mesh", ".md5mesh", None, False),
+    ("3dgs mdl3", C + "/3dgs_mdl/github-Acknex-Morbius/source/models/items/staff.mdl", ".mdl", "gs3", True),
+]
+STEP = {".md3": 1.0 / 64}
+
+
+def tolerance(ext, a, b):
+    if ext in STEP:
+        return STEP[ext] * 1.01
+    if ext == ".md5mesh":
+        return 1e-3
+    # 8-bit formats: one step of the frame's grid in the original and in the export
+    ext_a = np.ptp(a, axis=0).max() / 255.0
+    ext_b = np.ptp(b, axis=0).max() / 255.0
+    return (ext_a + ext_b) * 1.01
+
+
+def check_corpus(name, path, ext, mdl, same_vertices):
+    clear()
+    folder = EXT.player_folder(path)
+    src = folder or path
+    # what retromodel.load gives (a player folder: the assembled player)
+    glb = os.path.join(args.out, "loaded.glb")
+    cli("convert", src, glb, "--force")
+    orig = info(src) if not folder else info(glb)
+    # the reference: the original itself, or for a player folder what `convert` assembles
+    ref_path = src
+    if folder:
+        ref_path = os.path.join(args.out, "reference" + ext)
+        cli("convert", folder, ref_path, "--force")
+    ref = info(ref_path)
+    r = bpy.ops.import_scene.retromodel(filepath=path)
+    record(name + ": import", 'FINISHED' in r, str(r))
+    meshes = mesh_objects()
+    clips = EXT._clip_names(bpy.data.objects)
+    n_clips = len(orig.get("clips") or []) or len(orig.get("animations") or [])
+    if orig.get("joints"):
+        arms = [o for o in bpy.data.objects if o.type == 'ARMATURE']
+        bones = sum(len(a.data.bones) for a in arms)
+        record(name + ": armature bones = joints", bones == orig["joints"], "%d bones, %d joints" % (bones, orig["joints"]))
+    else:
+        keys = [len(o.data.shape_keys.key_blocks) if o.data.shape_keys else 1 for o in meshes]
+        record(name + ": shape keys = poses", keys and all(k == orig["poses"] for k in keys),
+               "%s shape keys per mesh, %d poses" % (keys, orig["poses"]))
+    record(name + ": one action per clip", len(clips) == n_clips, "%d actions, %d clips" % (len(clips), n_clips))
+    imgs = image_textures()
+    record(name + ": image texture", bool(imgs), ", ".join(sorted(set(imgs))))
+    out = os.path.join(args.out, name.split()[0] + "-blender" + ext)
+    kw = {"mdl": mdl} if mdl else {}
+    r = bpy.ops.export_scene.retromodel(filepath=out, **kw)
+    record(name + ": export " + ext, 'FINISHED' in r and os.path.isfile(out), str(r))
+    if not os.path.isfile(out):
+        return
+    got = info(out)
+    fields = ["triangles", "joints"] + (["vertices"] if same_vertices else [])
+    if not orig.get("joints"):
+        fields.append("poses")
+    if mdl == "quake":
+        fields.append("frame_groups")
+    for f in fields:
+        record("%s: %s" % (name, f), got.get(f) == ref.get(f), "exported %s, original %s" % (got.get(f), ref.get(f)))
+    if orig.get("joints"):
+        want = sorted(a["frames"] for a in orig.get("animations") or [])
+        have = sorted(a["frames"] for a in got.get("animations") or [])
+        record(name + ": md5anim frames", want == have, "exported %s, original %s" % (have, want))
+    else:
+        rc = {c["name"].rstrip("_"): c for c in ref["clips"]}
+        gc = {c["name"].rstrip("_"): c for c in got["clips"]}
+        record(name + ": clips", sorted(rc) == sorted(gc) and all(rc[k]["count"] == gc[k]["count"] for k in rc),
+               "differ: %s" % {k: (gc.get(k, {}).get("count"), rc[k]["count"]) for k in rc if gc.get(k, {}).get("count") != rc[k]["count"]})
+    # positions: first and last pose of up to three clips (the bind pose of an MD5)
+    frames = [(0, 0)]
+    if not orig.get("joints"):
+        frames = []
+        rc = {c["name"].rstrip("_"): c for c in ref["clips"]}
+        gc = {c["name"].rstrip("_"): c for c in got["clips"]}
+        for k in sorted(set(rc) & set(gc))[:3]:
+            n = min(rc[k]["count"], gc[k]["count"])
+            for j in sorted({0, n - 1}):
+                frames.append((rc[k]["first"] + j, gc[k]["first"] + j))
+    worst, tol_used = 0.0, 0.0
+    for fa, fb in frames:
+        a = obj_positions(ref_path, fa, "ref-" + name.split()[0])
+        b = obj_positions(out, fb, "exp-" + name.split()[0])
+        tol = tolerance(ext, a, b)
+        d = set_distance(a, b)
+        if tol_used == 0 or d - tol > worst - tol_used:
+            worst, tol_used = d, tol
+    record(name + ": positions within the quantisation step", worst <= tol_used or worst < 1e-6,
+           "largest distance %.5f, step %.5f over %d poses" % (worst, tol_used, len(frames)))
+
+
+# -- models made by script ----------------------------------------------------------
+
+def scene_10fps():
+    s = bpy.context.scene
+    s.render.fps, s.render.fps_base = 10, 1.0
+    return s
+
+
+def shape_key_model():
+    """A quad strip with three shape keys; actions 'wave' (frames 1-5) and 'pulse' (1-3),
+    each pose one-hot on a frame, both in NLA tracks (as Blender users keep actions)."""
+    clear()
+    scene_10fps()
+    me = bpy.data.meshes.new("strip")
+    verts = [(x, y, 0.0) for x in range(4) for y in (0, 1)]
+    faces = [(2 * i, 2 * i + 2, 2 * i + 3, 2 * i + 1) for i in range(3)]
+    me.from_pydata(verts, [], faces)
+    me.uv_layers.new()
+    ob = bpy.data.objects.new("strip", me)
+    bpy.context.scene.collection.objects.link(ob)
+    ob.shape_key_add(name="Basis")
+    for k in range(3):
+        sk = ob.shape_key_add(name="pose%d" % (k + 1))
+        for i, v in enumerate(sk.data):
+            v.co.z = 0.2 * (k + 1) * (i % 2)
+    keys = ob.data.shape_keys
+    ad = keys.animation_data_create()
+    for name, seq in (("wave", [0, 1, 2, 3, 0]), ("pulse", [0, 3, 0])):
+        act = bpy.data.actions.new(name)
+        ad.action = act
+        for f, pose in enumerate(seq, start=1):
+            for k in range(1, 4):
+                kb = keys.key_blocks[k]
+                kb.value = 1.0 if pose == k else 0.0
+                kb.keyframe_insert("value", frame=f)
+        track = ad.nla_tracks.new()
+        track.name = name
+        track.strips.new(name, 1, act)
+        ad.action = None
+    return {"wave": 5, "pulse": 3}
+
+
+def armature_model():
+    """A two-bone arm skinning a box; actions 'bend' (frames 1-9) and 'twist' (1-5)."""
+    clear()
+    scene_10fps()
+    arm = bpy.data.armatures.new("rig")
+    rig = bpy.data.objects.new("rig", arm)
+    bpy.context.scene.collection.objects.link(rig)
+    bpy.context.view_layer.objects.active = rig
+    bpy.ops.object.mode_set(mode='EDIT')
+    b1 = arm.edit_bones.new("root")
+    b1.head, b1.tail = (0, 0, 0), (0, 0, 1)
+    b2 = arm.edit_bones.new("tip")
+    b2.head, b2.tail, b2.parent = (0, 0, 1), (0, 0, 2), b1
+    bpy.ops.object.mode_set(mode='OBJECT')
+    me = bpy.data.meshes.new("box")
+    verts = [(x, y, z) for z in (0, 1, 2) for x in (-0.2, 0.2) for y in (-0.2, 0.2)]
+    faces = []
+    for z in range(2):
+        o, n = 4 * z, 4 * z + 4
+        faces += [(o, o + 1, n + 1, n), (o + 1, o + 3, n + 3, n + 1), (o + 3, o + 2, n + 2, n + 3), (o + 2, o, n, n + 2)]
+    me.from_pydata(verts, [], faces)
+    me.uv_layers.new()
+    box = bpy.data.objects.new("box", me)
+    bpy.context.scene.collection.objects.link(box)
+    box.parent = rig
+    g1, g2 = box.vertex_groups.new(name="root"), box.vertex_groups.new(name="tip")
+    for i, v in enumerate(verts):
+        (g1 if v[2] < 1.5 else g2).add([i], 1.0, 'REPLACE')
+    mod = box.modifiers.new("rig", 'ARMATURE')
+    mod.object = rig
+    ad = rig.animation_data_create()
+    for name, n, axis in (("bend", 9, 0), ("twist", 5, 2)):
+        act = bpy.data.actions.new(name)
+        ad.action = act
+        pb = rig.pose.bones["tip"]
+        pb.rotation_mode = 'XYZ'
+        for f in range(1, n + 1):
+            e = [0.0, 0.0, 0.0]
+            e[axis] = 0.15 * (f - 1)
+            pb.rotation_euler = e
+            pb.keyframe_insert("rotation_euler", frame=f)
+        track = ad.nla_tracks.new()
+        track.name = name
+        track.strips.new(name, 1, act)
+        ad.action = None
+    pb.rotation_euler = (0, 0, 0)
+    return {"bend": 9, "twist": 5}
+
+
+def check_scripted(name, make):
+    for ext, mdl in ((".mdl", "quake"), (".md2", None), (".md3", None), (".md5mesh", None)):
+        want = make()
+        out = os.path.join(args.out, "%s%s" % (name, ext))
+        try:
+            r = bpy.ops.export_scene.retromodel(filepath=out, **({"mdl": mdl} if mdl else {}))
+        except RuntimeError as e:
+            msg = str(e).strip().splitlines()[-1]
+            if name == "shape-keys" and ext == ".md5mesh":
+                # MD5 animates joints only: vertex animation cannot be written, and must
+                # be refused in words rather than written wrong
+                record("%s -> %s refused (MD5 has no vertex animation)" % (name, ext), "skeleton" in msg, msg)
+            else:
+                record("%s -> %s" % (name, ext), False, msg)
+            continue
+        if not os.path.isfile(out):
+            record("%s -> %s" % (name, ext), False, "nothing written: %s" % r)
+            continue
+        got = info(out)
+        if ext == ".md5mesh":
+            have = {os.path.splitext(os.path.basename(a["file"]))[0].split("_")[-1]: a["frames"]
+                    for a in got.get("animations") or []}
+            if name == "shape-keys":
+                # MD5 has no morph targets: the mesh is written, the poses can't be
+                record("%s -> %s" % (name, ext), got.get("triangles", 0) > 0, "triangles %s, md5anims %s" % (got.get("triangles"), have))
+                continue
+        else:
+            have = {c["name"]: c["count"] for c in got.get("clips") or []}
+        record("%s -> %s frame counts" % (name, ext), have == want,
+               "retromodel info: %s, expected %s" % (have, want))
+
+
+def main():
+    only = set(args.only.split(",")) if args.only else None
+    for case in CASES:
+        if only and case[0].split()[0] not in only:
+            continue
+        try:
+            check_corpus(*case)
+        except Exception as e:
+            traceback.print_exc()
+            record(case[0], False, "%s: %s" % (type(e).__name__, e))
+    for name, make in (("shape-keys", shape_key_model), ("armature", armature_model)):
+        if only and name not in only:
+            continue
+        try:
+            check_scripted(name, make)
+        except Exception as e:
+            traceback.print_exc()
+            record(name, False, "%s: %s" % (type(e).__name__, e))
+    failed = [r for r in RESULTS if not r[1]]
+    print("\n== Blender %s: %d checks, %d failed ==" % (VERSION, len(RESULTS), len(failed)))
+    for n, ok, d in failed:
+        print("  FAIL %s: %s" % (n, d))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # os._exit: bpy 4.2 as a module can crash while the interpreter shuts down (status 139)
+    os._exit(1 if failed else 0)
+
+
+main()
