@@ -294,6 +294,9 @@ def export_gltf_options(path, use_selection=False, animation='ACTIONS', sample=F
         filepath=path, export_format='GLB', use_selection=use_selection,
         export_yup=True, export_apply=False, export_texcoords=True, export_normals=True,
         export_materials='EXPORT', export_image_format='AUTO', export_extras=True,
+        # `_SOURCE_VERTEX`, which retromodel's glTF carries and Blender keeps as a point
+        # attribute: the file's vertices come back as they were (seam copies, duplicates).
+        export_attributes=True,
         export_cameras=False, export_lights=False,
         export_animations=True, export_force_sampling=sample, export_frame_step=1,
         export_optimize_animation_size=False, export_anim_slide_to_zero=True,

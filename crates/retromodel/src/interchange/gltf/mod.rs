@@ -19,5 +19,12 @@ pub use export::{
 };
 pub use import::read;
 
+/// The application attribute (`_SOURCE_VERTEX`, without its underscore) that the exporter
+/// writes and the importer reads: per glTF vertex, the index of the model file's vertex it
+/// came from, so that a round trip (through Blender too, which keeps `_` attributes) writes
+/// the file's points as they were. Files without it get their copies of a point welded
+/// (`model::weld`).
+pub const SOURCE_VERTEX: &str = "SOURCE_VERTEX";
+
 /// The extension that quantised files ([`GltfOptions::quantize`]) require.
 pub const QUANTIZATION: &str = "KHR_mesh_quantization";

@@ -15,6 +15,7 @@ use super::quantize::{self, Column, Component, Grid, Layout, Rows};
 use super::space::Local;
 use super::{invalid, unit, Builder, QuantizedMesh};
 use crate::error::Result;
+use crate::interchange::gltf::SOURCE_VERTEX;
 use crate::model::influences::influences;
 use crate::model::{quat_to_y_up, to_y_up, Matrix4, Mesh};
 
@@ -514,6 +515,18 @@ impl Builder<'_> {
         }
         if self.skinned(m) {
             self.skin_attributes(mi, m, &mut attributes);
+        }
+        if m.source_vertices.len() == m.positions.len() {
+            // `_SOURCE_VERTEX` (an application attribute, float so that Blender keeps it
+            // as a point attribute and writes it back with `export_attributes`): the file
+            // vertex each glTF vertex came from, so a round trip writes the file's points
+            // as they were, copies at texture seams and stored duplicates alike.
+            let source: Vec<[f32; 1]> = m.source_vertices[lo..hi]
+                .iter()
+                .map(|&v| [v as f32])
+                .collect();
+            let a = self.floats(&source, Some(Target::ArrayBuffer), false);
+            attributes.insert(Valid(Semantic::Extras(SOURCE_VERTEX.into())), a);
         }
         let indices = self.indices(triangles, lo as u32, hi - lo);
         let mut morphs = Vec::with_capacity(targets);

@@ -125,10 +125,14 @@ pub(crate) fn read_parsed(
         ));
     }
     // glTF splits a vertex wherever its attributes differ (texture seams) and exporters
-    // split more (Blender: a vertex shared by two fans): copies that are one point become
-    // one source vertex, which the keyframe writers write once (MD2 always; MDL per texel).
-    for mesh in &mut model.meshes {
-        crate::model::weld::weld_source_vertices(mesh);
+    // split more (Blender: a vertex shared by two fans). A file this crate wrote says which
+    // file vertex each came from (`_SOURCE_VERTEX`, which Blender carries through); in
+    // others, copies that are one point become one source vertex, which the keyframe
+    // writers write once (MD2 always; MDL per texel).
+    for (mesh, inst) in model.meshes.iter_mut().zip(&scene.instances) {
+        if inst.source.is_none() {
+            crate::model::weld::weld_source_vertices(mesh);
+        }
     }
     model
         .validate()

@@ -55,6 +55,8 @@ pub(super) struct Instance {
     pub influences: Vec<Vec<(u32, f32)>>,
     /// Material index.
     pub material: Option<usize>,
+    /// Per vertex, the model file's vertex it came from (`_SOURCE_VERTEX`), if stored.
+    pub source: Option<Vec<u32>>,
 }
 
 /// Nodes, the order to evaluate them in, and the primitives drawn.
@@ -323,7 +325,10 @@ impl Scene {
             mesh.normals = normals;
             mesh.uvs = inst.uvs.clone();
             mesh.triangles = triangles;
-            mesh.source_vertices = (0..n as u32).collect();
+            mesh.source_vertices = match &inst.source {
+                Some(s) => s.clone(),
+                None => (0..n as u32).collect(),
+            };
             mesh.skin = skin;
             mesh.skin_size =
                 skin.and_then(|s| skins[s].1.pictures.first().map(|p| [p.width, p.height]));
@@ -427,6 +432,19 @@ fn primitive(
             .collect(),
         None => vec![[0.0, 0.0]; n],
     };
+    let source = match p.get(&Semantic::Extras(
+        crate::interchange::gltf::SOURCE_VERTEX.into(),
+    )) {
+        Some(a) => {
+            let what = format!("_{}", crate::interchange::gltf::SOURCE_VERTEX);
+            let v = attribute(a, Dimensions::Scalar, &what)?;
+            // Only whole, non-negative indices are taken; anything else is ignored.
+            v.iter()
+                .all(|x| x.is_finite() && *x >= 0.0 && x.fract() == 0.0 && *x < 16_777_216.0)
+                .then(|| v.iter().map(|&x| x as u32).collect())
+        }
+        None => None,
+    };
     let mut targets = Vec::new();
     for (t, mt) in p.morph_targets().enumerate() {
         let positions = match mt.positions() {
@@ -497,6 +515,7 @@ fn primitive(
         targets,
         influences,
         material: p.material().index(),
+        source,
     }))
 }
 

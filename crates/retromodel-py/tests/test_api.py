@@ -1,0 +1,91 @@
+"""The rest of the package's surface on real files: archives and game folders, skins as
+arrays, validation, glTF in memory, saving safely, converting one file and a tree with
+progress, warnings through `warnings`."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import retromodel
+
+
+def first(corpus, pattern):
+    found = sorted(corpus.rglob(pattern))
+    if not found:
+        pytest.skip(f"no {pattern} in the corpus")
+    return found[0]
+
+
+def quiet(f, *a, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", retromodel.RetromodelWarning)
+        return f(*a, **kw)
+
+
+def test_skins_validate_glb_and_safe_save(corpus, tmp_path):
+    path = first(corpus / "quake_mdl", "*.mdl")
+    m = quiet(retromodel.load, path)
+    pic = m.skins[0].pictures[0]
+    assert pic.dtype == np.uint8 and pic.ndim == 3 and pic.shape[2] == 4
+    assert isinstance(m.validate("quakespasm"), list)
+    back = quiet(retromodel.loads, m.to_glb(), "x.glb")
+    assert back.format == "glb" and back.pose_count == m.pose_count
+    out = tmp_path / "copy.mdl"
+    report = m.save(out)
+    assert report.written_back and out.read_bytes() == path.read_bytes()
+    with pytest.raises(OSError, match="exists"):
+        m.save(out)
+    m.save(out, force=True)
+
+
+def test_warnings_go_through_the_warnings_module(corpus):
+    path = first(corpus / "3dgs_mdl", "a4Cube.mdl")
+    with pytest.warns(retromodel.RetromodelWarning):
+        retromodel.load(path)
+
+
+def test_archive_paths_and_game_fs(corpus):
+    pak = first(corpus / "archives", "*.pk3")
+    fs = retromodel.GameFs()
+    fs.add_archive(pak)
+    models = [p for p in fs.files() if p.lower().endswith((".md3", ".mdl", ".md2"))]
+    assert models, f"no models in {pak}"
+    m = quiet(fs.load, models[0])
+    assert m.vertex_count > 0 and models[0] in fs
+    assert len(fs.read(models[0])) > 0
+    direct = quiet(retromodel.load, f"{pak}:{models[0]}")
+    assert direct.info()["vertices"] == m.info()["vertices"]
+    with pytest.raises(KeyError):
+        fs.read("no/such/file.mdl")
+
+
+def test_convert_and_convert_tree_with_progress(corpus, tmp_path):
+    src = first(corpus / "md2", "*.md2")
+    report = quiet(retromodel.convert, src, tmp_path / "one.mdl")
+    assert (tmp_path / "one.mdl").is_file() and report.max_error is not None
+    seen = []
+    entries = quiet(
+        retromodel.convert_tree, src.parent, tmp_path / "tree", "glb",
+        progress=lambda done, total, entry: seen.append((done, total, entry[2])),
+    )
+    assert entries and len(seen) == len(entries)
+    assert seen[-1][0] == seen[-1][1] == len(entries)
+    assert any(e[2] == "converted" for e in entries)
+    again = quiet(retromodel.convert_tree, src.parent, tmp_path / "tree", "glb")
+    assert all(e[2] in ("kept", "unsupported", "failed") for e in again)
+
+
+def test_skeleton_and_joint_matrices(corpus):
+    path = first(corpus / "md5", "*.md5mesh")
+    m = quiet(retromodel.load, path)
+    sk = m.skeleton
+    assert sk is not None and sk.bind.shape == (len(sk), 4, 4)
+    assert m.meshes[0].joints.shape == (m.meshes[0].vertex_count, 4)
+    np.testing.assert_allclose(m.meshes[0].weights.sum(axis=1), 1.0, atol=1e-5)
+    # In the bind pose every skinning matrix is the identity.
+    if not m.animations:
+        mats = m.joint_matrices()
+        np.testing.assert_allclose(mats, np.broadcast_to(np.eye(4), mats.shape), atol=1e-4)
+    else:
+        assert m.joint_matrices(0, 0.0).shape == (len(sk), 4, 4)
