@@ -29,31 +29,36 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), FileEr
     let name = path
         .file_name()
         .ok_or_else(|| FileError(format!("{} is not a file path", path.display())))?;
-    let (tmp, mut file) = create_temp(dir, &name.to_string_lossy()).map_err(|e| {
+    let (tmp, file) = create_temp(dir, &name.to_string_lossy()).map_err(|e| {
         FileError(format!(
             "cannot create a temporary file in {}: {e}",
             dir.display()
         ))
     })?;
-    let published = (|| -> std::io::Result<bool> {
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
+    let tmp_path = &tmp;
+    let published = (move || -> std::io::Result<bool> {
+        let tmp = tmp_path;
+        {
+            // Closed at the end of this block, before the rename.
+            let mut file = file;
+            file.write_all(bytes)?;
+            file.sync_all()?;
+        }
         if force {
             if let Ok(meta) = fs::metadata(path) {
-                fs::set_permissions(&tmp, meta.permissions())?;
+                fs::set_permissions(tmp, meta.permissions())?;
             }
-            fs::rename(&tmp, path)?;
+            fs::rename(tmp, path)?;
             return Ok(true);
         }
-        match fs::hard_link(&tmp, path) {
+        match fs::hard_link(tmp, path) {
             Ok(()) => {
-                fs::remove_file(&tmp)?;
+                fs::remove_file(tmp)?;
                 Ok(true)
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
             // A file system without hard links: check, then rename.
-            Err(_) if !path.exists() => fs::rename(&tmp, path).map(|()| true),
+            Err(_) if !path.exists() => fs::rename(tmp, path).map(|()| true),
             Err(_) => Ok(false),
         }
     })();
