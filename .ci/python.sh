@@ -25,7 +25,9 @@ rm -rf target/venv-fresh
 target/venv-fresh/bin/pip install -q "$wheel"
 target/release/retromodel sample target/py-sample.mdl --force >/dev/null
 (cd target && venv-fresh/bin/python -c "import retromodel; print(retromodel.load('py-sample.mdl').info())")
-target/venv-fresh/bin/python -c "import retromodel; help(retromodel.load)" | grep -q "ARCHIVE:PATH"
+# help() is useful: the docstring says what a path may name.
+target/venv-fresh/bin/python -c "import pydoc, retromodel; print(pydoc.render_doc(retromodel.load))" > target/py-help.txt
+grep -q "ARCHIVE:PATH" target/py-help.txt || { echo "help(retromodel.load) lacks its docstring"; exit 1; }
 
 "$venv/bin/pip" install -q --force-reinstall --no-deps "$wheel"
 RETROMODEL_BIN=target/release/retromodel "$venv/bin/python" -m pytest -q crates/retromodel-py/tests
