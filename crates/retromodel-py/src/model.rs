@@ -22,11 +22,11 @@ pub struct Model {
     /// What `info()` returns, as `retromodel info --json` prints it.
     info: serde_json::Value,
     /// The path (or name) it was read from.
-    pub(crate) path: Option<String>,
+    path: Option<String>,
     /// The format of the file it was read from.
-    pub(crate) format: Option<Format>,
+    format: Option<Format>,
     /// The file's bytes, to write it back as read.
-    pub(crate) source: Option<Arc<Vec<u8>>>,
+    source: Option<Arc<Vec<u8>>>,
 }
 
 impl Model {
@@ -47,10 +47,14 @@ impl Model {
         }
     }
 
-    /// Whether it was read from glTF or OBJ (sized in metres, maybe).
-    pub(crate) fn interchange(&self) -> bool {
-        self.format
-            .is_some_and(retromodel::registry::is_interchange)
+    /// What saving needs of it.
+    pub(crate) fn saved(&self) -> save::Source<'_> {
+        save::Source {
+            model: &self.model,
+            format: self.format,
+            bytes: self.source.as_deref().map(Vec::as_slice),
+            path: self.path.as_deref(),
+        }
     }
 }
 
@@ -225,7 +229,7 @@ impl Model {
     /// format is checked as converted to the engine's format.
     #[pyo3(signature = (engine=None))]
     fn validate(&self, py: Python<'_>, engine: Option<String>) -> PyResult<Vec<(String, String)>> {
-        let found = py.detach(|| save::validate(self, engine.as_deref()))?;
+        let found = py.detach(|| save::validate(&self.saved(), engine.as_deref()))?;
         Ok(found
             .into_iter()
             .map(|d| {
@@ -242,7 +246,7 @@ impl Model {
     /// `retromodel convert`'s. Returns a `SaveReport`.
     #[pyo3(signature = (path, options))]
     fn _save(&self, py: Python<'_>, path: PathBuf, options: SaveOptions) -> PyResult<SaveReport> {
-        Ok(py.detach(|| save::save(self, &path, &options))?)
+        Ok(py.detach(|| save::save(&self.saved(), &path, &options))?)
     }
 
     /// The file `save` would write for `extension`, as bytes (side files dropped: use a
@@ -254,7 +258,7 @@ impl Model {
         extension: String,
         options: SaveOptions,
     ) -> PyResult<(Bound<'py, PyBytes>, SaveReport)> {
-        let (bytes, report) = py.detach(|| save::to_bytes(self, &extension, &options))?;
+        let (bytes, report) = py.detach(|| save::to_bytes(&self.saved(), &extension, &options))?;
         Ok((PyBytes::new(py, &bytes), report))
     }
 

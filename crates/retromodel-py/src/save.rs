@@ -8,14 +8,33 @@ use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
 use retromodel::image::Palette;
-use retromodel::model::Skin;
 use retromodel::options::{ClipSplit, Filter, Frames};
 use retromodel::registry::{self, Target};
 use retromodel::vfs::write_atomic;
 use retromodel::{Diagnostic, Document, Limits, Placement, WriteOptions};
 
 use crate::errors::{Fail, Result};
-use crate::model::Model;
+
+/// What saving needs of a model: the model, the format and bytes of the file it was read
+/// from (written back as read), and its path (naming in-memory output). The package's
+/// `Model` lends one (`Model::saved`), so this module does not depend on it.
+pub struct Source<'a> {
+    /// The format-neutral model.
+    pub model: &'a retromodel::Model,
+    /// The format of the file it was read from.
+    pub format: Option<retromodel::Format>,
+    /// That file's bytes.
+    pub bytes: Option<&'a [u8]>,
+    /// The path it was read from.
+    pub path: Option<&'a str>,
+}
+
+impl Source<'_> {
+    /// Whether it was read from glTF or OBJ (sized in metres, maybe).
+    fn interchange(&self) -> bool {
+        self.format.is_some_and(registry::is_interchange)
+    }
+}
 
 /// `save`'s options, as the package's `Model.save` passes them (every key present).
 #[derive(FromPyObject, Clone)]
@@ -93,7 +112,7 @@ impl SaveReport {
 type Planned = (Vec<(PathBuf, Vec<u8>)>, SaveReport);
 
 /// Plans writing `model` to `path`: every file's bytes and the report.
-fn plan(model: &Model, path: &Path, o: &SaveOptions) -> Result<Planned> {
+fn plan(model: &Source<'_>, path: &Path, o: &SaveOptions) -> Result<Planned> {
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
@@ -121,13 +140,13 @@ fn plan(model: &Model, path: &Path, o: &SaveOptions) -> Result<Planned> {
             }
         };
     }
-    let options = write_options(model, path, o)?;
+    let options = write_options(path, o)?;
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
     let mut report = SaveReport::default();
     let mut files = Vec::new();
     let writer = match target {
         Target::WriteBack(f) => {
-            let source = model.source.as_ref().ok_or_else(|| {
+            let source = model.bytes.ok_or_else(|| {
                 Fail::Value(format!(
                     "the model has no {} file to write back",
                     f.description()
@@ -163,24 +182,15 @@ fn plan(model: &Model, path: &Path, o: &SaveOptions) -> Result<Planned> {
         Target::Convert(w) => w,
     };
     let replaced;
-    let mut source = model.model.as_ref();
+    let mut source = model.model;
     if let Some(skin) = &o.skin {
         let picture = read_picture(skin)?;
         let mut m = source.clone();
-        let size = [picture.width, picture.height];
-        m.skins = vec![Skin {
-            source: None,
-            name: skin
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            pictures: vec![picture],
-            picture_times: None,
-        }];
-        for mesh in &mut m.meshes {
-            mesh.skin = Some(0);
-            mesh.skin_size = Some(size);
-        }
+        let name = skin
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        m.use_only_skin(name, picture);
         replaced = m;
         source = &replaced;
     }
@@ -221,8 +231,7 @@ fn read_picture(path: &Path) -> Result<retromodel::image::Image> {
 }
 
 /// The library's write options for `o`.
-fn write_options(model: &Model, path: &Path, o: &SaveOptions) -> Result<WriteOptions> {
-    let _ = model;
+fn write_options(path: &Path, o: &SaveOptions) -> Result<WriteOptions> {
     let palette = match &o.target_palette {
         Some(p) => {
             let bytes = std::fs::read(p)
@@ -294,7 +303,7 @@ fn write_options(model: &Model, path: &Path, o: &SaveOptions) -> Result<WriteOpt
 
 /// Writes `model` to `path` (and its side files beside it): nothing is written when one of
 /// the files exists, unless `force`.
-pub fn save(model: &Model, path: &Path, o: &SaveOptions) -> Result<SaveReport> {
+pub fn save(model: &Source<'_>, path: &Path, o: &SaveOptions) -> Result<SaveReport> {
     let (files, report) = plan(model, path, o)?;
     if !o.force {
         if let Some((p, _)) = files.iter().find(|(p, _)| p.exists()) {
@@ -311,10 +320,13 @@ pub fn save(model: &Model, path: &Path, o: &SaveOptions) -> Result<SaveReport> {
 }
 
 /// The main file `save` would write for `extension`, in memory.
-pub fn to_bytes(model: &Model, extension: &str, o: &SaveOptions) -> Result<(Vec<u8>, SaveReport)> {
+pub fn to_bytes(
+    model: &Source<'_>,
+    extension: &str,
+    o: &SaveOptions,
+) -> Result<(Vec<u8>, SaveReport)> {
     let name = model
         .path
-        .as_deref()
         .and_then(|p| {
             Path::new(p)
                 .file_stem()
@@ -329,8 +341,8 @@ pub fn to_bytes(model: &Model, extension: &str, o: &SaveOptions) -> Result<(Vec<
 
 /// `validate`: the file's own findings when it was read from one, else the model written
 /// for the engine's format and checked.
-pub fn validate(model: &Model, engine: Option<&str>) -> Result<Vec<Diagnostic>> {
-    if let (Some(source), Some(_)) = (&model.source, model.format) {
+pub fn validate(model: &Source<'_>, engine: Option<&str>) -> Result<Vec<Diagnostic>> {
+    if let (Some(source), Some(_)) = (model.bytes, model.format) {
         let doc = Document::parse(source, &Limits::default())?;
         return doc.validate(engine).map_err(Fail::Value);
     }
@@ -345,7 +357,7 @@ pub fn validate(model: &Model, engine: Option<&str>) -> Result<Vec<Diagnostic>> 
         .writers()
         .first()
         .ok_or_else(|| Fail::Value(format!("{engine}: its format is not written from a model")))?;
-    let written = registry::write_model(&model.model, writer, &WriteOptions::default())?;
+    let written = registry::write_model(model.model, writer, &WriteOptions::default())?;
     let doc = Document::parse_as(writer.format, &written.bytes, &Limits::default())?;
     let mut found: Vec<Diagnostic> = written
         .warnings

@@ -88,7 +88,7 @@ pub fn convert_tree(
                     &Listed::new(resolver),
                     &[],
                 )?;
-                save::save(&model, output, &options)?;
+                save::save(&model.saved(), output, &options)?;
                 Ok(())
             })();
             match result {

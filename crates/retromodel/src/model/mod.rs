@@ -256,6 +256,22 @@ impl MorphTarget {
 }
 
 impl Model {
+    /// Makes `picture` the model's only skin, named `name`, shown by every mesh (texture
+    /// coordinates laid out on its size): `convert --skin` and `save(skin=...)`.
+    pub fn use_only_skin(&mut self, name: String, picture: crate::image::Image) {
+        let size = [picture.width, picture.height];
+        self.skins = vec![Skin {
+            source: None,
+            name,
+            pictures: vec![picture],
+            picture_times: None,
+        }];
+        for mesh in &mut self.meshes {
+            mesh.skin = Some(0);
+            mesh.skin_size = Some(size);
+        }
+    }
+
     /// Total vertex count of one pose, summed over meshes.
     pub fn vertex_count(&self) -> usize {
         self.meshes.iter().map(|m| m.positions.len()).sum()

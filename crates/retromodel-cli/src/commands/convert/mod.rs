@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use retromodel::model::Skin;
 use retromodel::registry;
 use retromodel::{Converted, Document, Limits, Model};
 
@@ -415,20 +414,11 @@ fn replace_skin(model: &mut Model, path: &Path) -> Result<()> {
     let limits = Limits::default();
     let picture = retromodel::image::decode(&bytes, &path.to_string_lossy(), &limits)
         .with_context(|| format!("--skin {}", path.display()))?;
-    let size = [picture.width, picture.height];
-    model.skins = vec![Skin {
-        source: None,
-        name: path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        pictures: vec![picture],
-        picture_times: None,
-    }];
-    for m in &mut model.meshes {
-        m.skin = Some(0);
-        m.skin_size = Some(size);
-    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    model.use_only_skin(name, picture);
     Ok(())
 }
 
