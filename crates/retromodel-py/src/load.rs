@@ -182,7 +182,7 @@ pub fn from_bytes<R: Resolver>(
     let limits = Limits::default();
     let doc = Document::parse(&bytes, &limits)?;
     let converted = doc.try_to_model(convert, resolver)?;
-    check_listed(anims, &converted)?;
+    retromodel::inputs::check_listed(anims, &converted).map_err(Fail::Value)?;
     let anims_beside = summary::animations_beside(&converted.model, resolver);
     let info = summary::info_json(
         shown,
@@ -203,31 +203,6 @@ pub fn from_bytes<R: Resolver>(
         ),
         warnings,
     ))
-}
-
-/// Fails naming each animation file asked for that the model did not take (it does not
-/// parse, is not an animation, or its joints do not fit the mesh), as `convert --anim` does.
-fn check_listed(anims: &[PathBuf], converted: &Converted) -> Result<()> {
-    if converted.model.joints.is_empty() {
-        return Ok(());
-    }
-    for path in anims {
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if converted.model.animations.iter().any(|a| a.name == stem) {
-            continue;
-        }
-        let shown = path.to_string_lossy();
-        if let Some(w) = converted.warnings.iter().find(|w| w.starts_with(&*shown)) {
-            return Err(Fail::Value(w.clone()));
-        }
-        return Err(Fail::Value(format!(
-            "{shown}: not an animation whose joints fit the model; left out"
-        )));
-    }
-    Ok(())
 }
 
 /// Reads any model file the library reads (detected by content, never by name), with its

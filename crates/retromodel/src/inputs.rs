@@ -495,3 +495,30 @@ pub fn output_paths(out_root: &Path, inputs: &[Input], to: &str) -> Vec<PathBuf>
         })
         .collect()
 }
+
+/// Checks that a skeletal model took every animation file asked for (`convert --anim`,
+/// `load(anims=...)`): the error names the first that it did not take (it does not parse, is
+/// not an animation, or its joints do not fit the mesh), with the reader's own warning when
+/// there is one. Keyframe models take no animations, so for them nothing is checked.
+pub fn check_listed(anims: &[PathBuf], converted: &crate::model::Converted) -> Result<(), String> {
+    if converted.model.joints.is_empty() {
+        return Ok(());
+    }
+    for path in anims {
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if converted.model.animations.iter().any(|a| a.name == stem) {
+            continue;
+        }
+        let shown = path.to_string_lossy();
+        if let Some(w) = converted.warnings.iter().find(|w| w.starts_with(&*shown)) {
+            return Err(w.clone());
+        }
+        return Err(format!(
+            "{shown}: not an animation whose joints fit the model; left out"
+        ));
+    }
+    Ok(())
+}

@@ -324,25 +324,10 @@ impl Input<'_> {
     }
 }
 
-/// Fails naming each file given with `--anim` that the model did not take as an animation
-/// (it does not parse, is not an animation, or its joints do not fit the mesh).
+/// Fails naming each file given with `--anim` that the model did not take
+/// ([`retromodel::inputs::check_listed`]).
 pub(crate) fn check_listed(anims: &[PathBuf], converted: &Converted) -> Result<()> {
-    // Only skeletal models take animations; for the others `--anim` means nothing.
-    if converted.model.joints.is_empty() {
-        return Ok(());
-    }
-    for path in anims {
-        let name = output_stem(path);
-        if converted.model.animations.iter().any(|a| a.name == name) {
-            continue;
-        }
-        let shown = path.to_string_lossy();
-        if let Some(w) = converted.warnings.iter().find(|w| w.starts_with(&*shown)) {
-            bail!("{w}");
-        }
-        bail!("{shown}: not an animation whose joints fit the model; left out");
-    }
-    Ok(())
+    retromodel::inputs::check_listed(anims, converted).map_err(|e| anyhow::anyhow!(e))
 }
 
 /// Plans the conversion of `input` to `output`.
