@@ -329,7 +329,7 @@ impl<'r> SkinLookup<'r> {
             }
             for words in &lines {
                 if let [cmd, mesh, diffuse, ..] = words.as_slice() {
-                    if cmd == "md5skin" || cmd == "md3skin" || cmd == "md2skin" {
+                    if matches!(cmd.as_str(), "md5skin" | "md3skin" | "md2skin" | "iqmskin") {
                         let path = format!("{dir}{}", diffuse.trim_start_matches("<dds>"));
                         out.push((mesh.clone(), path));
                     }

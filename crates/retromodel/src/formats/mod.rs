@@ -4,6 +4,7 @@
 pub mod gs_mdl;
 pub mod gs_mdl7;
 pub mod hmp;
+pub mod iqm;
 pub mod md2;
 pub mod md3;
 pub mod md5;

@@ -22,6 +22,7 @@ const MAGICS: &[(&[u8; 4], &str, bool)] = &[
     (b"HMP5", "3D GameStudio HMP terrain", true),
     (b"HMP7", "3D GameStudio HMP terrain", true),
     (b"glTF", "glTF 2.0 binary", true),
+    (b"INTE", "Inter-Quake Model (IQM)", true),
     (b"IDST", "Half-Life MDL", false),
     (b"IDSQ", "Half-Life MDL", false),
     (b"MDL6", "3D GameStudio MDL", false),

@@ -459,16 +459,16 @@ fn mesh_with_anims(
         }
     }
     if options.model_config {
-        if let Some(cfg) = super::cube2::Cube2Config::find(resolver) {
+        if let Some(cfg) = crate::formats::shared::cube2::Cube2Config::find(resolver, "md5load") {
             apply_cube2(&mut converted, &cfg);
         }
     }
     converted
 }
 
-/// Applies a Cube 2 configuration ([`super::cube2`]): animation speeds and the model's
+/// Applies a Cube 2 configuration ([`crate::formats::shared::cube2`]): animation speeds and the model's
 /// size, turn and offset, said in a warning so that the choice is visible.
-fn apply_cube2(converted: &mut Converted, cfg: &super::cube2::Cube2Config) {
+fn apply_cube2(converted: &mut Converted, cfg: &crate::formats::shared::cube2::Cube2Config) {
     let model = &mut converted.model;
     let mut timed = 0;
     for a in &mut model.animations {

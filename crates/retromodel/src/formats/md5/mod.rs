@@ -17,7 +17,6 @@
 pub mod anim;
 mod codec;
 mod convert;
-mod cube2;
 pub mod fixtures;
 mod from_model;
 pub use crate::formats::shared::materials as mtr;

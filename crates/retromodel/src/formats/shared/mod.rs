@@ -3,6 +3,7 @@
 //! vertex ([`quake`]), Doom 3 material and Quake 3 shader declarations ([`materials`]) and
 //! engines checked by several formats ([`engines`]).
 
+pub(crate) mod cube2;
 pub mod engines;
 pub(crate) mod from_model;
 pub mod materials;

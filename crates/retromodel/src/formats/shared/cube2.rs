@@ -1,6 +1,7 @@
 //! What a Cube 2 (Sauerbraten, Red Eclipse, Tesseract) model configuration says about an
-//! md5mesh beside it: size, turn and offset (`mdlscale`, `mdltrans`, `mdlyaw`, `mdlpitch`,
-//! `mdlroll`) and the speed of each animation (`md5anim NAME FILE SPEED`).
+//! md5mesh or IQM beside it: size, turn and offset (`mdlscale`, `mdltrans`, `mdlyaw`,
+//! `mdlpitch`, `mdlroll`) and the file and speed of each animation (`md5anim NAME FILE
+//! SPEED`, `iqmanim NAME FILE SPEED`, the files under `iqmdir`/`md5dir` when given).
 //!
 //! Sources: Red Eclipse's `src/engine/rendermodel.cpp` (the commands), `animmodel.h` (the
 //! model matrix, `calcanim`, `animpos::setframes`) and `md5.h` (the loader), read at
@@ -39,15 +40,18 @@ pub(crate) struct Cube2Config {
     pub pitch: f32,
     /// See `yaw`.
     pub roll: f32,
-    /// Per md5anim file name (as written, without folder), its speed in frames a second (10
-    /// where the line gives none), from the first line that plays it.
+    /// Per animation file name (as written, without folder), its speed in frames a second
+    /// (10 where the line gives none), from the first line that plays it.
     pub speeds: Vec<(String, f32)>,
+    /// The animation files as the configuration names them (after `iqmdir`/`md5dir`), in
+    /// order, each once.
+    pub anim_paths: Vec<String>,
 }
 
 impl Cube2Config {
-    /// The configuration in the model's folder that loads the model (`md5load` naming it),
-    /// if any.
-    pub fn find(resolver: &dyn Resolver) -> Option<Cube2Config> {
+    /// The configuration in the model's folder that loads the model (`load_command`,
+    /// `md5load` or `iqmload`, naming it), if any.
+    pub fn find(resolver: &dyn Resolver, load_command: &str) -> Option<Cube2Config> {
         let model = resolver.model_name()?;
         for cfg in resolver.list("cfg") {
             let Some(bytes) = resolver.load(&cfg) else {
@@ -57,8 +61,9 @@ impl Cube2Config {
             let lines: Vec<Vec<String>> = text.lines().map(cube2_words).collect();
             let loads = lines
                 .iter()
-                .any(|w| w.len() >= 2 && w[0] == "md5load" && file_name(&w[1]) == model);
+                .any(|w| w.len() >= 2 && w[0] == load_command && file_name(&w[1]) == model);
             if loads {
+                let lines = with_execs(resolver, lines, 0);
                 return Some(Cube2Config::parse(&cfg, &lines));
             }
         }
@@ -74,8 +79,12 @@ impl Cube2Config {
             s.and_then(|s| s.parse::<f32>().ok())
                 .filter(|v| v.is_finite())
         };
+        let mut dir = String::new();
         for w in lines {
             match w.first().map(String::as_str) {
+                Some("iqmdir" | "md5dir") => {
+                    dir = w.get(1).cloned().unwrap_or_default();
+                }
                 Some("mdlscale") => c.scale_percent = num(w.get(1)),
                 Some("mdltrans") => {
                     if let (Some(x), Some(y), Some(z)) =
@@ -87,7 +96,15 @@ impl Cube2Config {
                 Some("mdlyaw") => c.yaw = num(w.get(1)).unwrap_or(0.0),
                 Some("mdlpitch") => c.pitch = num(w.get(1)).unwrap_or(0.0),
                 Some("mdlroll") => c.roll = num(w.get(1)).unwrap_or(0.0),
-                Some("md5anim") if w.len() >= 3 => {
+                Some("md5anim" | "iqmanim") if w.len() >= 3 => {
+                    let path = if dir.is_empty() {
+                        w[2].clone()
+                    } else {
+                        format!("{dir}/{}", w[2])
+                    };
+                    if !c.anim_paths.contains(&path) {
+                        c.anim_paths.push(path);
+                    }
                     let file = file_name(&w[2]).to_string();
                     let speed = num(w.get(3)).filter(|&s| s > 0.0).unwrap_or(10.0);
                     if !c.speeds.iter().any(|(f, _)| *f == file) {
@@ -151,6 +168,24 @@ impl Cube2Config {
         }
         parts.join(", ")
     }
+}
+
+/// `lines` with each `exec FILE` replaced by FILE's lines (a game path, found through the
+/// resolver; nested up to four deep; a file that cannot be read is skipped).
+fn with_execs(resolver: &dyn Resolver, lines: Vec<Vec<String>>, depth: usize) -> Vec<Vec<String>> {
+    let mut out = Vec::with_capacity(lines.len());
+    for w in lines {
+        if w.first().map(String::as_str) == Some("exec") && depth < 4 {
+            if let Some(bytes) = w.get(1).and_then(|f| resolver.load(f)) {
+                let text = String::from_utf8_lossy(&bytes);
+                let inner = text.lines().map(cube2_words).collect();
+                out.extend(with_execs(resolver, inner, depth + 1));
+            }
+            continue;
+        }
+        out.push(w);
+    }
+    out
 }
 
 /// The last part of a path (`../mesh.md5mesh` -> `mesh.md5mesh`).

@@ -1,0 +1,448 @@
+//! IQM files to the format-neutral [`Model`].
+//!
+//! - Each IQM mesh becomes a Model mesh with its own vertex range (positions, normals,
+//!   texture coordinates; tangents and colours are not kept), its triangles as stored
+//!   (clockwise seen from the front, as the Model keeps them), and each vertex's joint influences (up to the blend arrays'
+//!   size, weights divided by their sum as the engines' 255ths are meant to add up to 1).
+//! - Joints: the bind pose composed into object space ([`Model::joints`]); a bind scale
+//!   other than 1 is warned about (the Model's joints do not scale).
+//! - Each animation becomes a [`SkeletalAnimation`] (its frame rate, 10 where the file
+//!   stores 0, said in a warning; its loop flag; its frames' bounds) with the frames'
+//!   channels decoded (`offset + value × scale` for the channels in the pose's mask),
+//!   local `T · R · S` as the reference animator composes them; scales other than 1 go to
+//!   [`Model::animation_scales`].
+//! - An animation-only file (poses and frames, no joints) gets joints `pose0`, `pose1`, ...
+//!   from its poses' parents, in the pose of its first frame.
+
+use super::raw::*;
+use crate::math::{self, Quat};
+use crate::model::pose::JointPose;
+use crate::model::{Converted, JointTransform, Mesh, Model, SkeletalAnimation};
+
+/// The frame rate given to an animation whose file stores 0 (Cube 2's default speed).
+pub const DEFAULT_FPS: f32 = 10.0;
+
+/// A vertex array's components as `f32`, `N` a vertex (missing components 0); weights and
+/// colours (`normalised`) divided by their integer format's largest value.
+fn components<const N: usize>(a: &VertexArray<'_>, n: usize, normalised: bool) -> Vec<[f32; N]> {
+    let f = a.component_format();
+    let unit = if normalised { f.unit() } else { 1.0 };
+    let size = a.size as usize;
+    (0..n)
+        .map(|v| {
+            std::array::from_fn(|c| {
+                if c < size {
+                    (a.get(v, c) / unit) as f32
+                } else {
+                    0.0
+                }
+            })
+        })
+        .collect()
+}
+
+/// The decoded channels of every frame: frame-major, per pose the 10 channel values
+/// (translation xyz, rotation xyzw, scale xyz; version 1's rotation w made from xyz).
+pub fn decode_frames(file: &File<'_>) -> Vec<[f32; 10]> {
+    let channels = file.channels();
+    let per_frame = file.header.num_framechannels as usize;
+    let mut out = Vec::with_capacity(file.header.num_frames as usize * file.poses.len());
+    for f in 0..file.header.num_frames as usize {
+        let mut values = file.frames[f * per_frame..].iter();
+        for p in &file.poses {
+            let mut v = [0f32; 10];
+            for c in 0..channels {
+                v[c] = p.channel_offset[c];
+                if p.mask & (1 << c) != 0 {
+                    v[c] += f32::from(*values.next().unwrap_or(&0)) * p.channel_scale[c];
+                }
+            }
+            out.push(upgrade_channels(file.header.version, v));
+        }
+    }
+    out
+}
+
+/// Version 1's 9 channels as version 2's 10: the rotation's `w` made from `x, y, z` (the
+/// negative root, as `upgrade.cpp` and the MD5 convention have it), scale moved up.
+fn upgrade_channels(version: u32, v: [f32; 10]) -> [f32; 10] {
+    if version != 1 {
+        return v;
+    }
+    let w = -(1.0 - v[3] * v[3] - v[4] * v[4] - v[5] * v[5])
+        .max(0.0)
+        .sqrt();
+    [v[0], v[1], v[2], v[3], v[4], v[5], w, v[6], v[7], v[8]]
+}
+
+/// A joint's rotation `[x, y, z, w]` as stored, version 1's `w` made from `x, y, z`.
+pub fn joint_rotation(version: u32, j: &Joint) -> [f32; 4] {
+    if version == 1 {
+        upgrade_channels(
+            1,
+            [
+                0.0,
+                0.0,
+                0.0,
+                j.rotate[0],
+                j.rotate[1],
+                j.rotate[2],
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+        )[3..7]
+            .try_into()
+            .unwrap_or([0.0, 0.0, 0.0, 1.0])
+    } else {
+        j.rotate
+    }
+}
+
+fn unit_quat(q: [f32; 4]) -> [f32; 4] {
+    let n = Quat::from_array(q);
+    if n.length() > 0.0 && q.iter().all(|v| v.is_finite()) {
+        n.normalize().to_array()
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    }
+}
+
+fn is_unit_scale(s: [f32; 3]) -> bool {
+    s.iter().all(|v| (v - 1.0).abs() <= 1e-5)
+}
+
+/// Converts a parsed file; side files (skins, animations) are the codec's business.
+pub fn file_to_model(file: &File<'_>) -> Converted {
+    let mut warnings = Vec::new();
+    let version = file.header.version;
+    let nv = file.header.num_vertexes as usize;
+    let positions = file
+        .array(ArrayType::Position)
+        .map(|a| components::<3>(a, nv, false));
+    let normals = file
+        .array(ArrayType::Normal)
+        .map(|a| components::<3>(a, nv, false));
+    let uvs = file
+        .array(ArrayType::Texcoord)
+        .map(|a| components::<2>(a, nv, false));
+    let blend = match (
+        file.array(ArrayType::BlendIndexes),
+        file.array(ArrayType::BlendWeights),
+    ) {
+        (Some(i), Some(w)) if !file.joints.is_empty() => Some((i, w)),
+        _ => None,
+    };
+    if nv > 0 && !file.meshes.is_empty() && positions.is_none() {
+        warnings.push("no position array: the meshes are left out".to_string());
+    }
+
+    // Joints: local bind transforms composed into object space.
+    let mut global: Vec<[f32; 16]> = Vec::with_capacity(file.joints.len());
+    let mut joints = Vec::with_capacity(file.joints.len());
+    let mut scaled_bind = 0;
+    for j in &file.joints {
+        let local = math::from_trs(j.translate, unit_quat(joint_rotation(version, j)), j.scale);
+        let g = match usize::try_from(j.parent).ok().and_then(|p| global.get(p)) {
+            Some(pg) => math::mul(pg, &local),
+            None => local,
+        };
+        let (t, q, s) = math::decompose(&g);
+        if !is_unit_scale(s) {
+            scaled_bind += 1;
+        }
+        global.push(g);
+        joints.push(crate::model::Joint {
+            name: file.text_at(j.name),
+            parent: usize::try_from(j.parent).ok(),
+            translation: t,
+            rotation: q,
+        });
+    }
+    if scaled_bind > 0 {
+        warnings.push(format!(
+            "{scaled_bind} joints are scaled in the bind pose: the Model's joints keep their \
+             position and turn, not their scale"
+        ));
+    }
+
+    let mut meshes = Vec::with_capacity(file.meshes.len());
+    let (mut dropped, mut unweighted, mut bad_joint) = (0usize, 0usize, 0usize);
+    for (mi, m) in file.meshes.iter().enumerate() {
+        let Some(positions) = &positions else { break };
+        let first = m.first_vertex as usize;
+        let range = first..first + m.num_vertexes as usize;
+        let p: Vec<[f32; 3]> = positions[range.clone()].to_vec();
+        let mut triangles = Vec::with_capacity(m.num_triangles as usize);
+        let tris = &file.triangles
+            [m.first_triangle as usize..(m.first_triangle + m.num_triangles) as usize];
+        for t in tris {
+            if t.iter().all(|&v| range.contains(&(v as usize))) {
+                // Clockwise seen from the front, as the Model keeps them.
+                triangles.push(t.map(|v| v - m.first_vertex));
+            } else {
+                dropped += 1;
+            }
+        }
+        let n = match &normals {
+            Some(n) => n[range.clone()]
+                .iter()
+                .map(|v| math::normalize_or(*v, [0.0, 0.0, 1.0]))
+                .collect(),
+            None => math::smooth_normals(&p, &triangles),
+        };
+        let uv = match &uvs {
+            Some(u) => u[range.clone()].to_vec(),
+            None => vec![[0.0; 2]; p.len()],
+        };
+        let joint_weights = match blend {
+            Some((ia, wa)) => {
+                let size = ia.size.min(wa.size) as usize;
+                range
+                    .clone()
+                    .map(|v| {
+                        let mut inf: Vec<(u32, f32)> = Vec::with_capacity(size);
+                        for c in 0..size {
+                            let w = (wa.get(v, c) / wa.component_format().unit()) as f32;
+                            let j = ia.get(v, c);
+                            if !(w > 0.0) {
+                                continue;
+                            }
+                            if !(j >= 0.0 && (j as usize) < file.joints.len()) {
+                                bad_joint += 1;
+                                continue;
+                            }
+                            match inf.iter_mut().find(|(k, _)| *k == j as u32) {
+                                Some((_, acc)) => *acc += w,
+                                None => inf.push((j as u32, w)),
+                            }
+                        }
+                        let sum: f32 = inf.iter().map(|(_, w)| w).sum();
+                        if sum > 0.0 {
+                            inf.iter_mut().for_each(|(_, w)| *w /= sum);
+                        } else {
+                            unweighted += 1;
+                            inf = vec![(0, 1.0)];
+                        }
+                        inf
+                    })
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        let _ = mi;
+        meshes.push(Mesh {
+            name: file.text_at(m.name),
+            source_vertices: range.map(|v| v as u32).collect(),
+            positions: p,
+            normals: n,
+            uvs: uv,
+            triangles,
+            morph_targets: Vec::new(),
+            skin: None,
+            joint_weights,
+            skin_size: None,
+        });
+    }
+    if dropped > 0 {
+        warnings.push(format!(
+            "{dropped} triangles use vertices outside their mesh's range: left out"
+        ));
+    }
+    if unweighted > 0 {
+        warnings.push(format!(
+            "{unweighted} vertices have no weight: bound to joint 0"
+        ));
+    }
+    if bad_joint > 0 {
+        warnings.push(format!(
+            "{bad_joint} blend indexes name no joint: those influences are left out"
+        ));
+    }
+
+    let mut model = Model {
+        meshes,
+        joints,
+        ..Model::default()
+    };
+    add_animations(file, &mut model, &mut warnings);
+    Converted { model, warnings }
+}
+
+/// A range of a file's frames played as one animation: an `iqmanim` record or a
+/// `.framegroups` line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrameRange {
+    /// Name.
+    pub name: String,
+    /// First frame.
+    pub first: u32,
+    /// Number of frames.
+    pub count: u32,
+    /// Frames a second (0: not given).
+    pub fps: f32,
+    /// Whether it loops.
+    pub loops: bool,
+}
+
+/// The file's animations as frame ranges.
+pub fn anim_ranges(file: &File<'_>) -> Vec<FrameRange> {
+    file.anims
+        .iter()
+        .map(|a| FrameRange {
+            name: file.text_at(a.name),
+            first: a.first_frame,
+            count: a.num_frames,
+            fps: a.framerate,
+            loops: a.flags & LOOP != 0,
+        })
+        .collect()
+}
+
+/// The file's animations added to `model`, whose joints they animate (for an
+/// animation-only file, joints made from its poses first).
+pub fn add_animations(file: &File<'_>, model: &mut Model, warnings: &mut Vec<String>) {
+    add_ranges(file, &anim_ranges(file), model, warnings);
+}
+
+/// `ranges` of the file's frames added to `model` as animations (see [`add_animations`]);
+/// ranges past the file's frames are left out with a warning.
+pub fn add_ranges(
+    file: &File<'_>,
+    ranges: &[FrameRange],
+    model: &mut Model,
+    warnings: &mut Vec<String>,
+) {
+    let total = file.header.num_frames;
+    let ranges: Vec<&FrameRange> = ranges
+        .iter()
+        .filter(|r| {
+            let ok = u64::from(r.first) + u64::from(r.count) <= u64::from(total);
+            if !ok {
+                warnings.push(format!(
+                    "animation {:?}: frames {}..{} past the file's {total}; left out",
+                    r.name,
+                    r.first,
+                    u64::from(r.first) + u64::from(r.count)
+                ));
+            }
+            ok
+        })
+        .collect();
+    if ranges.is_empty() || file.poses.is_empty() {
+        return;
+    }
+    let decoded = decode_frames(file);
+    let np = file.poses.len();
+    let before = model.animations.len();
+    let frame = |f: usize| &decoded[f * np..(f + 1) * np];
+    if model.joints.is_empty() {
+        // Joints from the poses, in the first frame's pose.
+        let mut global: Vec<JointPose> = Vec::with_capacity(np);
+        for (i, (p, v)) in file
+            .poses
+            .iter()
+            .zip(frame(ranges[0].first as usize))
+            .enumerate()
+        {
+            let local = JointPose::new(
+                [v[0], v[1], v[2]],
+                Quat::from_array(unit_quat([v[3], v[4], v[5], v[6]])),
+            );
+            let g = match usize::try_from(p.parent).ok().and_then(|k| global.get(k)) {
+                Some(pg) => pg.compose(&local),
+                None => local,
+            };
+            global.push(g);
+            model.joints.push(crate::model::Joint {
+                name: format!("pose{i}"),
+                parent: usize::try_from(p.parent).ok(),
+                translation: g.pos,
+                rotation: g.orient.to_array(),
+            });
+        }
+    }
+    let parents_match = model.joints.len() == np
+        && model
+            .joints
+            .iter()
+            .zip(&file.poses)
+            .all(|(j, p)| j.parent == usize::try_from(p.parent).ok());
+    if !parents_match {
+        warnings.push(format!(
+            "the {np} poses of the animations do not match the {} joints (count or parents): \
+             animations left out",
+            model.joints.len()
+        ));
+        return;
+    }
+    let mut all_scales = Vec::with_capacity(ranges.len());
+    let mut scaled = false;
+    let mut zero_rate = Vec::new();
+    for a in ranges {
+        let name = a.name.clone();
+        let range = a.first as usize..(a.first + a.count) as usize;
+        let mut frames = Vec::with_capacity(range.len());
+        let mut scales = Vec::with_capacity(range.len());
+        for f in range.clone() {
+            let mut fr = Vec::with_capacity(np);
+            let mut sc = Vec::with_capacity(np);
+            for v in frame(f) {
+                fr.push(JointTransform {
+                    translation: [v[0], v[1], v[2]],
+                    rotation: unit_quat([v[3], v[4], v[5], v[6]]),
+                });
+                let s = [v[7], v[8], v[9]];
+                scaled |= !is_unit_scale(s);
+                sc.push(s);
+            }
+            frames.push(fr);
+            scales.push(sc);
+        }
+        let fps = if a.fps.is_finite() && a.fps > 0.0 {
+            a.fps
+        } else {
+            zero_rate.push(name.clone());
+            DEFAULT_FPS
+        };
+        let bounds = if file.bounds.len() == file.header.num_frames as usize {
+            file.bounds[range]
+                .iter()
+                .map(|b| [b.bbmin, b.bbmax])
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if frames.is_empty() {
+            warnings.push(format!("animation {name:?} has no frames: left out"));
+            continue;
+        }
+        all_scales.push(scales);
+        model.animations.push(SkeletalAnimation {
+            name,
+            fps,
+            frames,
+            bounds,
+            loops: a.loops,
+        });
+    }
+    if !zero_rate.is_empty() {
+        warnings.push(format!(
+            "animations {} store frame rate 0 (their engine configuration gives the speed): \
+             played at {DEFAULT_FPS} frames a second",
+            zero_rate.join(", ")
+        ));
+    }
+    if scaled || !model.animation_scales.is_empty() {
+        // Scales for every animation or none: those before these scale by 1.
+        let unit = |a: &SkeletalAnimation| {
+            vec![vec![[1.0f32; 3]; a.frames.first().map_or(0, Vec::len)]; a.frames.len()]
+        };
+        while model.animation_scales.len() < before {
+            let a = &model.animations[model.animation_scales.len()];
+            model.animation_scales.push(unit(a));
+        }
+        model.animation_scales.extend(all_scales);
+    }
+}

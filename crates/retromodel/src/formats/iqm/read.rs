@@ -1,0 +1,567 @@
+//! Parsing: bytes to [`File`], every count, offset, size, name and index checked once, here.
+
+use std::borrow::Cow;
+
+use super::raw::*;
+use super::FORMAT;
+use crate::error::{ErrorKind, Result, ResultExt};
+use crate::io::{layout, Reader};
+use crate::limits::{Budget, Limits};
+
+/// The header field offsets (the magic, then 27 `u32` fields).
+fn field_at(index: usize) -> usize {
+    16 + 4 * index
+}
+
+/// What one decoded frame costs in a Model: per pose a local transform, a scale and the
+/// sampling tables (64 bytes).
+const FRAME_POSE_COST: u64 = 64;
+
+impl<'a> File<'a> {
+    /// Parses an IQM file (version 2, or 1). Sections, vertex array data and extension data
+    /// borrow from `data`.
+    ///
+    /// Fails on a wrong magic, another version, a `filesize` past the end of the data, a
+    /// count over the limits, a section or vertex array that runs past the end, an unknown
+    /// vertex array format, a name outside the text table, a triangle index past the
+    /// vertices, a mesh range past the vertices or triangles, a parent that is not a lower
+    /// joint or pose, an animation past the frames, or frame channels that do not match
+    /// the poses' masks.
+    pub fn parse(data: &'a [u8], limits: &Limits) -> Result<File<'a>> {
+        let mut r = Reader::new(data, FORMAT);
+        let header = read_header(&mut r).context_with(|| "header")?;
+        let h = header;
+        let version = h.version;
+        if h.filesize as usize > data.len() {
+            return Err(r.error_at(
+                field_at(1),
+                ErrorKind::Truncated,
+                format!(
+                    "filesize = {} is past the end of the file ({} bytes)",
+                    h.filesize,
+                    data.len()
+                ),
+            ));
+        }
+        for (i, (name, value)) in h.fields().iter().enumerate() {
+            if name.starts_with("num_") && *value > limits.max_count {
+                return Err(r.error_at(
+                    field_at(i),
+                    ErrorKind::LimitExceeded,
+                    format!("{name} = {value} exceeds the limit of {}", limits.max_count),
+                ));
+            }
+        }
+        let mut budget = Budget::new(limits);
+        let pose_frames = u64::from(h.num_frames) * u64::from(h.num_poses.max(h.num_joints));
+        r.charge(&mut budget, pose_frames * FRAME_POSE_COST, field_at(19))?;
+        let mut covered = vec![(0, HEADER_SIZE)];
+        let sect = |covered: &mut Vec<(usize, usize)>,
+                    r: &Reader<'_>,
+                    name: &str,
+                    field: usize,
+                    ofs: u32,
+                    count: u32,
+                    size: usize| {
+            let start = section(r, name, field_at(field), ofs, count, size, data.len())?;
+            let len = count as usize * size;
+            if len > 0 {
+                covered.push((start, start + len));
+            }
+            Ok::<(usize, usize), crate::error::Error>((start, len))
+        };
+        let (text_at, text_len) = sect(&mut covered, &r, "text", 4, h.ofs_text, h.num_text, 1)?;
+        let text = Cow::Borrowed(&data[text_at..text_at + text_len]);
+        let name_ok = |ofs: u32| ofs == 0 || ofs < h.num_text;
+        let bad_name = |r: &Reader<'_>, at: usize, what: String, ofs: u32| {
+            r.error_at(
+                at,
+                ErrorKind::IndexOutOfRange,
+                format!(
+                    "{what}: name offset {ofs} is outside the text ({} bytes)",
+                    h.num_text
+                ),
+            )
+        };
+
+        let (meshes_at, _) = sect(
+            &mut covered,
+            &r,
+            "meshes",
+            6,
+            h.ofs_meshes,
+            h.num_meshes,
+            MESH_SIZE,
+        )?;
+        r.charge(&mut budget, u64::from(h.num_meshes) * 1024, field_at(5))?;
+        r.seek(meshes_at)?;
+        let mut meshes = Vec::with_capacity(h.num_meshes as usize);
+        for i in 0..h.num_meshes as usize {
+            let at = r.pos();
+            let m = Mesh {
+                name: r.u32()?,
+                material: r.u32()?,
+                first_vertex: r.u32()?,
+                num_vertexes: r.u32()?,
+                first_triangle: r.u32()?,
+                num_triangles: r.u32()?,
+            };
+            for (what, ofs) in [("name", m.name), ("material", m.material)] {
+                if !name_ok(ofs) {
+                    return Err(bad_name(&r, at, format!("mesh {i} {what}"), ofs));
+                }
+            }
+            let past =
+                |first: u32, n: u32, total: u32| u64::from(first) + u64::from(n) > u64::from(total);
+            if past(m.first_vertex, m.num_vertexes, h.num_vertexes) {
+                return Err(r.error_at(
+                    at + 8,
+                    ErrorKind::IndexOutOfRange,
+                    format!(
+                        "mesh {i}: vertices {}..{} past num_vertexes = {}",
+                        m.first_vertex,
+                        u64::from(m.first_vertex) + u64::from(m.num_vertexes),
+                        h.num_vertexes
+                    ),
+                ));
+            }
+            if past(m.first_triangle, m.num_triangles, h.num_triangles) {
+                return Err(r.error_at(
+                    at + 16,
+                    ErrorKind::IndexOutOfRange,
+                    format!(
+                        "mesh {i}: triangles {}..{} past num_triangles = {}",
+                        m.first_triangle,
+                        u64::from(m.first_triangle) + u64::from(m.num_triangles),
+                        h.num_triangles
+                    ),
+                ));
+            }
+            meshes.push(m);
+        }
+
+        let (arrays_at, _) = sect(
+            &mut covered,
+            &r,
+            "vertexarrays",
+            9,
+            h.ofs_vertexarrays,
+            h.num_vertexarrays,
+            VERTEX_ARRAY_SIZE,
+        )?;
+        let mut vertex_arrays = Vec::with_capacity(h.num_vertexarrays as usize);
+        for i in 0..h.num_vertexarrays as usize {
+            r.seek(arrays_at + i * VERTEX_ARRAY_SIZE)?;
+            let at = r.pos();
+            let (kind, flags, format, size, offset) =
+                (r.u32()?, r.u32()?, r.u32()?, r.u32()?, r.u32()?);
+            let Some(f) = ComponentFormat::of(format) else {
+                return Err(r.error_at(
+                    at + 8,
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "vertex array {i}: unknown component format {format} (0..8 are defined)"
+                    ),
+                ));
+            };
+            if size == 0 || size > 64 {
+                return Err(r.error_at(
+                    at + 12,
+                    ErrorKind::InvalidValue,
+                    format!("vertex array {i}: {size} components a vertex (1..64 are read)"),
+                ));
+            }
+            let stride = size as usize * f.bytes();
+            let what = format!("vertex array {i} ({})", ArrayType::of(kind).name());
+            let start = section(
+                &r,
+                &what,
+                at + 16,
+                offset,
+                h.num_vertexes,
+                stride,
+                data.len(),
+            )?;
+            let len = h.num_vertexes as usize * stride;
+            r.charge(&mut budget, 3 * len as u64, at)?;
+            if len > 0 {
+                covered.push((start, start + len));
+            }
+            vertex_arrays.push(VertexArray {
+                kind,
+                flags,
+                format,
+                size,
+                offset,
+                data: Cow::Borrowed(&data[start..start + len]),
+            });
+        }
+
+        let (tris_at, _) = sect(
+            &mut covered,
+            &r,
+            "triangles",
+            11,
+            h.ofs_triangles,
+            h.num_triangles,
+            TRIANGLE_SIZE,
+        )?;
+        r.charge(&mut budget, u64::from(h.num_triangles) * 40, field_at(10))?;
+        let triangles = read_triangles(&mut r, tris_at, h.num_triangles)?;
+        for (i, t) in triangles.iter().enumerate() {
+            if let Some(&v) = t.iter().find(|&&v| v >= h.num_vertexes) {
+                return Err(r.error_at(
+                    tris_at + i * TRIANGLE_SIZE,
+                    ErrorKind::IndexOutOfRange,
+                    format!(
+                        "triangle {i}: vertex {v} past num_vertexes = {}",
+                        h.num_vertexes
+                    ),
+                ));
+            }
+        }
+        let adjacency = if h.ofs_adjacency != 0 {
+            let (at, _) = sect(
+                &mut covered,
+                &r,
+                "adjacency",
+                12,
+                h.ofs_adjacency,
+                h.num_triangles,
+                TRIANGLE_SIZE,
+            )?;
+            read_triangles(&mut r, at, h.num_triangles)?
+        } else {
+            Vec::new()
+        };
+
+        let jsize = joint_size(version);
+        let (joints_at, _) = sect(
+            &mut covered,
+            &r,
+            "joints",
+            14,
+            h.ofs_joints,
+            h.num_joints,
+            jsize,
+        )?;
+        r.charge(&mut budget, u64::from(h.num_joints) * 256, field_at(13))?;
+        r.seek(joints_at)?;
+        let mut joints = Vec::with_capacity(h.num_joints as usize);
+        for i in 0..h.num_joints as usize {
+            let at = r.pos();
+            let name = r.u32()?;
+            let parent = r.i32()?;
+            let translate = r.vec3()?;
+            let rotate = if version == 1 {
+                let [x, y, z] = r.vec3()?;
+                [x, y, z, 0.0]
+            } else {
+                [r.f32()?, r.f32()?, r.f32()?, r.f32()?]
+            };
+            let scale = r.vec3()?;
+            if !name_ok(name) {
+                return Err(bad_name(&r, at, format!("joint {i}"), name));
+            }
+            check_parent(&r, at + 4, "joint", i, parent)?;
+            joints.push(Joint {
+                name,
+                parent,
+                translate,
+                rotate,
+                scale,
+            });
+        }
+
+        let channels = pose_channels(version);
+        let (poses_at, _) = sect(
+            &mut covered,
+            &r,
+            "poses",
+            16,
+            h.ofs_poses,
+            h.num_poses,
+            pose_size(version),
+        )?;
+        r.charge(&mut budget, u64::from(h.num_poses) * 128, field_at(15))?;
+        r.seek(poses_at)?;
+        let mut poses = Vec::with_capacity(h.num_poses as usize);
+        for i in 0..h.num_poses as usize {
+            let at = r.pos();
+            let parent = r.i32()?;
+            let mask = r.u32()?;
+            let mut p = Pose {
+                parent,
+                mask,
+                ..Pose::default()
+            };
+            for c in 0..channels {
+                p.channel_offset[c] = r.f32()?;
+            }
+            for c in 0..channels {
+                p.channel_scale[c] = r.f32()?;
+            }
+            check_parent(&r, at, "pose", i, parent)?;
+            poses.push(p);
+        }
+        let animated: u64 = poses.iter().map(|p| p.animated(channels) as u64).sum();
+        if h.num_frames > 0 && animated != u64::from(h.num_framechannels) {
+            return Err(r.error_at(
+                field_at(20),
+                ErrorKind::InvalidValue,
+                format!(
+                    "num_framechannels = {} but the poses' masks animate {animated} channels",
+                    h.num_framechannels
+                ),
+            ));
+        }
+
+        let (anims_at, _) = sect(
+            &mut covered,
+            &r,
+            "anims",
+            18,
+            h.ofs_anims,
+            h.num_anims,
+            ANIM_SIZE,
+        )?;
+        r.charge(&mut budget, u64::from(h.num_anims) * 256, field_at(17))?;
+        r.seek(anims_at)?;
+        let mut anims = Vec::with_capacity(h.num_anims as usize);
+        for i in 0..h.num_anims as usize {
+            let at = r.pos();
+            let a = Anim {
+                name: r.u32()?,
+                first_frame: r.u32()?,
+                num_frames: r.u32()?,
+                framerate: r.f32()?,
+                flags: r.u32()?,
+            };
+            if !name_ok(a.name) {
+                return Err(bad_name(&r, at, format!("anim {i}"), a.name));
+            }
+            if u64::from(a.first_frame) + u64::from(a.num_frames) > u64::from(h.num_frames) {
+                return Err(r.error_at(
+                    at + 4,
+                    ErrorKind::IndexOutOfRange,
+                    format!(
+                        "anim {i}: frames {}..{} past num_frames = {}",
+                        a.first_frame,
+                        u64::from(a.first_frame) + u64::from(a.num_frames),
+                        h.num_frames
+                    ),
+                ));
+            }
+            anims.push(a);
+        }
+
+        let frame_values = u64::from(h.num_frames) * u64::from(h.num_framechannels);
+        let frame_values = u32::try_from(frame_values).map_err(|_| {
+            r.error_at(
+                field_at(19),
+                ErrorKind::LimitExceeded,
+                format!(
+                    "{} frames of {} channels are too many",
+                    h.num_frames, h.num_framechannels
+                ),
+            )
+        })?;
+        let (frames_at, _) = sect(
+            &mut covered,
+            &r,
+            "frames",
+            21,
+            h.ofs_frames,
+            frame_values,
+            2,
+        )?;
+        r.seek(frames_at)?;
+        let raw = r.bytes(frame_values as usize * 2)?;
+        let frames: Vec<u16> = raw
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        let bounds = if h.ofs_bounds != 0 && h.num_frames > 0 {
+            let (at, _) = sect(
+                &mut covered,
+                &r,
+                "bounds",
+                22,
+                h.ofs_bounds,
+                h.num_frames,
+                BOUNDS_SIZE,
+            )?;
+            r.seek(at)?;
+            let mut out = Vec::with_capacity(h.num_frames as usize);
+            for _ in 0..h.num_frames {
+                out.push(Bounds {
+                    bbmin: r.vec3()?,
+                    bbmax: r.vec3()?,
+                    xyradius: r.f32()?,
+                    radius: r.f32()?,
+                });
+            }
+            out
+        } else {
+            Vec::new()
+        };
+        let (comment_at, comment_len) = sect(
+            &mut covered,
+            &r,
+            "comment",
+            24,
+            h.ofs_comment,
+            h.num_comment,
+            1,
+        )?;
+        let comment = Cow::Borrowed(&data[comment_at..comment_at + comment_len]);
+
+        let mut extensions = Vec::new();
+        let mut next = h.ofs_extensions;
+        let mut field = field_at(26);
+        for i in 0..h.num_extensions as usize {
+            let what = format!("extension {i}");
+            let at = section(&r, &what, field, next, 1, EXTENSION_SIZE, data.len())?;
+            if at == 0 {
+                return Err(r.error_at(
+                    field,
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "{what}: the chain ends at offset 0 after {i} of {} extensions",
+                        h.num_extensions
+                    ),
+                ));
+            }
+            covered.push((at, at + EXTENSION_SIZE));
+            r.seek(at)?;
+            let (name, num_data, ofs_data, ofs_next) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?);
+            if !name_ok(name) {
+                return Err(bad_name(&r, at, what, name));
+            }
+            let start = section(
+                &r,
+                &format!("{what} data"),
+                at + 8,
+                ofs_data,
+                num_data,
+                1,
+                data.len(),
+            )?;
+            r.charge(&mut budget, u64::from(num_data) + 256, at + 4)?;
+            if num_data > 0 {
+                covered.push((start, start + num_data as usize));
+            }
+            extensions.push(Extension {
+                at: at as u32,
+                name,
+                num_data,
+                ofs_data,
+                ofs_extensions: ofs_next,
+                data: Cow::Borrowed(&data[start..start + num_data as usize]),
+            });
+            next = ofs_next;
+            field = at + 12;
+        }
+        let gaps = layout::find_gaps(data, covered);
+        Ok(File {
+            header,
+            text,
+            meshes,
+            vertex_arrays,
+            triangles,
+            adjacency,
+            joints,
+            poses,
+            anims,
+            frames,
+            bounds,
+            comment,
+            extensions,
+            gaps,
+        })
+    }
+}
+
+fn read_header(r: &mut Reader<'_>) -> Result<Header> {
+    let magic = r.bytes(16)?;
+    if magic != MAGIC {
+        let four: [u8; 4] = [magic[0], magic[1], magic[2], magic[3]];
+        if &four != b"INTE" {
+            return Err(r.bad_magic(&four));
+        }
+        return Err(r.error_at(
+            0,
+            ErrorKind::BadMagic,
+            format!(
+                "bad magic {} (expected \"INTERQUAKEMODEL\" and a NUL)",
+                crate::io::magic::show_magic(magic.strip_suffix(b"\0").unwrap_or(magic))
+            ),
+        ));
+    }
+    let mut v = [0u32; 27];
+    for f in &mut v {
+        *f = r.u32()?;
+    }
+    let h = Header::from_fields(v);
+    if h.version != 1 && h.version != VERSION {
+        return Err(r.error_at(
+            16,
+            ErrorKind::UnsupportedVersion,
+            format!("unsupported version {} (1 and 2 are read)", h.version),
+        ));
+    }
+    Ok(h)
+}
+
+/// Checks that `count × size` bytes at `offset` (stored in the field at `field_at`) lie in
+/// the file and returns where they start (0 for an empty section, whose offset means
+/// nothing).
+fn section(
+    r: &Reader<'_>,
+    name: &str,
+    field_at: usize,
+    offset: u32,
+    count: u32,
+    size: usize,
+    file_len: usize,
+) -> Result<usize> {
+    let len = u64::from(count) * size as u64;
+    if len == 0 {
+        return Ok(0);
+    }
+    let end = u64::from(offset) + len;
+    if end > file_len as u64 {
+        return Err(r.error_at(
+            field_at,
+            ErrorKind::Truncated,
+            format!(
+                "{name}: bytes {offset}..{end} are past the end of the file ({file_len} bytes)"
+            ),
+        ));
+    }
+    Ok(offset as usize)
+}
+
+fn read_triangles(r: &mut Reader<'_>, at: usize, n: u32) -> Result<Vec<[u32; 3]>> {
+    r.seek(at)?;
+    let raw = r.bytes(n as usize * TRIANGLE_SIZE)?;
+    Ok(raw
+        .chunks_exact(TRIANGLE_SIZE)
+        .map(|c| {
+            let v =
+                |k: usize| u32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]]);
+            [v(0), v(1), v(2)]
+        })
+        .collect())
+}
+
+fn check_parent(r: &Reader<'_>, at: usize, what: &str, i: usize, parent: i32) -> Result<()> {
+    if parent < -1 || (parent >= 0 && parent as usize >= i) {
+        return Err(r.error_at(
+            at,
+            ErrorKind::InvalidValue,
+            format!("{what} {i}: parent {parent} is not a lower {what} or -1"),
+        ));
+    }
+    Ok(())
+}
