@@ -509,7 +509,15 @@ pub fn check_listed(anims: &[PathBuf], converted: &crate::model::Converted) -> R
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if converted.model.animations.iter().any(|a| a.name == stem) {
+        // An md5anim's animation is named after its file; an IQM animation file's after its
+        // file, or `FILE:ANIMATION` for each of several.
+        let prefix = format!("{stem}:");
+        if converted
+            .model
+            .animations
+            .iter()
+            .any(|a| a.name == stem || a.name.starts_with(&prefix))
+        {
             continue;
         }
         let shown = path.to_string_lossy();

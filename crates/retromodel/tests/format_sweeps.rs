@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use common::Rng;
-use retromodel::formats::{gs_mdl, gs_mdl7, hmp, md2, quake_mdl, wmp};
+use retromodel::formats::{gs_mdl, gs_mdl7, hmp, iqm, md2, quake_mdl, wmp};
 use retromodel::registry::{self, Format};
 use retromodel::{ConvertOptions, Document, ErrorKind, Limits, NoFiles, WriteOptions};
 
@@ -183,6 +183,17 @@ fn knobs(name: &str) -> Knobs {
             },
             header_words: &[(0, 68, 4)],
             reconvert: Some("md2"),
+            ..Knobs::default()
+        },
+        // Sections sit at their header offsets; what follows `filesize` is kept.
+        "iqm" => Knobs {
+            complete_from: |b| {
+                iqm::File::parse(b, &Limits::default())
+                    .ok()
+                    .map(|f| f.header.filesize as usize)
+            },
+            header_words: &[(16, 124, 4)],
+            reconvert: Some("iqm"),
             ..Knobs::default()
         },
         // The header and the first skin's words.

@@ -8,8 +8,9 @@
 //! - **Animation files**: animation-only IQM files (poses and frames, no meshes) listed beside
 //!   the model (`--anim` lists exactly the given files), and the `iqmanim` files of the
 //!   model's Cube 2 configuration, whose poses match the model's joints (count and parents,
-//!   as the engines pair them by order); each of their animations is added, files that do
-//!   not fit are left out with a warning.
+//!   as the engines pair them by order); each of their animations is added, named after the
+//!   file (`FILE:ANIMATION` for a file of several), files that do not fit are left out with
+//!   a warning.
 //! - **`.framegroups`** (`NAME.iqm.framegroups` beside the model, DarkPlaces): when present
 //!   it replaces the file's animations by its frame ranges, as DarkPlaces does.
 //! - **Cube 2 configuration** (with [`ConvertOptions::model_config`]): `mdlscale`,
@@ -212,10 +213,22 @@ fn attach_animation_files(
                 .find(|(f, _)| f == file_name(&name))
                 .map(|s| s.1)
         });
+        // Named after the file (`idle`), or `file:animation` for a file of several, as
+        // Cube 2 names them.
+        let stem = file_name(&name)
+            .strip_suffix(".iqm")
+            .unwrap_or(file_name(&name))
+            .to_string();
+        let added = converted.model.animations.len() - before;
         for a in &mut converted.model.animations[before..] {
             if let Some(s) = speed {
                 a.fps = s;
             }
+            a.name = if added == 1 {
+                stem.clone()
+            } else {
+                format!("{stem}:{}", a.name)
+            };
         }
         converted.warnings.extend(
             w.into_iter()

@@ -5,24 +5,25 @@
 //!   positions, texture coordinates and normals as floats, and for a model with joints
 //!   blend indexes and weights as bytes (weights in 255ths that add up to 255, the largest
 //!   remainders rounded up, at most four influences a vertex: the smallest are dropped and
-//!   the rest scaled). Triangles as the Model keeps them (clockwise from the front, as
+//!   the rest scaled), and tangents from the texture coordinates. Triangles as the Model keeps them (clockwise from the front, as
 //!   IQM files store them).
-//! - Joints: the bind pose relative to each parent, scale 1.
+//! - Joints: the bind pose relative to each parent, scale 1, quaternions with `w <= 0` as
+//!   `iqm.cpp` writes them.
 //! - Animations: one pose per joint; each of its ten channels (translation, rotation,
-//!   scale) that changes over the frames of all animations is stored as a 16-bit value
-//!   between its smallest and largest value (a quarter-turn apart quaternion signs are made
-//!   continuous first); the largest error of the channels is reported. Frame bounds from the
+//!   scale) that changes over the frames of all animations (by 1e-10 or more) is stored as a
+//!   16-bit value between its smallest and largest value, rounded as `iqm.cpp` rounds;
+//!   quaternions with `w <= 0`; the largest error of the channels is reported. Frame bounds from the
 //!   animation when it has them, else from the baked poses.
 //! - A model with keyframes but no skeleton (MDL, MD2, MD3) is written in its first pose:
 //!   IQM animates joints only, and the other frames are said to be lost in a warning.
-//! - No adjacency and no tangents are written (the engines rebuild what they need).
+//! - No adjacency is written (no engine reads it).
 
 use std::borrow::Cow;
 
 use super::raw::*;
 use super::FORMAT;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::math::Quat;
+use crate::math::{self, Quat};
 use crate::model::pose::JointPose;
 use crate::model::Model;
 use crate::options::{WriteOptions, Written};
@@ -91,6 +92,59 @@ fn array(kind: u32, format: ComponentFormat, size: u32, data: Vec<u8>) -> Vertex
 
 fn floats<const N: usize>(v: impl Iterator<Item = [f32; N]>) -> Vec<u8> {
     v.flat_map(|a| a.into_iter().flat_map(f32::to_le_bytes))
+        .collect()
+}
+
+/// Per-vertex tangents `[x, y, z, handedness]` from the texture coordinates, as
+/// `upgrade.cpp` rebuilds them: each triangle's directions of increasing `u` and `v` summed
+/// at its vertices, made orthogonal to the normal (Gram-Schmidt), the sign of `w` saying
+/// whether the `v` direction agrees with `normal × tangent`. ioquake3's second renderer
+/// refuses an IQM without them.
+fn tangents(
+    pos: &[[f32; 3]],
+    nrm: &[[f32; 3]],
+    uv: &[[f32; 2]],
+    tris: &[[u32; 3]],
+) -> Vec<[f32; 4]> {
+    let mut tan = vec![[0f32; 3]; pos.len()];
+    let mut bit = vec![[0f32; 3]; pos.len()];
+    for t in tris {
+        let [a, b, c] = t.map(|v| v as usize);
+        let (e1, e2) = (math::sub(pos[b], pos[a]), math::sub(pos[c], pos[a]));
+        let (s1, t1) = (uv[b][0] - uv[a][0], uv[b][1] - uv[a][1]);
+        let (s2, t2) = (uv[c][0] - uv[a][0], uv[c][1] - uv[a][1]);
+        let det = s1 * t2 - s2 * t1;
+        if det.abs() < 1e-12 {
+            continue;
+        }
+        let r = 1.0 / det;
+        let sdir = math::scale(math::sub(math::scale(e1, t2), math::scale(e2, t1)), r);
+        let tdir = math::scale(math::sub(math::scale(e2, s1), math::scale(e1, s2)), r);
+        for v in [a, b, c] {
+            tan[v] = math::add(tan[v], sdir);
+            bit[v] = math::add(bit[v], tdir);
+        }
+    }
+    (0..pos.len())
+        .map(|v| {
+            let n = nrm[v];
+            let t = math::sub(tan[v], math::scale(n, math::dot(n, tan[v])));
+            let t = math::normalize_or(
+                t,
+                if n[0].abs() < 0.9 {
+                    [1.0, 0.0, 0.0]
+                } else {
+                    [0.0, 1.0, 0.0]
+                },
+            );
+            let t = math::normalize_or(math::sub(t, math::scale(n, math::dot(n, t))), t);
+            let w = if math::dot(math::cross(n, t), bit[v]) < 0.0 {
+                -1.0
+            } else {
+                1.0
+            };
+            [t[0], t[1], t[2], w]
+        })
         .collect()
 }
 
@@ -280,16 +334,13 @@ fn write_animations(model: &Model, file: &mut File<'static>, text: &mut Text) ->
     let mut values: Vec<[f32; 10]> = Vec::new();
     for (ai, a) in model.animations.iter().enumerate() {
         let scales = model.animation_scales.get(ai);
-        let mut prev: Vec<Option<[f32; 4]>> = vec![None; nj];
         for (f, frame) in a.frames.iter().enumerate() {
             for (j, t) in frame.iter().enumerate() {
+                // w <= 0, as iqm.cpp writes them and DarkPlaces expects.
                 let mut q = Quat::from_array(t.rotation).normalize().to_array();
-                if let Some(p) = prev[j] {
-                    if p.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>() < 0.0 {
-                        q = q.map(|c| -c);
-                    }
+                if q[3] > 0.0 {
+                    q = q.map(|c| -c);
                 }
-                prev[j] = Some(q);
                 let s = scales
                     .and_then(|s| s.get(f))
                     .and_then(|s| s.get(j))
@@ -315,7 +366,7 @@ fn write_animations(model: &Model, file: &mut File<'static>, text: &mut Text) ->
                     (lo.min(v), hi.max(v))
                 });
             p.channel_offset[c] = lo;
-            if hi > lo {
+            if hi - lo >= 1e-10 {
                 p.mask |= 1 << c;
                 p.channel_scale[c] = (hi - lo) / 65535.0;
             }

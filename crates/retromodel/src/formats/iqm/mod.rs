@@ -63,7 +63,9 @@ pub use convert::{
 pub use from_model::{from_model, weight_bytes, INFLUENCES, MAX_BYTE_JOINTS};
 pub use raw::*;
 pub use summary::summary;
-pub use validate::validate;
+pub use validate::{
+    file_len, validate, IOQ3_MAX_JOINTS, IOQ3_MAX_TRIANGLES, IOQ3_MAX_VERTS, MAX_BONES, MAX_FILE,
+};
 
 /// Format name used in errors and `info` output.
 pub const FORMAT: &str = "iqm";

@@ -79,8 +79,8 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
     Summary {
         header,
         vertices: h.num_vertexes as usize,
-        triangles: file.triangles.len(),
-        poses: h.num_frames as usize,
+        triangles: converted.model.triangle_count(),
+        poses: converted.model.pose_count(),
         skins: converted.model.skins.len(),
         skin_names: converted
             .model

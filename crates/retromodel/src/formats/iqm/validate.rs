@@ -1,124 +1,268 @@
-//! Engine limits of IQM: what DarkPlaces, ioquake3, FTEQW and Tesseract (Cube 2, Red
-//! Eclipse) refuse or handle differently, from their loaders (see the module sources).
-//!
-//! What makes an engine refuse the model is a [`Severity::Error`]; what it reads
-//! differently (ignored arrays, clamped values) a warning.
+//! Engine limits of IQM, from the loaders (see the module sources): what makes DarkPlaces
+//! (`Mod_INTERQUAKEMODEL_Load`), ioquake3 (`R_LoadIQM`, both renderers), FTEQW
+//! (`Mod_ParseIQM`) or Tesseract / Cube 2 / Red Eclipse (`iqm.h`) refuse a file is an
+//! [`Severity::Error`]; what they read differently (arrays skipped, scale ignored, speed
+//! from elsewhere) a warning.
 
 use super::raw::{ArrayType, ComponentFormat, File};
 use crate::diagnostic::{Diagnostic, Severity};
 
-/// Limits of one engine.
-struct EngineLimits {
-    name: &'static str,
-    /// Most joints (or poses).
-    max_joints: usize,
-    /// Reads version 1 files.
-    version1: bool,
-    /// Formats accepted for positions, texture coordinates and normals.
-    float_only: bool,
-}
+/// ioquake3's `IQM_MAX_JOINTS`.
+pub const IOQ3_MAX_JOINTS: usize = 128;
+/// FTEQW's `MAX_BONES` (and what a byte blend index can name).
+pub const MAX_BONES: usize = 256;
+/// ioquake3's most vertices in one mesh (`SHADER_MAX_VERTEXES - 1`).
+pub const IOQ3_MAX_VERTS: u32 = 999;
+/// ioquake3's most triangles in one mesh (`SHADER_MAX_INDEXES / 3 - 1`).
+pub const IOQ3_MAX_TRIANGLES: u32 = 1999;
+/// The largest file ioquake3 and Cube 2 load (16 MiB).
+pub const MAX_FILE: usize = 16 << 20;
 
-const ENGINES: &[EngineLimits] = &[
-    EngineLimits {
-        name: "darkplaces",
-        max_joints: 256,
-        version1: true,
-        float_only: true,
-    },
-    EngineLimits {
-        name: "ioq3",
-        max_joints: 128,
-        version1: false,
-        float_only: true,
-    },
-    EngineLimits {
-        name: "fteqw",
-        max_joints: 256,
-        version1: true,
-        float_only: false,
-    },
-    EngineLimits {
-        name: "tesseract",
-        max_joints: 256,
-        version1: false,
-        float_only: true,
-    },
-];
+/// The portable format and size of an array type (iqm.txt's recommended subset).
+fn portable(t: ArrayType) -> Option<(ComponentFormat, u32)> {
+    use ComponentFormat::*;
+    Some(match t {
+        ArrayType::Position | ArrayType::Normal => (Float, 3),
+        ArrayType::Texcoord => (Float, 2),
+        ArrayType::Tangent => (Float, 4),
+        ArrayType::BlendIndexes | ArrayType::BlendWeights | ArrayType::Color => (UByte, 4),
+        _ => return None,
+    })
+}
 
 /// Checks a parsed file against `engine` (one of the codec's engines).
 pub fn validate(file: &File<'_>, engine: &str) -> Vec<Diagnostic> {
-    let Some(e) = ENGINES.iter().find(|e| e.name == engine) else {
-        return vec![Diagnostic::error(format!(
-            "unknown engine {engine:?} for IQM"
-        ))];
-    };
     let h = &file.header;
     let mut out = Vec::new();
     let mut add = |severity, message: String| out.push(Diagnostic { severity, message });
-    if h.version == 1 && !e.version1 {
-        add(
-            Severity::Error,
-            format!("version 1: {} reads version 2 only", e.name),
-        );
-    }
-    let joints = file.joints.len().max(file.poses.len());
-    if joints > e.max_joints {
-        add(
-            Severity::Error,
-            format!("{joints} joints: {} takes at most {}", e.name, e.max_joints),
-        );
-    }
-    if !file.meshes.is_empty() && file.array(ArrayType::Position).is_none() {
-        add(Severity::Error, "meshes without a position array".into());
-    }
-    for a in &file.vertex_arrays {
-        let t = a.array_type();
-        let f = ComponentFormat::of(a.format).unwrap_or(ComponentFormat::Float);
-        let needs_float = matches!(
-            t,
-            ArrayType::Position | ArrayType::Texcoord | ArrayType::Normal | ArrayType::Tangent
-        );
-        if needs_float && e.float_only && f != ComponentFormat::Float {
-            add(
-                Severity::Error,
-                format!(
-                    "{} array in {}: {} reads floats only",
-                    t.name(),
-                    f.name(),
-                    e.name
-                ),
-            );
+    let (e, w) = (Severity::Error, Severity::Warning);
+    let joints = file.joints.len();
+    let poses = file.poses.len();
+    let has = |t: ArrayType| file.array(t).is_some();
+    let animated = h.num_frames > 0 || !file.anims.is_empty();
+    match engine {
+        "ioq3" => {
+            if h.version != 2 {
+                add(
+                    e,
+                    format!("version {}: ioquake3 reads version 2 only", h.version),
+                );
+            }
+            if joints > IOQ3_MAX_JOINTS {
+                add(
+                    e,
+                    format!("{joints} joints: ioquake3 takes at most {IOQ3_MAX_JOINTS}"),
+                );
+            }
+            if poses != 0 && poses != joints {
+                add(e, format!("{poses} poses and {joints} joints: ioquake3 needs as many poses as joints, or none"));
+            }
+            for a in &file.vertex_arrays {
+                let f = a.component_format();
+                if !matches!(
+                    f,
+                    ComponentFormat::Byte
+                        | ComponentFormat::UByte
+                        | ComponentFormat::Int
+                        | ComponentFormat::UInt
+                        | ComponentFormat::Float
+                ) || a.size > 4
+                {
+                    add(e, format!("{} array of {}x{}: ioquake3 refuses the file (byte, ubyte, int, uint or float, 1..4 components)", a.array_type().name(), f.name(), a.size));
+                } else if let Some((pf, ps)) = portable(a.array_type()) {
+                    let weights_float = a.array_type() == ArrayType::BlendWeights
+                        && f == ComponentFormat::Float
+                        && a.size == 4;
+                    if (f, a.size) != (pf, ps) && !weights_float {
+                        add(
+                            e,
+                            format!(
+                                "{} array of {}x{}: ioquake3 needs {}x{ps}",
+                                a.array_type().name(),
+                                f.name(),
+                                a.size,
+                                pf.name()
+                            ),
+                        );
+                    }
+                }
+            }
+            if !file.meshes.is_empty()
+                && !(has(ArrayType::Position) && has(ArrayType::Normal) && has(ArrayType::Texcoord))
+            {
+                add(
+                    e,
+                    "ioquake3 needs position, normal and texcoord arrays".into(),
+                );
+            }
+            if !file.meshes.is_empty() && !has(ArrayType::Tangent) {
+                add(e, "no tangent array: ioquake3's second renderer (OpenArena's default) refuses the file".into());
+            }
+            if joints > 0
+                && !file.meshes.is_empty()
+                && !(has(ArrayType::BlendIndexes) && has(ArrayType::BlendWeights))
+            {
+                add(
+                    e,
+                    "joints without blend arrays: ioquake3 refuses the file".into(),
+                );
+            }
+            for (i, m) in file.meshes.iter().enumerate() {
+                if m.num_vertexes > IOQ3_MAX_VERTS || m.num_triangles > IOQ3_MAX_TRIANGLES {
+                    add(e, format!("mesh {i} ({:?}): {} vertices, {} triangles: ioquake3 takes at most {IOQ3_MAX_VERTS} and {IOQ3_MAX_TRIANGLES}", file.text_at(m.name), m.num_vertexes, m.num_triangles));
+                }
+            }
+            if !file.anims.is_empty() {
+                add(
+                    w,
+                    "ioquake3 ignores the animations: the game picks frames by number".into(),
+                );
+            }
         }
-        if matches!(t, ArrayType::BlendIndexes | ArrayType::BlendWeights)
-            && !matches!(f, ComponentFormat::UByte | ComponentFormat::Float)
-        {
-            add(
-                Severity::Error,
-                format!(
-                    "{} array in {}: {} reads bytes (or float weights)",
-                    t.name(),
-                    f.name(),
-                    e.name
-                ),
-            );
+        "darkplaces" => {
+            for a in &file.vertex_arrays {
+                let f = a.component_format();
+                if let Some((pf, ps)) = portable(a.array_type()) {
+                    let colour_float = a.array_type() == ArrayType::Color
+                        && f == ComponentFormat::Float
+                        && a.size == 4;
+                    if (f, a.size) != (pf, ps) && !colour_float {
+                        add(
+                            w,
+                            format!(
+                                "{} array of {}x{}: DarkPlaces skips it ({}x{ps} read)",
+                                a.array_type().name(),
+                                f.name(),
+                                a.size,
+                                pf.name()
+                            ),
+                        );
+                    }
+                }
+            }
+            let ok = |t: ArrayType| {
+                file.array(t)
+                    .is_some_and(|a| portable(t) == Some((a.component_format(), a.size)))
+            };
+            if !file.meshes.is_empty() && !(ok(ArrayType::Position) && ok(ArrayType::Texcoord)) {
+                add(e, "DarkPlaces needs float position and texcoord arrays (\"is missing vertex array data\")".into());
+            }
+            if !file.meshes.is_empty()
+                && animated
+                && !(ok(ArrayType::BlendIndexes) && ok(ArrayType::BlendWeights))
+            {
+                add(e, "animated without ubyte blend arrays: DarkPlaces refuses the file (\"is missing vertex array data\")".into());
+            }
+            if joints.max(poses) > MAX_BONES {
+                add(
+                    e,
+                    format!(
+                        "{} joints: byte blend indexes name at most {MAX_BONES}",
+                        joints.max(poses)
+                    ),
+                );
+            }
+            for a in &file.anims {
+                if !(a.framerate > 0.0) {
+                    add(w, format!("animation {:?} has frame rate 0: DarkPlaces never advances it (a .framegroups file can give the rate)", file.text_at(a.name)));
+                }
+            }
         }
+        "fteqw" => {
+            let len = file_len(file);
+            if h.filesize as usize != len {
+                add(
+                    e,
+                    format!(
+                        "filesize = {} but the file has {len} bytes: FTEQW refuses it",
+                        h.filesize
+                    ),
+                );
+            }
+            if joints > MAX_BONES || poses > MAX_BONES {
+                add(
+                    e,
+                    format!("{joints} joints, {poses} poses: FTEQW takes at most {MAX_BONES}"),
+                );
+            }
+            if joints != 0 && poses != 0 && joints != poses {
+                add(
+                    e,
+                    format!("{joints} joints and {poses} poses: FTEQW refuses mismatched joints"),
+                );
+            }
+            if !file.meshes.is_empty() && joints == 0 && animated {
+                add(e, "an animated mesh without joints: FTEQW refuses it (\"mesh IQM has no joints\")".into());
+            }
+            for a in &file.anims {
+                if !(a.framerate > 0.0) {
+                    add(
+                        w,
+                        format!(
+                            "animation {:?} has frame rate 0: FTEQW plays it at 10 frames a second",
+                            file.text_at(a.name)
+                        ),
+                    );
+                }
+            }
+        }
+        "tesseract" => {
+            if h.version != 2 {
+                add(
+                    e,
+                    format!(
+                        "version {}: Tesseract and Cube 2 read version 2 only",
+                        h.version
+                    ),
+                );
+            }
+            if file_len(file) > MAX_FILE {
+                add(
+                    e,
+                    format!(
+                        "{} bytes: Tesseract and Cube 2 load at most {MAX_FILE}",
+                        file_len(file)
+                    ),
+                );
+            }
+            for a in &file.vertex_arrays {
+                if let Some((pf, ps)) = portable(a.array_type()) {
+                    if (a.component_format(), a.size) != (pf, ps) {
+                        add(
+                            e,
+                            format!(
+                                "{} array of {}x{}: Tesseract needs {}x{ps}",
+                                a.array_type().name(),
+                                a.component_format().name(),
+                                a.size,
+                                pf.name()
+                            ),
+                        );
+                    }
+                }
+            }
+            if !file.meshes.is_empty() && !has(ArrayType::Position) {
+                add(e, "no position array: Tesseract refuses the file".into());
+            }
+            if !file.anims.is_empty() {
+                add(w, "Tesseract ignores the animations' frame rates: the iqmanim speed of the model's iqm.cfg plays them (10 frames a second without one)".into());
+            }
+        }
+        other => add(e, format!("unknown engine {other:?} for IQM")),
     }
     if file.meshes.is_empty() && file.anims.is_empty() {
-        add(
-            Severity::Warning,
-            "no meshes and no animations: nothing to show".into(),
-        );
-    }
-    for a in &file.anims {
-        if !(a.framerate > 0.0) {
-            add(
-                Severity::Warning,
-                format!(
-                    "animation {:?} has frame rate 0: the engine's configuration must give its speed",
-                    file.text_at(a.name)
-                ),
-            );
-        }
+        add(w, "no meshes and no animations: nothing to show".into());
     }
     out
+}
+
+/// The length of the file a parsed `File` came from: its `filesize` or the end of the data
+/// kept past it.
+pub fn file_len(file: &File<'_>) -> usize {
+    file.gaps
+        .iter()
+        .map(|g| g.offset + g.bytes.len())
+        .chain([file.header.filesize as usize])
+        .max()
+        .unwrap_or(0)
 }

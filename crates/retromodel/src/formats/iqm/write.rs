@@ -123,7 +123,7 @@ impl File<'_> {
 
     /// Places every section anew after the header, in the order lsalzman's `iqm` tool
     /// writes them (text, meshes, vertex arrays and their data, triangles, adjacency,
-    /// joints, poses, anims, frames, bounds, comment, extensions), each at a multiple of 4,
+    /// joints, poses, anims, frames, bounds, comment, extensions), each at a multiple of 4 (vertex data at 8),
     /// sets the counts, offsets and `filesize` from the vectors, and drops the gaps.
     pub fn relayout(&mut self) {
         let version = self.header.version;
@@ -144,8 +144,10 @@ impl File<'_> {
         h.ofs_meshes = place(MESH_SIZE * self.meshes.len(), 4);
         h.num_vertexarrays = self.vertex_arrays.len() as u32;
         h.ofs_vertexarrays = place(VERTEX_ARRAY_SIZE * self.vertex_arrays.len(), 4);
-        for a in &mut self.vertex_arrays {
-            a.offset = place(a.data.len(), 4);
+        // The vertex data starts on 8 bytes, each array on its component size (at least 4).
+        for (i, a) in self.vertex_arrays.iter_mut().enumerate() {
+            let size = ComponentFormat::of(a.format).map_or(4, |f| f.bytes().max(4));
+            a.offset = place(a.data.len(), if i == 0 { 8 } else { size });
         }
         h.num_triangles = self.triangles.len() as u32;
         h.ofs_triangles = place(TRIANGLE_SIZE * self.triangles.len(), 4);
