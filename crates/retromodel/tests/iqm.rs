@@ -434,3 +434,190 @@ fn invalid_files_fail_with_exact_messages() {
         "iqm: meshes: bytes 124..148 are past the end of the file (124 bytes) at offset 0x28",
     );
 }
+
+/// Skinned positions of every animation frame (the bind pose when there is none), in
+/// animation order: what the engines show.
+fn baked(model: &retromodel::Model) -> Vec<Vec<[f32; 3]>> {
+    let c = retromodel::model::bake::bake_skeletal(model, None).unwrap();
+    let n = c.model.frames.len();
+    (0..n)
+        .map(|f| {
+            c.model
+                .meshes
+                .iter()
+                .flat_map(|m| m.morph_targets[f].positions.iter().copied())
+                .collect()
+        })
+        .collect()
+}
+
+fn size(model: &retromodel::Model) -> f32 {
+    model.bounds().map_or(1.0, |[lo, hi]| {
+        (0..3).map(|k| hi[k] - lo[k]).fold(0.0, f32::max).max(1e-3)
+    })
+}
+
+fn writer(name: &str) -> &'static retromodel::codec::Writer {
+    retromodel::registry::writers()
+        .find(|w| w.format.name() == name)
+        .unwrap()
+}
+
+/// Every corpus IQM with meshes through glTF and back to IQM, and through MD5 and back:
+/// joints, meshes and animations kept, skinned positions of every frame within the
+/// channels' quantisation (1e-3 of the model's size).
+#[test]
+fn corpus_through_gltf_and_md5() {
+    use retromodel::{registry, Document, NoFiles};
+    let Some(dir) = common::corpus("IQM round trips") else {
+        return;
+    };
+    let files = common::files_where(&dir, &|p| {
+        std::fs::read(p).is_ok_and(|b| b.starts_with(b"INTERQUAKEMODEL\0"))
+    });
+    let limits = Limits::default();
+    let options = retromodel::ConvertOptions::default();
+    let mut checked = 0;
+    for path in files {
+        let what = path.display().to_string();
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(file) = File::parse(&bytes, &limits) else {
+            continue;
+        };
+        if file.meshes.is_empty() {
+            continue;
+        }
+        let model = iqm::file_to_model(&file).model;
+        let reference = baked(&model);
+        let tol = 1e-3 * size(&model);
+        let compare = |back: &retromodel::Model, via: &str| {
+            // MD5 lists its md5anims by file name: put them back in the model's order.
+            let mut back = back.clone();
+            let order: Vec<usize> = model
+                .animations
+                .iter()
+                .map(|a| {
+                    back.animations
+                        .iter()
+                        .position(|b| b.name == a.name)
+                        .unwrap_or_else(|| panic!("{what} via {via}: no {}", a.name))
+                })
+                .collect();
+            back.animations = order.iter().map(|&i| back.animations[i].clone()).collect();
+            if !back.animation_scales.is_empty() {
+                back.animation_scales = order
+                    .iter()
+                    .map(|&i| back.animation_scales[i].clone())
+                    .collect();
+            }
+            let back = &back;
+            assert_eq!(
+                back.joints.len(),
+                model.joints.len(),
+                "{what} via {via}: joints"
+            );
+            assert_eq!(
+                back.meshes.len(),
+                model.meshes.len(),
+                "{what} via {via}: meshes"
+            );
+            assert_eq!(
+                back.animations.len(),
+                model.animations.len(),
+                "{what} via {via}: animations"
+            );
+            for (a, b) in model.animations.iter().zip(&back.animations) {
+                assert_eq!(
+                    a.frames.len(),
+                    b.frames.len(),
+                    "{what} via {via}: frames of {}",
+                    a.name
+                );
+            }
+            let got = baked(back);
+            assert_eq!(got.len(), reference.len(), "{what} via {via}");
+            let mut worst = 0f32;
+            for (fa, fb) in reference.iter().zip(&got) {
+                for (p, q) in fa.iter().zip(fb) {
+                    worst = worst.max((0..3).map(|k| (p[k] - q[k]).abs()).fold(0.0, f32::max));
+                }
+            }
+            assert!(
+                worst <= tol,
+                "{what} via {via}: positions differ by {worst} (tolerance {tol})"
+            );
+        };
+        // IQM -> glTF -> IQM.
+        let glb = registry::write_model(&model, writer("glb"), &Default::default()).unwrap();
+        let g = Document::parse(&glb.bytes, &limits)
+            .unwrap()
+            .try_to_model(&options, &NoFiles)
+            .unwrap()
+            .model;
+        let (iqm_back, _) = iqm::from_model(&g, &Default::default()).unwrap();
+        let back_bytes = iqm_back.file.write();
+        compare(&iqm::file_to_model(&parse(&back_bytes)).model, "glTF");
+        checked += 1;
+        // IQM -> MD5 -> IQM (the md5anims beside the md5mesh); MD5 needs a skeleton.
+        if model.joints.is_empty() {
+            continue;
+        }
+        let md5 = registry::write_model(&model, writer("md5mesh"), &Default::default()).unwrap();
+        let files = retromodel::MemoryFiles(
+            md5.side_files
+                .iter()
+                .map(|s| (s.name.clone(), s.bytes.clone()))
+                .collect(),
+        );
+        let m = Document::parse(&md5.bytes, &limits)
+            .unwrap()
+            .to_model(&options, &files)
+            .model;
+        let (iqm_back, _) = iqm::from_model(&m, &Default::default()).unwrap();
+        let back_bytes = iqm_back.file.write();
+        compare(&iqm::file_to_model(&parse(&back_bytes)).model, "MD5");
+    }
+    assert!(checked >= 12, "{checked} IQM files with meshes");
+}
+
+/// Found by fuzzing: joints whose bind pose or frames are not finite made a glTF with
+/// `null` numbers. They are placed at their parent (frames: the identity), with a warning,
+/// and every writer's output parses.
+#[test]
+fn non_finite_joints_become_finite() {
+    use retromodel::{registry, Document, NoFiles};
+    let bytes = include_bytes!("regressions/iqm_nonfinite_joint_to_gltf.iqm");
+    let doc = Document::parse(bytes, &Limits::default()).unwrap();
+    let c = doc.to_model(&Default::default(), &NoFiles);
+    for j in &c.model.joints {
+        assert!(
+            j.translation
+                .iter()
+                .chain(&j.rotation)
+                .all(|v| v.is_finite()),
+            "{j:?}"
+        );
+    }
+    for a in &c.model.animations {
+        for t in a.frames.iter().flatten() {
+            assert!(t
+                .translation
+                .iter()
+                .chain(&t.rotation)
+                .all(|v| v.is_finite()));
+        }
+    }
+    assert!(
+        c.warnings.iter().any(|w| w.contains("not finite")),
+        "{:?}",
+        c.warnings
+    );
+    for w in registry::writers() {
+        if let Ok(out) = registry::write_model(&c.model, w, &Default::default()) {
+            if w.format.name() != "obj" {
+                Document::parse(&out.bytes, &Limits::default())
+                    .unwrap_or_else(|e| panic!("{}: {e}", w.format.name()));
+            }
+        }
+    }
+}

@@ -3,8 +3,9 @@
 //!
 //! - **Skins**: the Cube 2 `iqmskin` of a configuration in the model's folder for the mesh's
 //!   name (or `*`), else the mesh's material as a picture path (beside the model or in the
-//!   game tree, other picture extensions tried), else the mesh's name so. A mesh with
-//!   neither is untextured, said in a warning.
+//!   game tree, other picture extensions tried), else the mesh's name so, else a picture
+//!   named like the model or the only picture in its folder (raylib's `guy.iqm` and
+//!   `guytex.png`). A mesh with none is untextured, said in a warning.
 //! - **Animation files**: animation-only IQM files (poses and frames, no meshes) listed beside
 //!   the model (`--anim` lists exactly the given files), and the `iqmanim` files of the
 //!   model's Cube 2 configuration, whose poses match the model's joints (count and parents,

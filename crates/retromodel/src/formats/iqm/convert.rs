@@ -109,6 +109,24 @@ fn unit_quat(q: [f32; 4]) -> [f32; 4] {
     }
 }
 
+/// Largest magnitude of a joint value taken as it is: beyond it (1e12 units) a chain of
+/// joints overflows `f32` when composed.
+const SANE: f32 = 1e12;
+
+/// A joint value that is finite and within [`SANE`].
+fn sane(v: f32) -> bool {
+    v.is_finite() && v.abs() <= SANE
+}
+
+/// Decoded channels, or the identity where one is not finite or beyond [`SANE`].
+fn finite_or_identity(v: &[f32; 10]) -> [f32; 10] {
+    if v.iter().all(|c| sane(*c)) {
+        *v
+    } else {
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]
+    }
+}
+
 fn is_unit_scale(s: [f32; 3]) -> bool {
     s.iter().all(|v| (v - 1.0).abs() <= 1e-5)
 }
@@ -141,15 +159,27 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
     // Joints: local bind transforms composed into object space.
     let mut global: Vec<[f32; 16]> = Vec::with_capacity(file.joints.len());
     let mut joints = Vec::with_capacity(file.joints.len());
-    let mut scaled_bind = 0;
+    let (mut scaled_bind, mut bad_bind) = (0, 0);
     for j in &file.joints {
         let local = math::from_trs(j.translate, unit_quat(joint_rotation(version, j)), j.scale);
         let g = match usize::try_from(j.parent).ok().and_then(|p| global.get(p)) {
             Some(pg) => math::mul(pg, &local),
             None => local,
         };
-        let (t, q, s) = math::decompose(&g);
-        if !is_unit_scale(s) {
+        let (mut t, mut q, s) = math::decompose(&g);
+        let mut g = g;
+        let turn = Quat::from_array(q).length();
+        if !(t.iter().chain(&q).chain(&s).all(|v| sane(*v))) || (turn - 1.0).abs() > 1e-3 {
+            // A joint the file places nowhere: at its parent, unturned.
+            bad_bind += 1;
+            let parent = usize::try_from(j.parent)
+                .ok()
+                .and_then(|p| global.get(p))
+                .copied();
+            g = parent.unwrap_or(math::from_trs([0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0; 3]));
+            let (pt, pq, _) = math::decompose(&g);
+            (t, q) = (pt, pq);
+        } else if !is_unit_scale(s) {
             scaled_bind += 1;
         }
         global.push(g);
@@ -159,6 +189,12 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
             translation: t,
             rotation: q,
         });
+    }
+    if bad_bind > 0 {
+        warnings.push(format!(
+            "{bad_bind} joints have a bind pose that is not finite, beyond 1e12 units or not a \
+             turn (a zero scale): placed at their parent"
+        ));
     }
     if scaled_bind > 0 {
         warnings.push(format!(
@@ -346,6 +382,7 @@ pub fn add_ranges(
             .zip(frame(ranges[0].first as usize))
             .enumerate()
         {
+            let v = finite_or_identity(v);
             let local = JointPose::new(
                 [v[0], v[1], v[2]],
                 Quat::from_array(unit_quat([v[3], v[4], v[5], v[6]])),
@@ -380,6 +417,7 @@ pub fn add_ranges(
     let mut all_scales = Vec::with_capacity(ranges.len());
     let mut scaled = false;
     let mut zero_rate = Vec::new();
+    let mut not_finite = 0usize;
     for a in ranges {
         let name = a.name.clone();
         let range = a.first as usize..(a.first + a.count) as usize;
@@ -389,6 +427,8 @@ pub fn add_ranges(
             let mut fr = Vec::with_capacity(np);
             let mut sc = Vec::with_capacity(np);
             for v in frame(f) {
+                not_finite += usize::from(!v.iter().all(|c| sane(*c)));
+                let v = finite_or_identity(v);
                 fr.push(JointTransform {
                     translation: [v[0], v[1], v[2]],
                     rotation: unit_quat([v[3], v[4], v[5], v[6]]),
@@ -426,6 +466,12 @@ pub fn add_ranges(
             bounds,
             loops: a.loops,
         });
+    }
+    if not_finite > 0 {
+        warnings.push(format!(
+            "{not_finite} joint poses of the frames are not finite or beyond 1e12 units: the \
+             identity is used"
+        ));
     }
     if !zero_rate.is_empty() {
         warnings.push(format!(

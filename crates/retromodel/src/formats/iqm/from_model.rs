@@ -259,6 +259,13 @@ pub fn from_model(
             3,
             floats(nrm.iter().copied()),
         ));
+        let tangents = tangents(&pos, &nrm, &uv, &triangles);
+        vertex_arrays.push(array(
+            3,
+            ComponentFormat::Float,
+            4,
+            floats(tangents.into_iter()),
+        ));
         if skinned {
             vertex_arrays.push(array(4, ComponentFormat::UByte, 4, idx));
             vertex_arrays.push(array(5, ComponentFormat::UByte, 4, wgt));

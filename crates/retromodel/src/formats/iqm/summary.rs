@@ -82,6 +82,7 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
         triangles: converted.model.triangle_count(),
         poses: converted.model.pose_count(),
         skins: converted.model.skins.len(),
+        joints: converted.model.joints.len(),
         skin_names: converted
             .model
             .skins
