@@ -34,6 +34,18 @@ mesh="$corpus/assimp/test/models-nonbsd/MD5/Bob.md5mesh"
 read -r joints anims < <("$bin" info --json "$mesh" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["joints"], len(d["animations"]))')
 specs+=("$out/bob.glb:armature_bones=$joints:actions=$anims")
 quantized "$mesh" bob "armature_bones=$joints:actions=$anims"
+# IQM (issue 29): an armature with every joint and one action per IQM animation (those of
+# the animation-only files beside snoutx10k included).
+for iqm in assimp/test/models/IQM/mrfixit.iqm \
+  iqm/github-raysan5-raylib/examples/models/resources/models/iqm/guy.iqm \
+  iqm/debian-cube2-data/cube2/packages/models/snoutx10k/snoutx10k.iqm \
+  iqm/github-excessive-ludum-dare-44/assets/models/slime.exm; do
+  name=iqm-$(basename "$iqm")
+  "$bin" convert "$corpus/$iqm" "$out/$name.glb" >/dev/null 2>&1
+  read -r joints anims < <("$bin" info --json "$corpus/$iqm" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["joints"], d["header"]["num_anims"] + len(d.get("animations") or []))')
+  [ "$anims" -gt 0 ] || { echo "$iqm: no animations in info --json"; exit 1; }
+  specs+=("$out/$name.glb:armature_bones=$joints:actions=$anims")
+done
 # Quake 3 players assembled from their folders: the node tree and one clip per
 # animation.cfg entry (25 for these players).
 for player in "$corpus"/md3/*/openarena/baseoa/*/models/players/*/; do

@@ -10,7 +10,7 @@ set -euo pipefail
 
 usage() {
   cat <<'EOF'
-usage: bench/compare.sh [--rounds N] [--quick] [--no-convert] [CORPUS]
+usage: bench/compare.sh [--rounds N] [--quick] [--no-convert] [--only GROUP] [CORPUS]
 
 Loads every model file of CORPUS (default: $RETROMODEL_CORPUS, else ../shared/corpus) with
 retromodel (`retromodel bench --files-from LIST`, full Model and --parse-only) and with
@@ -20,7 +20,7 @@ load. Then times the batch conversion to .glb of the same files by both and prin
 table (files converted, seconds, output MB).
 
 Groups (by magic; MD5 by extension): Quake MDL (IDPO), MD2 (IDP2), md5mesh, md5anim,
-md5camera, MD3 (IDP3), 3D GameStudio MDL (MDL2..MDL7), HMP (HMP4/5/7). Files read into
+md5camera, MD3 (IDP3), 3D GameStudio MDL (MDL2..MDL7), HMP (HMP4/5/7), IQM. Files read into
 memory first; only loading is timed. Each figure is the median of 3 runs, the tools
 alternating (Assimp, retromodel, Assimp, ...). The md5camera group also loads three
 cutscene cameras the script writes to target/bench/compare/generated/ (the corpus's only
@@ -30,6 +30,7 @@ md5camera is invalid).
                  about 1 s a run)
   --quick        CI smoke run: 4 files per group, 1 round, 1 run (under a minute)
   --no-convert   skip the batch conversion table
+  --only GROUP   one group only (quake_mdl md2 md5mesh md5anim md5camera md3 gs_mdl hmp iqm)
   -h, --help     this text
 
 Needs g++, libassimp-dev and assimp-utils (installed with apt-get when missing and run as
@@ -46,6 +47,7 @@ die() {
 say() { echo "$*" >&2; }
 
 ROUNDS=""
+ONLY=""
 QUICK=0
 CONVERT=1
 CORPUS=""
@@ -67,6 +69,11 @@ while [ $# -gt 0 ]; do
     --no-convert)
       CONVERT=0
       shift
+      ;;
+    --only)
+      [ $# -ge 2 ] || die "--only needs a group"
+      ONLY=$2
+      shift 2
       ;;
     -h | --help)
       usage
@@ -153,12 +160,16 @@ shown() {
 }
 
 # --- the files, by format -------------------------------------------------------------------
-FORMATS=(quake_mdl md2 md5mesh md5anim md5camera md3 gs_mdl hmp)
+FORMATS=(quake_mdl md2 md5mesh md5anim md5camera md3 gs_mdl hmp iqm)
 declare -A LABEL=(
   [quake_mdl]="Quake MDL (IDPO)" [md2]="MD2 (IDP2)" [md5mesh]="md5mesh" [md5anim]="md5anim"
   [md5camera]="md5camera" [md3]="MD3 (IDP3)" [gs_mdl]="GameStudio MDL (MDL2-MDL7)"
-  [hmp]="HMP (HMP4-HMP7)"
+  [hmp]="HMP (HMP4-HMP7)" [iqm]="IQM"
 )
+if [ -n "$ONLY" ]; then
+  [ -n "${LABEL[$ONLY]:-}" ] || die "unknown group $ONLY (see --help)"
+  FORMATS=("$ONLY")
+fi
 for g in "${FORMATS[@]}"; do : >"$WORK/lists/$g.all"; done
 say "classifying the model files of $CORPUS"
 while IFS= read -r -d '' f; do
@@ -175,14 +186,15 @@ while IFS= read -r -d '' f; do
         IDP3) g=md3 ;;
         MDL2 | MDL3 | MDL4 | MDL5 | MDL6 | MDL7) g=gs_mdl ;;
         HMP4 | HMP5 | HMP7) g=hmp ;;
+        INTE) g=iqm ;;
         *) continue ;;
       esac
       ;;
   esac
   echo "$f" >>"$WORK/lists/$g.all"
 done < <(find "$CORPUS" -type f \( -iname '*.mdl' -o -iname '*.md2' -o -iname '*.md3' \
-  -o -iname '*.md5mesh' -o -iname '*.md5anim' -o -iname '*.md5camera' -o -iname '*.hmp' \) \
-  -print0 | sort -z)
+  -o -iname '*.md5mesh' -o -iname '*.md5anim' -o -iname '*.md5camera' -o -iname '*.hmp' \
+  -o -iname '*.iqm' -o -iname '*.vvm' -o -iname '*.exm' \) -print0 | sort -z)
 if [ "$PER_GROUP" -gt 0 ]; then
   for g in "${FORMATS[@]}"; do
     # Spread over the list (its sources), not its first files.
