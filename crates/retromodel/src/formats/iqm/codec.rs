@@ -138,6 +138,21 @@ fn attach_skins(file: &File<'_>, converted: &mut Converted, resolver: &dyn Resol
                     }
                 ));
             }
+            // The material's name is kept (a skin without a picture, as an MD2 skin that is
+            // not found), so that a model written back names the same material.
+            if !material.is_empty() {
+                let key = format!("\0{material}");
+                let index = *by_path.entry(key).or_insert_with(|| {
+                    model.skins.push(crate::model::Skin {
+                        source: None,
+                        name: material.clone(),
+                        pictures: Vec::new(),
+                        picture_times: None,
+                    });
+                    model.skins.len() - 1
+                });
+                mesh.skin = Some(index);
+            }
             continue;
         };
         let index = match by_path.get(&found.path) {

@@ -41,6 +41,7 @@ fn components<const N: usize>(a: &VertexArray<'_>, n: usize, normalised: bool) -
         .collect()
 }
 
+#[allow(clippy::needless_range_loop)] // channel c of three parallel arrays
 /// The decoded channels of every frame: frame-major, per pose the 10 channel values
 /// (translation xyz, rotation xyzw, scale xyz; version 1's rotation w made from xyz).
 pub fn decode_frames(file: &File<'_>) -> Vec<[f32; 10]> {
@@ -242,7 +243,7 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
                         for c in 0..size {
                             let w = (wa.get(v, c) / wa.component_format().unit()) as f32;
                             let j = ia.get(v, c);
-                            if !(w > 0.0) {
+                            if w.is_nan() || w <= 0.0 {
                                 continue;
                             }
                             if !(j >= 0.0 && (j as usize) < file.joints.len()) {

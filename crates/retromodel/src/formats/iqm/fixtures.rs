@@ -417,7 +417,7 @@ pub fn every_format() -> Vec<u8> {
     f.joints.clear();
     f.vertex_arrays.truncate(3);
     for (k, format) in ComponentFormat::ALL.iter().enumerate() {
-        let values: Vec<f64> = (0..8).map(|v| f64::from(v)).collect();
+        let values: Vec<f64> = (0..8).map(f64::from).collect();
         f.vertex_arrays
             .push(array(0x10 + k as u32, *format, 1, &values));
     }

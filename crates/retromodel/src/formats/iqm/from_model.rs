@@ -333,6 +333,7 @@ pub fn from_model(
     ))
 }
 
+#[allow(clippy::needless_range_loop)] // channel c of parallel arrays
 /// Poses, anims, frames and bounds from the model's skeletal animations; the quantisation
 /// error in words.
 fn write_animations(model: &Model, file: &mut File<'static>, text: &mut Text) -> String {

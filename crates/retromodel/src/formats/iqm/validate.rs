@@ -87,9 +87,9 @@ pub fn validate(file: &File<'_>, engine: &str) -> Vec<Diagnostic> {
                     }
                 }
             }
-            if !file.meshes.is_empty()
-                && !(has(ArrayType::Position) && has(ArrayType::Normal) && has(ArrayType::Texcoord))
-            {
+            let needed =
+                has(ArrayType::Position) && has(ArrayType::Normal) && has(ArrayType::Texcoord);
+            if !file.meshes.is_empty() && !needed {
                 add(
                     e,
                     "ioquake3 needs position, normal and texcoord arrays".into(),
@@ -144,7 +144,8 @@ pub fn validate(file: &File<'_>, engine: &str) -> Vec<Diagnostic> {
                 file.array(t)
                     .is_some_and(|a| portable(t) == Some((a.component_format(), a.size)))
             };
-            if !file.meshes.is_empty() && !(ok(ArrayType::Position) && ok(ArrayType::Texcoord)) {
+            let drawable = ok(ArrayType::Position) && ok(ArrayType::Texcoord);
+            if !file.meshes.is_empty() && !drawable {
                 add(e, "DarkPlaces needs float position and texcoord arrays (\"is missing vertex array data\")".into());
             }
             if !file.meshes.is_empty()
@@ -163,7 +164,7 @@ pub fn validate(file: &File<'_>, engine: &str) -> Vec<Diagnostic> {
                 );
             }
             for a in &file.anims {
-                if !(a.framerate > 0.0) {
+                if a.framerate.is_nan() || a.framerate <= 0.0 {
                     add(w, format!("animation {:?} has frame rate 0: DarkPlaces never advances it (a .framegroups file can give the rate)", file.text_at(a.name)));
                 }
             }
@@ -195,7 +196,7 @@ pub fn validate(file: &File<'_>, engine: &str) -> Vec<Diagnostic> {
                 add(e, "an animated mesh without joints: FTEQW refuses it (\"mesh IQM has no joints\")".into());
             }
             for a in &file.anims {
-                if !(a.framerate > 0.0) {
+                if a.framerate.is_nan() || a.framerate <= 0.0 {
                     add(
                         w,
                         format!(

@@ -372,7 +372,9 @@ fn base64_decode(s: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// The skins: one per image used as a base-colour texture, keyed by material index.
+/// The skins: one per image used as a base-colour texture, keyed by material index; a
+/// named material without a texture is a skin of that name without a picture (as a skin
+/// that is not found), so that a material name comes back through glTF (an IQM's).
 fn load_skins(
     doc: &gltf::Document,
     buffers: &Buffers,
@@ -384,6 +386,18 @@ fn load_skins(
     for m in doc.materials() {
         let Some(mi) = m.index() else { continue };
         let Some(info) = m.pbr_metallic_roughness().base_color_texture() else {
+            if let Some(name) = m.name().filter(|n| !n.is_empty()) {
+                skins.push((
+                    usize::MAX - mi,
+                    vec![mi],
+                    Skin {
+                        source: None,
+                        name: name.to_string(),
+                        pictures: Vec::new(),
+                        picture_times: None,
+                    },
+                ));
+            }
             continue;
         };
         let image = info.texture().source();
