@@ -26,6 +26,28 @@ pub const DEFAULT_FPS: f32 = 10.0;
 /// colours (`normalised`) divided by their integer format's largest value.
 fn components<const N: usize>(a: &VertexArray<'_>, n: usize, normalised: bool) -> Vec<[f32; N]> {
     let f = a.component_format();
+    if f == ComponentFormat::Float && a.size as usize == N {
+        // The usual cases, read in one pass.
+        return a
+            .data
+            .chunks_exact(4 * N)
+            .take(n)
+            .map(|c| {
+                std::array::from_fn(|k| {
+                    f32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])
+                })
+            })
+            .collect();
+    }
+    if f == ComponentFormat::UByte && a.size as usize == N {
+        let k = if normalised { 1.0 / 255.0 } else { 1.0 };
+        return a
+            .data
+            .chunks_exact(N)
+            .take(n)
+            .map(|c| std::array::from_fn(|i| f32::from(c[i]) * k))
+            .collect();
+    }
     let unit = if normalised { f.unit() } else { 1.0 };
     let size = a.size as usize;
     (0..n)
@@ -41,24 +63,68 @@ fn components<const N: usize>(a: &VertexArray<'_>, n: usize, normalised: bool) -
         .collect()
 }
 
-#[allow(clippy::needless_range_loop)] // channel c of three parallel arrays
-/// The decoded channels of every frame: frame-major, per pose the 10 channel values
-/// (translation xyz, rotation xyzw, scale xyz; version 1's rotation w made from xyz).
-pub fn decode_frames(file: &File<'_>) -> Vec<[f32; 10]> {
-    let channels = file.channels();
-    let per_frame = file.header.num_framechannels as usize;
-    let mut out = Vec::with_capacity(file.header.num_frames as usize * file.poses.len());
-    for f in 0..file.header.num_frames as usize {
-        let mut values = file.frames[f * per_frame..].iter();
-        for p in &file.poses {
-            let mut v = [0f32; 10];
-            for c in 0..channels {
-                v[c] = p.channel_offset[c];
-                if p.mask & (1 << c) != 0 {
-                    v[c] += f32::from(*values.next().unwrap_or(&0)) * p.channel_scale[c];
-                }
+/// Decodes frames: per pose its channels' base values and the animated channels with their
+/// scales, planned once; a frame is then one pass over its stored values.
+pub struct FrameDecoder<'f> {
+    frames: &'f [u16],
+    per_frame: usize,
+    version: u32,
+    poses: Vec<([f32; 10], Vec<(usize, f32)>)>,
+}
+
+impl<'f> FrameDecoder<'f> {
+    /// The decoder of `file`'s frames.
+    pub fn new(file: &'f File<'_>) -> FrameDecoder<'f> {
+        let channels = file.channels();
+        let poses = file
+            .poses
+            .iter()
+            .map(|p| {
+                let mut base = [0f32; 10];
+                base[..channels].copy_from_slice(&p.channel_offset[..channels]);
+                let animated = (0..channels)
+                    .filter(|c| p.mask & (1 << c) != 0)
+                    .map(|c| (c, p.channel_scale[c]))
+                    .collect();
+                (base, animated)
+            })
+            .collect();
+        FrameDecoder {
+            frames: &file.frames,
+            per_frame: file.header.num_framechannels as usize,
+            version: file.header.version,
+            poses,
+        }
+    }
+
+    /// Frame `f`'s channels, one entry of `out` per pose (translation xyz, rotation xyzw,
+    /// scale xyz; version 1's rotation w made from xyz): `offset + value × scale` for the
+    /// channels in the pose's mask, the offset for the others.
+    pub fn frame(&self, f: usize, out: &mut [[f32; 10]]) {
+        let start = (f * self.per_frame).min(self.frames.len());
+        let end = (start + self.per_frame).min(self.frames.len());
+        let mut values = self.frames[start..end].iter();
+        for (o, (base, animated)) in out.iter_mut().zip(&self.poses) {
+            *o = *base;
+            for &(c, scale) in animated {
+                o[c] += f32::from(values.next().copied().unwrap_or(0)) * scale;
             }
-            out.push(upgrade_channels(file.header.version, v));
+            if self.version == 1 {
+                *o = upgrade_channels(1, *o);
+            }
+        }
+    }
+}
+
+/// The decoded channels of every frame: frame-major, per pose the 10 channel values
+/// (see [`FrameDecoder::frame`]).
+pub fn decode_frames(file: &File<'_>) -> Vec<[f32; 10]> {
+    let np = file.poses.len();
+    let decoder = FrameDecoder::new(file);
+    let mut out = vec![[0f32; 10]; file.header.num_frames as usize * np];
+    if np > 0 {
+        for (f, chunk) in out.chunks_exact_mut(np).enumerate() {
+            decoder.frame(f, chunk);
         }
     }
     out
@@ -119,6 +185,18 @@ fn sane(v: f32) -> bool {
     v.is_finite() && v.abs() <= SANE
 }
 
+/// A quaternion of finite components normalised (the identity for a zero one).
+#[inline]
+fn normalized(x: f32, y: f32, z: f32, w: f32) -> [f32; 4] {
+    let len2 = x * x + y * y + z * z + w * w;
+    if len2 > 0.0 && len2.is_finite() {
+        let k = 1.0 / len2.sqrt();
+        [x * k, y * k, z * k, w * k]
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    }
+}
+
 /// Decoded channels, or the identity where one is not finite or beyond [`SANE`].
 fn finite_or_identity(v: &[f32; 10]) -> [f32; 10] {
     if v.iter().all(|c| sane(*c)) {
@@ -153,6 +231,10 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
         (Some(i), Some(w)) if !file.joints.is_empty() => Some((i, w)),
         _ => None,
     };
+    // Blend arrays of up to four components, decoded once.
+    let blend4: Option<(Vec<[f32; 4]>, Vec<[f32; 4]>)> = blend
+        .filter(|(i, w)| i.size <= 4 && w.size <= 4)
+        .map(|(i, w)| (components::<4>(i, nv, false), components::<4>(w, nv, true)));
     if nv > 0 && !file.meshes.is_empty() && positions.is_none() {
         warnings.push("no position array: the meshes are left out".to_string());
     }
@@ -233,16 +315,19 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
             Some(u) => u[range.clone()].to_vec(),
             None => vec![[0.0; 2]; p.len()],
         };
-        let joint_weights = match blend {
-            Some((ia, wa)) => {
+        let joint_weights = match (blend, &blend4) {
+            (Some((ia, wa)), blend4) => {
                 let size = ia.size.min(wa.size) as usize;
+                let wunit = wa.component_format().unit();
                 range
                     .clone()
                     .map(|v| {
                         let mut inf: Vec<(u32, f32)> = Vec::with_capacity(size);
                         for c in 0..size {
-                            let w = (wa.get(v, c) / wa.component_format().unit()) as f32;
-                            let j = ia.get(v, c);
+                            let (j, w) = match blend4 {
+                                Some((i4, w4)) => (f64::from(i4[v][c]), w4[v][c]),
+                                None => (ia.get(v, c), (wa.get(v, c) / wunit) as f32),
+                            };
                             if w.is_nan() || w <= 0.0 {
                                 continue;
                             }
@@ -266,7 +351,7 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
                     })
                     .collect()
             }
-            None => Vec::new(),
+            (None, _) => Vec::new(),
         };
         let _ = mi;
         meshes.push(Mesh {
@@ -370,19 +455,15 @@ pub fn add_ranges(
     if ranges.is_empty() || file.poses.is_empty() {
         return;
     }
-    let decoded = decode_frames(file);
+    let decoder = FrameDecoder::new(file);
     let np = file.poses.len();
     let before = model.animations.len();
-    let frame = |f: usize| &decoded[f * np..(f + 1) * np];
+    let mut buffer = vec![[0f32; 10]; np];
     if model.joints.is_empty() {
+        decoder.frame(ranges[0].first as usize, &mut buffer);
         // Joints from the poses, in the first frame's pose.
         let mut global: Vec<JointPose> = Vec::with_capacity(np);
-        for (i, (p, v)) in file
-            .poses
-            .iter()
-            .zip(frame(ranges[0].first as usize))
-            .enumerate()
-        {
+        for (i, (p, v)) in file.poses.iter().zip(&buffer).enumerate() {
             let v = finite_or_identity(v);
             let local = JointPose::new(
                 [v[0], v[1], v[2]],
@@ -423,24 +504,30 @@ pub fn add_ranges(
         let name = a.name.clone();
         let range = a.first as usize..(a.first + a.count) as usize;
         let mut frames = Vec::with_capacity(range.len());
-        let mut scales = Vec::with_capacity(range.len());
+        // Scales, flat (frame-major), kept only when one is not 1.
+        let mut flat_scales: Vec<[f32; 3]> = Vec::with_capacity(range.len() * np);
         for f in range.clone() {
+            decoder.frame(f, &mut buffer);
             let mut fr = Vec::with_capacity(np);
-            let mut sc = Vec::with_capacity(np);
-            for v in frame(f) {
-                not_finite += usize::from(!v.iter().all(|c| sane(*c)));
-                let v = finite_or_identity(v);
+            for v in &buffer {
+                let ok = v.iter().fold(true, |ok, c| ok && c.abs() <= SANE);
+                not_finite += usize::from(!ok);
+                let v = if ok { *v } else { finite_or_identity(v) };
                 fr.push(JointTransform {
                     translation: [v[0], v[1], v[2]],
-                    rotation: unit_quat([v[3], v[4], v[5], v[6]]),
+                    rotation: normalized(v[3], v[4], v[5], v[6]),
                 });
                 let s = [v[7], v[8], v[9]];
                 scaled |= !is_unit_scale(s);
-                sc.push(s);
+                flat_scales.push(s);
             }
             frames.push(fr);
-            scales.push(sc);
         }
+        let scales: Vec<Vec<[f32; 3]>> = if scaled {
+            flat_scales.chunks(np.max(1)).map(<[_]>::to_vec).collect()
+        } else {
+            Vec::new()
+        };
         let fps = if a.fps.is_finite() && a.fps > 0.0 {
             a.fps
         } else {
@@ -490,6 +577,12 @@ pub fn add_ranges(
             let a = &model.animations[model.animation_scales.len()];
             model.animation_scales.push(unit(a));
         }
-        model.animation_scales.extend(all_scales);
+        // An animation decoded before the first scale other than 1 kept none: all 1.
+        for (i, sc) in all_scales.into_iter().enumerate() {
+            let a = &model.animations[before + i];
+            model
+                .animation_scales
+                .push(if sc.is_empty() { unit(a) } else { sc });
+        }
     }
 }
