@@ -63,13 +63,16 @@ fn components<const N: usize>(a: &VertexArray<'_>, n: usize, normalised: bool) -
         .collect()
 }
 
+/// A pose's channels' base values and its animated channels with their scales.
+type PosePlan = ([f32; 10], Vec<(usize, f32)>);
+
 /// Decodes frames: per pose its channels' base values and the animated channels with their
 /// scales, planned once; a frame is then one pass over its stored values.
 pub struct FrameDecoder<'f> {
     frames: &'f [u16],
     per_frame: usize,
     version: u32,
-    poses: Vec<([f32; 10], Vec<(usize, f32)>)>,
+    poses: Vec<PosePlan>,
 }
 
 impl<'f> FrameDecoder<'f> {
@@ -232,7 +235,8 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
         _ => None,
     };
     // Blend arrays of up to four components, decoded once.
-    let blend4: Option<(Vec<[f32; 4]>, Vec<[f32; 4]>)> = blend
+    type Blend4 = (Vec<[f32; 4]>, Vec<[f32; 4]>);
+    let blend4: Option<Blend4> = blend
         .filter(|(i, w)| i.size <= 4 && w.size <= 4)
         .map(|(i, w)| (components::<4>(i, nv, false), components::<4>(w, nv, true)));
     if nv > 0 && !file.meshes.is_empty() && positions.is_none() {
@@ -510,7 +514,7 @@ pub fn add_ranges(
             decoder.frame(f, &mut buffer);
             let mut fr = Vec::with_capacity(np);
             for v in &buffer {
-                let ok = v.iter().fold(true, |ok, c| ok && c.abs() <= SANE);
+                let ok = v.iter().all(|c| c.abs() <= SANE);
                 not_finite += usize::from(!ok);
                 let v = if ok { *v } else { finite_or_identity(v) };
                 fr.push(JointTransform {
