@@ -58,7 +58,7 @@ mod write;
 pub use codec::{IqmCodec, CODEC, IQM};
 pub use convert::{
     add_animations, add_ranges, anim_ranges, decode_frames, file_to_model, joint_rotation,
-    FrameRange, DEFAULT_FPS,
+    FrameDecoder, FrameRange, DEFAULT_FPS,
 };
 pub use from_model::{from_model, weight_bytes, INFLUENCES, MAX_BYTE_JOINTS};
 pub use raw::*;
