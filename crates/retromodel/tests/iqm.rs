@@ -621,3 +621,55 @@ fn non_finite_joints_become_finite() {
         }
     }
 }
+
+/// Found in review: animations that cover the same frames again and again (here 100 over
+/// 100 000 frames that store no values) once decoded 100 times the frames the parser charged
+/// for. Together they now decode at most twice the file's frames; the rest are left out.
+#[test]
+fn overlapping_animations_stay_within_twice_the_frames() {
+    use std::borrow::Cow;
+    let mut text = vec![0u8];
+    text.extend_from_slice(b"all\0");
+    let mut file = File {
+        header: iqm::Header {
+            version: 2,
+            num_frames: 100_000,
+            ..Default::default()
+        },
+        text: Cow::Owned(text),
+        meshes: Vec::new(),
+        vertex_arrays: Vec::new(),
+        triangles: Vec::new(),
+        adjacency: Vec::new(),
+        joints: Vec::new(),
+        poses: vec![iqm::Pose {
+            parent: -1,
+            ..Default::default()
+        }],
+        anims: (0..100)
+            .map(|_| iqm::Anim {
+                name: 1,
+                first_frame: 0,
+                num_frames: 100_000,
+                framerate: 10.0,
+                flags: 0,
+            })
+            .collect(),
+        frames: Vec::new(),
+        bounds: Vec::new(),
+        comment: Cow::Owned(Vec::new()),
+        extensions: Vec::new(),
+        gaps: Vec::new(),
+    };
+    file.relayout();
+    let bytes = file.write();
+    assert!(bytes.len() < 4096, "{} bytes", bytes.len());
+    let c = iqm::file_to_model(&parse(&bytes));
+    let frames: usize = c.model.animations.iter().map(|a| a.frames.len()).sum();
+    assert_eq!(frames, 200_000);
+    assert!(
+        c.warnings.iter().any(|w| w.contains("more than twice")),
+        "{:?}",
+        c.warnings
+    );
+}

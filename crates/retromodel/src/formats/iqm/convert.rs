@@ -441,6 +441,11 @@ pub fn add_ranges(
     warnings: &mut Vec<String>,
 ) {
     let total = file.header.num_frames;
+    // Ranges may overlap (an "all" animation beside its parts): together they decode at most
+    // twice the file's frames, the memory the parser charged for; the rest are left out.
+    let allowed = 2 * u64::from(total.max(1));
+    let mut decoded = 0u64;
+    let mut over = Vec::new();
     let ranges: Vec<&FrameRange> = ranges
         .iter()
         .filter(|r| {
@@ -452,10 +457,23 @@ pub fn add_ranges(
                     r.first,
                     u64::from(r.first) + u64::from(r.count)
                 ));
+                return false;
             }
-            ok
+            if decoded + u64::from(r.count) > allowed {
+                over.push(r.name.clone());
+                return false;
+            }
+            decoded += u64::from(r.count);
+            true
         })
         .collect();
+    if !over.is_empty() {
+        warnings.push(format!(
+            "animations {} left out: the animations would cover the file's {total} frames \
+             more than twice",
+            over.join(", ")
+        ));
+    }
     if ranges.is_empty() || file.poses.is_empty() {
         return;
     }

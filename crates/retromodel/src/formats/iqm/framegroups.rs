@@ -27,21 +27,15 @@ pub fn parse(text: &str) -> Result<Vec<FrameRange>, String> {
         if words.len() < 2 {
             return Err(bad("expected FIRST COUNT [FPS [LOOP [NAME]]]"));
         }
-        let first: u32 = words[0]
-            .parse()
-            .map_err(|_| bad("FIRST is not a frame number"))?;
-        let count: u32 = words[1].parse().map_err(|_| bad("COUNT is not a number"))?;
-        let fps: f32 = match words.get(2) {
-            Some(w) => w.parse().map_err(|_| bad("FPS is not a number"))?,
-            None => 20.0,
-        };
-        let loops: i64 = match words.get(3) {
-            Some(w) => w.parse().map_err(|_| bad("LOOP is not 0 or 1"))?,
-            None => 1,
-        };
+        // Numbers as C's atoi and atof read them (DarkPlaces): the leading number, else 0;
+        // a negative first frame is clamped to 0 later.
+        let first = atoi(words[0]).max(0) as u32;
+        let count = atoi(words[1]).max(0) as u32;
+        let fps = words.get(2).map_or(20.0, |w| atof(w));
+        let loops = words.get(3).map_or(1, |w| atoi(w));
         let name = words
             .get(4)
-            .map(|s| s.to_string())
+            .map(|s| s.trim_matches('"').to_string())
             .or_else(|| (!comment.is_empty()).then(|| comment.to_string()))
             .unwrap_or_else(|| format!("groupified_{}_anim", out.len()));
         out.push(FrameRange {
@@ -54,6 +48,44 @@ pub fn parse(text: &str) -> Result<Vec<FrameRange>, String> {
         });
     }
     Ok(out)
+}
+
+/// The leading integer of `w` (C's `atoi`): sign and digits, 0 when there are none.
+fn atoi(w: &str) -> i64 {
+    let w = w.trim_matches('"');
+    let end = w
+        .char_indices()
+        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && (c == '-' || c == '+'))))
+        .map_or(w.len(), |(i, _)| i);
+    let digits = &w[..end];
+    match digits.parse::<i64>() {
+        Ok(v) => v.clamp(-(1 << 31), (1 << 31) - 1),
+        // Too many digits for i64: as large as it gets.
+        Err(_) if digits.len() > 1 => {
+            if digits.starts_with('-') {
+                -(1 << 31)
+            } else {
+                (1 << 31) - 1
+            }
+        }
+        Err(_) => 0,
+    }
+}
+
+/// The leading number of `w` (C's `atof`), 0 when there is none.
+fn atof(w: &str) -> f32 {
+    let w = w.trim_matches('"');
+    // A number is short: look at the first 32 bytes only.
+    let mut n = w.len().min(32);
+    while !w.is_char_boundary(n) {
+        n -= 1;
+    }
+    let w = &w[..n];
+    (1..=w.len())
+        .rev()
+        .filter(|&k| w.is_char_boundary(k))
+        .find_map(|k| w[..k].parse::<f32>().ok().filter(|v| v.is_finite()))
+        .unwrap_or(0.0)
 }
 
 /// `text` with `/* ... */` comments replaced by a space (newlines inside kept).
@@ -99,6 +131,23 @@ pub fn apply(file: &File<'_>, converted: &mut Converted, side: &str, bytes: &[u8
             return;
         }
     };
+    if groups.is_empty() {
+        // DarkPlaces: "no scene found in framegroups file, aborting".
+        converted.warnings.push(format!(
+            "{side}: no frame group in it; the file's own animations are kept, as DarkPlaces keeps them"
+        ));
+        return;
+    }
+    // Clamped as DarkPlaces clamps them: the first frame into the file, at least one frame.
+    let frames = file.header.num_frames.max(1);
+    let groups: Vec<FrameRange> = groups
+        .into_iter()
+        .map(|mut g| {
+            g.first = g.first.min(frames - 1);
+            g.count = g.count.clamp(1, frames - g.first);
+            g
+        })
+        .collect();
     let model = &mut converted.model;
     model.animations.clear();
     model.animation_scales.clear();
@@ -131,9 +180,21 @@ mod tests {
         assert_eq!(g[1].name, "run");
         assert_eq!(g[2].name, "groupified_2_anim");
         assert_eq!(parse(&write(&g)).unwrap()[..2], g[..2]);
+        // As DarkPlaces' atoi/atof: no number is 0.
+        let lenient = parse("-1 x 15fps true \"walk\"\n").unwrap();
         assert_eq!(
-            parse("0 x 1 1\n").unwrap_err(),
-            "line 1: COUNT is not a number in \"0 x 1 1\""
+            (
+                lenient[0].first,
+                lenient[0].count,
+                lenient[0].fps,
+                lenient[0].loops
+            ),
+            (0, 0, 15.0, false)
+        );
+        assert_eq!(lenient[0].name, "walk");
+        assert_eq!(
+            parse("7\n").unwrap_err(),
+            "line 1: expected FIRST COUNT [FPS [LOOP [NAME]]] in \"7\""
         );
     }
 }

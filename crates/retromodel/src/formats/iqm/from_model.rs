@@ -287,11 +287,16 @@ pub fn from_model(
                 Some(pg) => pg.inverse().compose(g),
                 None => *g,
             };
+            // w <= 0, as iqm.cpp writes them.
+            let mut rotate = local.orient.normalize().to_array();
+            if rotate[3] > 0.0 {
+                rotate = rotate.map(|c| -c);
+            }
             Joint {
                 name: text.add(&j.name),
                 parent: j.parent.map_or(-1, |p| p as i32),
                 translate: local.pos,
-                rotate: local.orient.normalize().to_array(),
+                rotate,
                 scale: [1.0; 3],
             }
         })

@@ -17,6 +17,9 @@ fn field_at(index: usize) -> usize {
 /// sampling tables (64 bytes).
 const FRAME_POSE_COST: u64 = 64;
 
+/// What one decoded frame costs beyond its poses: its list of transforms and of scales.
+const FRAME_COST: u64 = 64;
+
 impl<'a> File<'a> {
     /// Parses an IQM file (version 2, or 1). Sections, vertex array data and extension data
     /// borrow from `data`.
@@ -53,8 +56,14 @@ impl<'a> File<'a> {
             }
         }
         let mut budget = Budget::new(limits);
-        let pose_frames = u64::from(h.num_frames) * u64::from(h.num_poses.max(h.num_joints));
-        r.charge(&mut budget, pose_frames * FRAME_POSE_COST, field_at(19))?;
+        // A frame costs its poses and its own list (the Model may decode each frame twice:
+        // animations that overlap are bounded to that in `convert::add_ranges`).
+        let per_frame = u64::from(h.num_poses.max(h.num_joints)) * FRAME_POSE_COST + FRAME_COST;
+        r.charge(
+            &mut budget,
+            u64::from(h.num_frames) * per_frame,
+            field_at(19),
+        )?;
         let mut covered = vec![(0, HEADER_SIZE)];
         let sect = |covered: &mut Vec<(usize, usize)>,
                     r: &Reader<'_>,

@@ -57,6 +57,22 @@ pub fn validate(file: &File<'_>, engine: &str) -> Vec<Diagnostic> {
             if poses != 0 && poses != joints {
                 add(e, format!("{poses} poses and {joints} joints: ioquake3 needs as many poses as joints, or none"));
             }
+            if h.filesize as usize > MAX_FILE {
+                add(
+                    e,
+                    format!(
+                        "filesize = {}: ioquake3 loads at most {MAX_FILE} bytes",
+                        h.filesize
+                    ),
+                );
+            }
+            if file
+                .meshes
+                .iter()
+                .any(|m| m.name >= h.num_text || m.material >= h.num_text)
+            {
+                add(e, "a mesh's name or material lies outside the text table: ioquake3 refuses the file".into());
+            }
             for a in &file.vertex_arrays {
                 let f = a.component_format();
                 if !matches!(
@@ -73,7 +89,12 @@ pub fn validate(file: &File<'_>, engine: &str) -> Vec<Diagnostic> {
                     let weights_float = a.array_type() == ArrayType::BlendWeights
                         && f == ComponentFormat::Float
                         && a.size == 4;
-                    if (f, a.size) != (pf, ps) && !weights_float {
+                    let indexes_int = a.array_type() == ArrayType::BlendIndexes
+                        && f == ComponentFormat::Int
+                        && a.size == 4;
+                    if indexes_int {
+                        add(w, "blendindexes array of intx4: ioquake3 takes it but reads its bytes as indexes (wrong joints)".into());
+                    } else if (f, a.size) != (pf, ps) && !weights_float {
                         add(
                             e,
                             format!(
@@ -156,9 +177,9 @@ pub fn validate(file: &File<'_>, engine: &str) -> Vec<Diagnostic> {
             }
             if joints.max(poses) > MAX_BONES {
                 add(
-                    e,
+                    w,
                     format!(
-                        "{} joints: byte blend indexes name at most {MAX_BONES}",
+                        "{} joints: DarkPlaces has no limit, but its byte blend indexes name at most {MAX_BONES}",
                         joints.max(poses)
                     ),
                 );
@@ -217,22 +238,24 @@ pub fn validate(file: &File<'_>, engine: &str) -> Vec<Diagnostic> {
                     ),
                 );
             }
-            if file_len(file) > MAX_FILE {
+            if h.filesize as usize > MAX_FILE {
                 add(
                     e,
                     format!(
-                        "{} bytes: Tesseract and Cube 2 load at most {MAX_FILE}",
-                        file_len(file)
+                        "filesize = {}: Tesseract and Cube 2 load at most {MAX_FILE}",
+                        h.filesize
                     ),
                 );
             }
             for a in &file.vertex_arrays {
                 if let Some((pf, ps)) = portable(a.array_type()) {
                     if (a.component_format(), a.size) != (pf, ps) {
+                        // Only Red Eclipse refuses another colour format.
+                        let colour = a.array_type() == ArrayType::Color;
                         add(
-                            e,
+                            if colour { w } else { e },
                             format!(
-                                "{} array of {}x{}: Tesseract needs {}x{ps}",
+                                "{} array of {}x{}: Tesseract needs {}x{ps} (colours: Red Eclipse)",
                                 a.array_type().name(),
                                 a.component_format().name(),
                                 a.size,

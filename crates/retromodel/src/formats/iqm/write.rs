@@ -123,8 +123,10 @@ impl File<'_> {
 
     /// Places every section anew after the header, in the order lsalzman's `iqm` tool
     /// writes them (text, meshes, vertex arrays and their data, triangles, adjacency,
-    /// joints, poses, anims, frames, bounds, comment, extensions), each at a multiple of 4 (vertex data at 8),
-    /// sets the counts, offsets and `filesize` from the vectors, and drops the gaps.
+    /// joints, poses, anims, frames, bounds, comment, extensions), each at a multiple of 4
+    /// (vertex data at 8), sets the counts of the vectors, the offsets and `filesize`, and
+    /// drops the gaps. `num_vertexes`, `num_frames` and `num_framechannels` are the caller's
+    /// (they describe the arrays' and frames' contents, not a vector's length).
     pub fn relayout(&mut self) {
         let version = self.header.version;
         let mut at = HEADER_SIZE;
