@@ -83,6 +83,27 @@ impl Found {
     pub fn source(&self) -> String {
         format!("{} ({})", self.path, self.rule.describe())
     }
+
+    /// The index in `skins` of the skin showing this picture: the one `by_path` already
+    /// made for its path, else a new skin named by the path, so that meshes showing the
+    /// same picture share one skin (MD5 and IQM meshes).
+    pub fn shared_skin(
+        self,
+        skins: &mut Vec<crate::model::Skin>,
+        by_path: &mut HashMap<String, usize>,
+    ) -> usize {
+        if let Some(&index) = by_path.get(&self.path) {
+            return index;
+        }
+        by_path.insert(self.path.clone(), skins.len());
+        skins.push(crate::model::Skin {
+            source: Some(self.source()),
+            name: self.path,
+            pictures: vec![self.image],
+            picture_times: None,
+        });
+        skins.len() - 1
+    }
 }
 
 /// Finds and decodes skin pictures for one model.

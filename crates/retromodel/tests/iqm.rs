@@ -631,17 +631,7 @@ fn overlapping_animations_stay_within_twice_the_frames() {
     let mut text = vec![0u8];
     text.extend_from_slice(b"all\0");
     let mut file = File {
-        header: iqm::Header {
-            version: 2,
-            num_frames: 100_000,
-            ..Default::default()
-        },
         text: Cow::Owned(text),
-        meshes: Vec::new(),
-        vertex_arrays: Vec::new(),
-        triangles: Vec::new(),
-        adjacency: Vec::new(),
-        joints: Vec::new(),
         poses: vec![iqm::Pose {
             parent: -1,
             ..Default::default()
@@ -655,11 +645,11 @@ fn overlapping_animations_stay_within_twice_the_frames() {
                 flags: 0,
             })
             .collect(),
-        frames: Vec::new(),
-        bounds: Vec::new(),
-        comment: Cow::Owned(Vec::new()),
-        extensions: Vec::new(),
-        gaps: Vec::new(),
+        ..File::empty(iqm::Header {
+            version: 2,
+            num_frames: 100_000,
+            ..Default::default()
+        })
     };
     file.relayout();
     let bytes = file.write();

@@ -155,20 +155,7 @@ fn attach_skins(file: &File<'_>, converted: &mut Converted, resolver: &dyn Resol
             }
             continue;
         };
-        let index = match by_path.get(&found.path) {
-            Some(&index) => index,
-            None => {
-                by_path.insert(found.path.clone(), model.skins.len());
-                model.skins.push(crate::model::Skin {
-                    source: Some(found.source()),
-                    name: found.path,
-                    pictures: vec![found.image],
-                    picture_times: None,
-                });
-                model.skins.len() - 1
-            }
-        };
-        mesh.skin = Some(index);
+        mesh.skin = Some(found.shared_skin(&mut model.skins, &mut by_path));
     }
     converted.warnings.append(&mut lookup.warnings);
 }

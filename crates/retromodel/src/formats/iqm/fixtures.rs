@@ -163,24 +163,15 @@ fn base(version: u32, f: Formats, animated: bool, extras: bool) -> File<'static>
         })
         .collect();
     let mut file = File {
-        header: Header {
-            version,
-            num_vertexes: 8,
-            ..Header::default()
-        },
-        text: Cow::Owned(Vec::new()),
         meshes,
         vertex_arrays,
         triangles,
-        adjacency: Vec::new(),
         joints,
-        poses: Vec::new(),
-        anims: Vec::new(),
-        frames: Vec::new(),
-        bounds: Vec::new(),
-        comment: Cow::Owned(Vec::new()),
-        extensions: Vec::new(),
-        gaps: Vec::new(),
+        ..File::empty(Header {
+            version,
+            num_vertexes: 8,
+            ..Header::default()
+        })
     };
     if animated {
         add_animation(&mut file, &mut text);

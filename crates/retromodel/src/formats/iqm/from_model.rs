@@ -303,24 +303,15 @@ pub fn from_model(
         .collect();
 
     let mut file = File {
-        header: Header {
-            version: VERSION,
-            num_vertexes: pos.len() as u32,
-            ..Header::default()
-        },
-        text: Cow::Owned(Vec::new()),
         meshes,
         vertex_arrays,
         triangles,
-        adjacency: Vec::new(),
         joints,
-        poses: Vec::new(),
-        anims: Vec::new(),
-        frames: Vec::new(),
-        bounds: Vec::new(),
-        comment: Cow::Owned(Vec::new()),
-        extensions: Vec::new(),
-        gaps: Vec::new(),
+        ..File::empty(Header {
+            version: VERSION,
+            num_vertexes: pos.len() as u32,
+            ..Header::default()
+        })
     };
     let mut notes = Vec::new();
     if skinned && !model.animations.is_empty() {

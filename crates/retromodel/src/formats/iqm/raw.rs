@@ -504,6 +504,29 @@ pub struct File<'a> {
     pub gaps: Vec<Gap<'a>>,
 }
 
+impl File<'static> {
+    /// A file of `header` with every section empty, for writers and fixtures to fill (then
+    /// [`File::relayout`]).
+    pub fn empty(header: Header) -> File<'static> {
+        File {
+            header,
+            text: Cow::Owned(Vec::new()),
+            meshes: Vec::new(),
+            vertex_arrays: Vec::new(),
+            triangles: Vec::new(),
+            adjacency: Vec::new(),
+            joints: Vec::new(),
+            poses: Vec::new(),
+            anims: Vec::new(),
+            frames: Vec::new(),
+            bounds: Vec::new(),
+            comment: Cow::Owned(Vec::new()),
+            extensions: Vec::new(),
+            gaps: Vec::new(),
+        }
+    }
+}
+
 impl File<'_> {
     /// The name at `offset` in the text table (up to its NUL), `""` past the end; UTF-8,
     /// or else Latin-1 (Cube 2's exporter wrote Windows material names byte for byte).
