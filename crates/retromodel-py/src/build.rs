@@ -406,6 +406,7 @@ pub fn from_skinned(
             frames,
             bounds: Vec::new(),
             loops: false,
+            weight_scales: None,
         });
     }
     let normals = normals_of(&positions, &triangles);

@@ -180,6 +180,7 @@ fn six_weight_model() -> Model {
             frames,
             bounds: Vec::new(),
             loops: false,
+            weight_scales: None,
         }],
         ..Model::default()
     }

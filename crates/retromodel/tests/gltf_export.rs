@@ -973,6 +973,7 @@ fn two_roots() -> Model {
             frames: vec![rest, moved],
             bounds: Vec::new(),
             loops: false,
+            weight_scales: None,
         }],
         ..Model::default()
     }

@@ -23,7 +23,7 @@ pub mod weld;
 
 pub use clips::{clips_from_frame_names, opening_clip};
 pub use scene::{mul_matrix, Matrix4, MeshPart, NodeTransform, SceneNode};
-pub use skeletal::{CameraKey, CameraPath, JointTransform, SkeletalAnimation};
+pub use skeletal::{CameraKey, CameraPath, JointTransform, SkeletalAnimation, WeightScales};
 pub use timeline::{KeyPose, Timeline, DEFAULT_FPS};
 
 use crate::image::Image;

@@ -625,6 +625,7 @@ mod tests {
                 ],
                 bounds: Vec::new(),
                 loops: false,
+                weight_scales: None,
             }],
             ..Model::default()
         }

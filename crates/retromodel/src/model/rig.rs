@@ -81,6 +81,7 @@ pub fn vertex_rig(model: &Model) -> Model {
                 .map(|f| [model.frames[f].bounds_min, model.frames[f].bounds_max])
                 .collect(),
             loops: false,
+            weight_scales: None,
         })
         .collect();
     for mesh in &mut out.meshes {

@@ -22,6 +22,59 @@ pub struct SkeletalAnimation {
     pub bounds: Vec<[[f32; 3]; 2]>,
     /// Whether the last frame repeats the first (Doom 3's looping cycles).
     pub loops: bool,
+    /// Per-frame weight scales of joints (the Quake II re-release's `.md5scale`), or `None`
+    /// when nothing scales.
+    pub weight_scales: Option<WeightScales>,
+}
+
+/// Joint scales as the Quake II re-release applies them (its `.md5scale` files, read by
+/// q2pro's `MD5_LoadScales`): the scale `s` of joint `j` in frame `f` multiplies the offsets
+/// of the weights on `j` (`pos_j + s · rotate(orient_j, weight)`), so it scales the vertices
+/// the joint carries about the joint without touching its children, and is not interpolated
+/// between frames (a pose between frames `a` and `b` uses `b`'s). A joint whose
+/// `scale_positions` flag is set also has its animated (parent-relative) position multiplied by
+/// its scale before it is composed with its parent; that moves its children too. Scale 0 hides
+/// what the joint carries.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WeightScales {
+    /// Per frame of the animation, one scale per joint of [`crate::model::Model::joints`]
+    /// (1 where the file says nothing).
+    pub frames: Vec<Vec<f32>>,
+    /// Per joint, whether its animated position is scaled too.
+    pub scale_positions: Vec<bool>,
+}
+
+impl WeightScales {
+    /// Scales of 1 for `frames` frames of `joints` joints, no position scaled.
+    pub fn unit(frames: usize, joints: usize) -> WeightScales {
+        WeightScales {
+            frames: vec![vec![1.0; joints]; frames],
+            scale_positions: vec![false; joints],
+        }
+    }
+
+    /// Whether joint `j` scales in some frame or scales its position.
+    pub fn scales_joint(&self, j: usize) -> bool {
+        self.scale_positions.get(j).copied().unwrap_or(false)
+            || self
+                .frames
+                .iter()
+                .any(|f| f.get(j).is_some_and(|s| *s != 1.0))
+    }
+
+    /// Whether nothing scales (every scale 1, no position scaled).
+    pub fn is_unit(&self) -> bool {
+        !self.scale_positions.iter().any(|b| *b) && self.frames.iter().flatten().all(|s| *s == 1.0)
+    }
+
+    /// The scale of joint `j` in frame `f` (1 outside the table).
+    pub fn get(&self, f: usize, j: usize) -> f32 {
+        self.frames
+            .get(f)
+            .and_then(|row| row.get(j))
+            .copied()
+            .unwrap_or(1.0)
+    }
 }
 
 /// One camera key.

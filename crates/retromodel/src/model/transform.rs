@@ -329,6 +329,7 @@ mod tests {
                 frames: vec![vec![t(1.0), t(1.0)]],
                 bounds: vec![],
                 loops: false,
+                weight_scales: None,
             }],
             ..Model::default()
         };

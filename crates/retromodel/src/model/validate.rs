@@ -128,6 +128,25 @@ impl Model {
                 ));
             }
         }
+        for a in &self.animations {
+            if let Some(ws) = &a.weight_scales {
+                if ws.frames.len() != a.frames.len()
+                    || ws.scale_positions.len() != self.joints.len()
+                    || ws.frames.iter().any(|f| f.len() != self.joints.len())
+                {
+                    return fail(format!(
+                        "animation {:?}: weight scales do not match its frames and joints",
+                        a.name
+                    ));
+                }
+                if ws.frames.iter().flatten().any(|s| !s.is_finite()) {
+                    return fail(format!(
+                        "animation {:?}: a weight scale is not finite",
+                        a.name
+                    ));
+                }
+            }
+        }
         if !self.animation_scales.is_empty() {
             if self.animation_scales.len() != self.animations.len() {
                 return fail(format!(

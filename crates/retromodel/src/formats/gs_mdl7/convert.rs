@@ -400,6 +400,7 @@ impl Skeleton {
                 frames: per_frame[range.clone()].to_vec(),
                 bounds: Vec::new(),
                 loops: false,
+                weight_scales: None,
             });
             animation_scales.push(scales[range].to_vec());
         }

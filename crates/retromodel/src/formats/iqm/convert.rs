@@ -575,6 +575,7 @@ pub fn add_ranges(
             frames,
             bounds,
             loops: a.loops,
+            weight_scales: None,
         });
     }
     if not_finite > 0 {

@@ -116,6 +116,7 @@ fn animation(
         frames,
         bounds: file.bounds.iter().map(|b| [b.min, b.max]).collect(),
         loops: true,
+        weight_scales: None,
     })
 }
 

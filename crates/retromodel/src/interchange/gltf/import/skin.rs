@@ -383,6 +383,7 @@ impl Skeleton {
                 frames,
                 bounds: Vec::new(),
                 loops: false,
+                weight_scales: None,
             });
         }
         Ok(())
