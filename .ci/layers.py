@@ -24,7 +24,7 @@ LAYERS = [
     ["summary"],
     ["codec"],
     ["interchange", "formats"],
-    ["registry", "conform"],
+    ["registry", "conform", "rerelease"],
     ["inputs", "document"],
     ["lib"],
 ]

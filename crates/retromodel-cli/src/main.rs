@@ -92,6 +92,13 @@ pub struct SideFileArgs {
     /// only when the stored picture is missing.
     #[arg(long)]
     replacements: bool,
+    /// Show a classic model's re-release replacement in its place, when the engine would use
+    /// it: for DIR/NAME.md2 the Quake II re-release's DIR/md5/NAME.md5mesh + .md5anim (and
+    /// .md5scale), for progs/NAME.mdl the Quake re-release's progs/NAME.md5mesh + .md5anim.
+    /// The MD5's frames get the classic model's frame names and clips, so converting to
+    /// .md2/.mdl/.md3 bakes the replacement for engines without MD5.
+    #[arg(long, value_name = "KIND", value_parser = ["md5"])]
+    prefer: Option<String>,
 }
 
 /// [`SideFileArgs`] with the palette file read and checked and the game folders mounted.
@@ -99,6 +106,7 @@ pub struct SideFiles {
     palette: Option<Vec<u8>>,
     skin_name: Option<String>,
     replacements: bool,
+    prefer_md5: bool,
     game: Option<std::sync::Arc<retromodel::vfs::GameFs>>,
 }
 
@@ -108,12 +116,18 @@ impl SideFiles {
         retromodel::ConvertOptions {
             skin_name: self.skin_name.clone(),
             prefer_replacements: self.replacements,
+            prefer_md5: self.prefer_md5,
             ..Default::default()
         }
     }
 }
 
 impl SideFileArgs {
+    /// Whether `--prefer md5` was given.
+    pub fn prefers_md5(&self) -> bool {
+        self.prefer.as_deref() == Some("md5")
+    }
+
     /// Reads and checks the palette file, if any, and mounts the game folders.
     pub fn load(&self) -> anyhow::Result<SideFiles> {
         files::set_ignore_case(self.ignore_case);
@@ -133,6 +147,7 @@ impl SideFileArgs {
             palette: files::load_palette(self.palette.as_deref())?,
             skin_name: self.skin_name.clone(),
             replacements: self.replacements,
+            prefer_md5: self.prefer.as_deref() == Some("md5"),
             game,
         })
     }

@@ -165,7 +165,8 @@ impl Model {
 
     /// The joints' matrices at `time` seconds into animation `animation` (an index or a
     /// name), as a float32 array `(joints, 4, 4)` of row-major matrices: the skinning
-    /// matrices (`global @ inverse(bind)`, which move bind-pose vertices) by default, the
+    /// matrices (`global @ inverse(bind)`, which move bind-pose vertices; times a joint's
+    /// `.md5scale` weight scale where the animation has one) by default, the
     /// joints' object-space transforms with `skinning=False`. `loop=False` holds the last
     /// frame after the end.
     #[pyo3(signature = (animation=None, time=0.0, *, skinning=true, r#loop=true))]
@@ -183,6 +184,7 @@ impl Model {
         }
         let joints = model.joints.len();
         let mut global: Vec<JointPose> = Vec::with_capacity(joints);
+        let mut scales: Option<Vec<f32>> = None;
         match animation {
             None if model.animations.is_empty() => {
                 global.extend(
@@ -205,6 +207,7 @@ impl Model {
                     Playback::Clamp
                 };
                 track.sample_global(time, playback, RootMotion::Keep, &mut global);
+                scales = track.weight_scales_at(time, playback).map(<[f32]>::to_vec);
             }
         }
         let matrices: Vec<[f32; 16]> = if skinning {
@@ -214,7 +217,7 @@ impl Model {
                 .map(|j| pose::inverse_bind_matrix(&JointPose::from_transform(&j.bind_transform())))
                 .collect();
             let mut out = vec![[0.0f32; 16]; global.len()];
-            pose::joint_matrices(&global, &inverse, &mut out);
+            pose::joint_matrices_scaled(&global, &inverse, scales.as_deref(), &mut out);
             out
         } else {
             global.iter().map(|g| g.to_mat4()).collect()

@@ -470,7 +470,8 @@ impl GpuModel {
                 for f in (0..n).step_by(step) {
                     let t = f as f32 / anim.frame_rate();
                     anim.sample_global(t, Playback::Clamp, RootMotion::InPlace, &mut pose);
-                    skeletal::joint_matrices(&pose, &inverse_bind, &mut m);
+                    let scales = anim.weight_scales_at(t, Playback::Clamp);
+                    skeletal::joint_matrices_scaled(&pose, &inverse_bind, scales, &mut m);
                     for (pos, list) in &cpu_skin {
                         extend(&mut b, y_up(skeletal::blend_point(&m, list, *pos)));
                     }
@@ -698,9 +699,12 @@ impl GpuModel {
                     Playback::Clamp
                 };
                 anim.sample_global(time, playback, RootMotion::InPlace, &mut self.scratch);
-                skeletal::joint_matrices(
+                // The Quake II re-release's joint scales (.md5scale) scale each joint's
+                // matrix; CPU and GPU skinning both take them from here.
+                skeletal::joint_matrices_scaled(
                     &self.scratch,
                     &self.inverse_bind,
+                    anim.weight_scales_at(time, playback),
                     &mut self.matrices[..self.joint_count],
                 );
                 gpu.queue.write_texture(

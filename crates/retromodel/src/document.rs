@@ -97,8 +97,13 @@ impl<'a> Document<'a> {
 
     /// Converts to the format-neutral model. Side files (palettes, skins, an md5mesh's
     /// animations) come through `resolver`.
+    ///
+    /// With [`ConvertOptions::prefer_md5`], a Quake II MD2 or Quake MDL whose re-release MD5
+    /// replacement the engine would use gives that ([`crate::rerelease::apply`]); one the
+    /// engine would refuse is named in a warning with why, and the classic model is kept.
     pub fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
-        self.file.to_model(options, resolver)
+        let converted = self.file.to_model(options, resolver);
+        self.maybe_replaced(converted, options, resolver)
     }
 
     /// [`Document::to_model`], failing where the file gives no model at all: an interchange
@@ -110,7 +115,25 @@ impl<'a> Document<'a> {
         options: &ConvertOptions,
         resolver: &dyn Resolver,
     ) -> Result<Converted> {
-        self.file.try_to_model(options, resolver)
+        let converted = self.file.try_to_model(options, resolver)?;
+        Ok(self.maybe_replaced(converted, options, resolver))
+    }
+
+    /// `converted` with the re-release replacement in its place when asked for
+    /// ([`Document::to_model`]).
+    fn maybe_replaced(
+        &self,
+        converted: Converted,
+        options: &ConvertOptions,
+        resolver: &dyn Resolver,
+    ) -> Converted {
+        if !options.prefer_md5 {
+            return converted;
+        }
+        match crate::rerelease::Game::of_format(self.format().name()) {
+            Some(game) => prefer_replacement(converted, game, resolver),
+            None => converted,
+        }
     }
 
     /// The `info` summary, given the converted model.
@@ -200,5 +223,48 @@ impl<'a> Document<'a> {
             d.message = format!("as {}: {}", format.description(), d.message);
         }
         Ok(diags)
+    }
+}
+
+/// The classic model's re-release replacement in its place, when usable.
+fn prefer_replacement(
+    mut converted: Converted,
+    game: crate::rerelease::Game,
+    resolver: &dyn Resolver,
+) -> Converted {
+    let Some(rep) = crate::rerelease::find(game, &converted.model, resolver) else {
+        converted.warnings.push(format!(
+            "--prefer md5: no {} re-release replacement ({}) found; the classic model is shown",
+            game.describe(),
+            resolver
+                .model_name()
+                .map(|n| crate::rerelease::names(game, &n).mesh)
+                .unwrap_or_default()
+        ));
+        return converted;
+    };
+    if !rep.usable() {
+        for c in rep.checks.iter().filter(|c| c.error) {
+            converted
+                .warnings
+                .push(format!("re-release replacement not used: {}", c.message));
+        }
+        return converted;
+    }
+    match crate::rerelease::apply(&converted, &rep) {
+        Ok(mut out) => {
+            out.warnings.extend(
+                rep.checks
+                    .iter()
+                    .map(|c| format!("re-release replacement: {}", c.message)),
+            );
+            out
+        }
+        Err(e) => {
+            converted
+                .warnings
+                .push(format!("re-release replacement not used: {e}"));
+            converted
+        }
     }
 }

@@ -47,6 +47,7 @@ pub mod math;
 pub mod model;
 pub mod options;
 pub mod registry;
+pub mod rerelease;
 pub mod resolve;
 pub mod skin_lookup;
 pub mod summary;

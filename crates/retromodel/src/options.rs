@@ -43,6 +43,10 @@ pub struct ConvertOptions {
     /// its animations' speeds (`md5anim NAME FILE SPEED`). Off by default (the file as
     /// stored); `convert` turns it on.
     pub model_config: bool,
+    /// Show a classic model's re-release MD5 replacement in its place when the engine would
+    /// use it (`--prefer md5`): an MD2's `md5/NAME.md5mesh` + `.md5anim` (+ `.md5scale`), a
+    /// Quake MDL's `NAME.md5mesh` + `.md5anim` ([`crate::rerelease`]). Off by default.
+    pub prefer_md5: bool,
 }
 
 impl Default for ConvertOptions {
@@ -56,6 +60,7 @@ impl Default for ConvertOptions {
             sample_fps: None,
             skip_textures: false,
             model_config: false,
+            prefer_md5: false,
         }
     }
 }

@@ -8,6 +8,14 @@ pub trait Resolver {
     /// The file's bytes, or `None` when it is not available.
     fn load(&self, name: &str) -> Option<Vec<u8>>;
 
+    /// The file at game path `name` only (`models/x/md5/skin.pcx`, relative to the model's
+    /// folder and its parents as [`Resolver::load`] reads it), without the fall-back to the bare
+    /// file name beside the model: for rules whose folder matters (the Quake II re-release's
+    /// `md5/`). [`Resolver::load`] by default.
+    fn load_path(&self, name: &str) -> Option<Vec<u8>> {
+        self.load(name)
+    }
+
     /// The side files beside the model whose extension is `extension` (any case, no dot),
     /// as names [`Resolver::load`] accepts, sorted: how a format finds the files that go with
     /// a model (the `.md5anim` files beside an `.md5mesh`). None by default.
@@ -118,6 +126,14 @@ impl<R: Resolver> Listed<R> {
 impl<R: Resolver> Resolver for Listed<R> {
     fn load(&self, name: &str) -> Option<Vec<u8>> {
         let bytes = self.inner.load(name);
+        if bytes.is_some() {
+            self.loaded.borrow_mut().push(name.to_string());
+        }
+        bytes
+    }
+
+    fn load_path(&self, name: &str) -> Option<Vec<u8>> {
+        let bytes = self.inner.load_path(name);
         if bytes.is_some() {
             self.loaded.borrow_mut().push(name.to_string());
         }

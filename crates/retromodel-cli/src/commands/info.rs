@@ -43,21 +43,36 @@ pub fn run(args: Args) -> Result<ExitCode> {
             // Formats that take side files (an md5mesh) list the animations they took.
             let anims = retromodel::summary::animations_beside(&c.model, &listed);
             let sources = c.model.skins.iter().map(|k| k.source.clone()).collect();
-            Ok((doc.summary(&c), anims, sources))
+            // A classic model's re-release replacement, checked as its engine would.
+            let pair = retromodel::rerelease::Game::of_format(doc.format().name()).and_then(|g| {
+                let classic = if side.convert_options().prefer_md5 {
+                    doc.to_model(&Default::default(), &listed)
+                } else {
+                    c.clone()
+                };
+                retromodel::rerelease::find(g, &classic.model, &listed)
+            });
+            Ok((doc.summary(&c), anims, sources, pair))
         })();
         let result = match (result, args.json) {
-            (Ok((s, anims, sources)), true) => {
-                let v = retromodel::summary::info_json(
+            (Ok((s, anims, sources, pair)), true) => {
+                let mut v = retromodel::summary::info_json(
                     &path.display().to_string(),
                     &s,
                     &sources,
                     anims.as_deref(),
                 );
+                if let (Some(p), Some(o)) = (&pair, v.as_object_mut()) {
+                    o.insert("rerelease".into(), pair_json(p));
+                }
                 outln!("{v}");
                 Ok(())
             }
-            (Ok((s, anims, sources)), false) => {
+            (Ok((s, anims, sources, pair)), false) => {
                 print_text(path, &s);
+                if let Some(p) = &pair {
+                    print_pair(p);
+                }
                 for (i, src) in sources.iter().enumerate() {
                     if let Some(src) = src {
                         outln!("  skin {i} picture: {src}");
@@ -89,7 +104,62 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// What `info` shows of one file: its summary, the animations it took from files beside it
 /// (formats that take side files), and where each looked-up skin came from.
-type Loaded = (Summary, Option<Vec<AnimationBeside>>, Vec<Option<String>>);
+type Loaded = (
+    Summary,
+    Option<Vec<AnimationBeside>>,
+    Vec<Option<String>>,
+    Option<retromodel::rerelease::Replacement>,
+);
+
+/// The engines that would use a replacement of `p`'s game.
+fn pair_engines(p: &retromodel::rerelease::Replacement) -> Vec<&'static str> {
+    retromodel::rerelease::ENGINES
+        .iter()
+        .filter(|e| e.1 == p.game)
+        .map(|e| e.0)
+        .collect()
+}
+
+/// The re-release replacement, as text lines.
+fn print_pair(p: &retromodel::rerelease::Replacement) {
+    let verdict = if p.usable() {
+        format!("valid for {}", pair_engines(p).join(", "))
+    } else {
+        format!("refused by {}", pair_engines(p).join(", "))
+    };
+    outln!(
+        "  {} re-release replacement: {} + {}{} ({} joints, {} frames): {verdict}",
+        p.game.describe(),
+        p.names.mesh,
+        p.names.anim,
+        if p.has_scale {
+            format!(" + {}", p.names.scale)
+        } else {
+            String::new()
+        },
+        p.model.joints.len(),
+        p.anim_frames
+    );
+    for c in &p.checks {
+        let kind = if c.error { "error" } else { "warning" };
+        outln!("    {kind}: {}", c.message);
+    }
+}
+
+/// The re-release replacement as a JSON value.
+fn pair_json(p: &retromodel::rerelease::Replacement) -> serde_json::Value {
+    json!({
+        "game": p.game.describe(),
+        "mesh": p.names.mesh,
+        "anim": p.names.anim,
+        "scale": p.has_scale.then(|| p.names.scale.clone()),
+        "joints": p.model.joints.len(),
+        "frames": p.anim_frames,
+        "valid": p.usable(),
+        "engines": pair_engines(p),
+        "checks": p.checks.iter().map(|c| json!({"error": c.error, "message": c.message})).collect::<Vec<_>>(),
+    })
+}
 
 fn float(v: f32) -> serde_json::Value {
     retromodel::summary::json_float(v)

@@ -41,9 +41,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
             // Side files (a .gltf's buffers) beside the file; an interchange file checked
             // against a classic format's engine is checked as converted.
             let resolver = files::FsResolver::new(files::archives(), path, None, None);
-            let diags = doc
-                .validate_with(Some(engine), &Default::default(), &resolver)
-                .map_err(|e| anyhow!(e))?;
+            let diags = if retromodel::rerelease::Game::of_engine(engine).is_some() {
+                // A re-release engine checks the classic model's MD5 replacement.
+                if retromodel::rerelease::Game::of_format(doc.format().name()).is_none() {
+                    return Err(anyhow!(
+                        "{engine} checks the MD5 replacement of a Quake II .md2 or a Quake .mdl;                          this is {}",
+                        doc.format().description()
+                    ));
+                }
+                let classic = doc.to_model(&Default::default(), &resolver);
+                retromodel::rerelease::validate_pair(engine, &classic.model, &resolver)
+            } else {
+                doc.validate_with(Some(engine), &Default::default(), &resolver)
+                    .map_err(|e| anyhow!(e))?
+            };
             let errors = diags
                 .iter()
                 .filter(|d| d.severity == Severity::Error)
@@ -92,5 +103,13 @@ fn engine_help() -> String {
             .collect();
         out.push_str(&format!("\n  {}: {}", codec.family(), engines.join(", ")));
     }
+    let pairs: Vec<String> = retromodel::rerelease::ENGINES
+        .iter()
+        .map(|e| format!("{} ({})", e.0, e.2))
+        .collect();
+    out.push_str(&format!(
+        "\n  re-release MD5 replacements of an MD2 or MDL (the pair checked): {}",
+        pairs.join(", ")
+    ));
     out
 }

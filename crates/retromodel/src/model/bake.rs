@@ -5,7 +5,9 @@
 //! transforms interpolated: translations linearly, rotations by slerp, over the span of its
 //! keys, `(frames - 1) / fps` seconds, as Doom 3 and glTF measure an animation); each frame skins
 //! every vertex by its joint weights (linear blend: `Σ w · G_j · B_j⁻¹ · p`, with `G` the
-//! frame's object-space joint poses and `B` the bind poses of [`Model::joints`]). Frames
+//! frame's object-space joint poses and `B` the bind poses of [`Model::joints`]; an animation's
+//! [`crate::model::WeightScales`] scale each joint's share about the joint, as the Quake II
+//! re-release does, `Σ w · G_j · s_j · B_j⁻¹ · p`). Frames
 //! are named `<animation><n>` from 1, so that clips come back from the frame names.
 
 use super::pose::{self as skeletal, JointPose};
@@ -18,22 +20,51 @@ fn pose(t: &JointTransform) -> JointPose {
     JointPose::new(p.pos, p.orient.normalize())
 }
 
-/// The local joint transforms of `a` at time `t` (clamped to its frames).
-fn local_at(a: &SkeletalAnimation, t: f32, out: &mut Vec<JointPose>) {
+/// The local joint transforms of `a` at time `t` (clamped to its frames), positions scaled
+/// where its weight scales say so; returns the frame whose weight scales apply (the later of
+/// the two blended, as q2pro takes them).
+fn local_at(a: &SkeletalAnimation, t: f32, out: &mut Vec<JointPose>) -> usize {
     out.clear();
     let n = a.frames.len();
     let x = (t * a.fps).max(0.0);
     let k = (x.floor() as usize).min(n - 1);
     let u = if k + 1 < n { x - k as f32 } else { 0.0 };
-    let (f0, f1) = (&a.frames[k], &a.frames[(k + 1).min(n - 1)]);
-    for (p, q) in f0.iter().zip(f1) {
-        let a = pose(p);
-        out.push(if u > 0.0 { a.lerp(&pose(q), u) } else { a });
+    let k1 = (k + 1).min(n - 1);
+    let (f0, f1) = (&a.frames[k], &a.frames[k1]);
+    let scaled = |f: usize, j: usize, p: JointPose| match &a.weight_scales {
+        Some(ws) if ws.scale_positions.get(j).copied().unwrap_or(false) => {
+            let s = ws.get(f, j);
+            JointPose::new(p.pos.map(|c| c * s), p.orient)
+        }
+        _ => p,
+    };
+    for (j, (p, q)) in f0.iter().zip(f1).enumerate() {
+        let a = scaled(k, j, pose(p));
+        out.push(if u > 0.0 {
+            a.lerp(&scaled(k1, j, pose(q)), u)
+        } else {
+            a
+        });
+    }
+    if u > 0.0 {
+        k1
+    } else {
+        k
     }
 }
 
-/// Every vertex skinned for one set of object-space joint poses.
-fn skin(model: &Model, global: &[JointPose], inverse_bind: &[JointPose]) -> Vec<MorphTarget> {
+/// Every vertex skinned for one set of object-space joint poses, the weights on joint `j`
+/// scaled by `scales[j]` about the joint when given (q2pro's `pos + s · rotate(orient,
+/// weight)`; normals are turned, never scaled, as q2pro turns them).
+fn skin(
+    model: &Model,
+    global: &[JointPose],
+    inverse_bind: &[JointPose],
+    scales: Option<&[f32]>,
+) -> Vec<MorphTarget> {
+    if let Some(scales) = scales.filter(|s| s.iter().any(|v| *v != 1.0)) {
+        return skin_scaled(model, global, inverse_bind, scales);
+    }
     let skinning: Vec<JointPose> = global
         .iter()
         .zip(inverse_bind)
@@ -59,6 +90,104 @@ fn skin(model: &Model, global: &[JointPose], inverse_bind: &[JointPose]) -> Vec<
             MorphTarget { positions, normals }
         })
         .collect()
+}
+
+/// [`skin`] with weight scales: each influence is `G_j(s_j · B_j⁻¹(p))`.
+fn skin_scaled(
+    model: &Model,
+    global: &[JointPose],
+    inverse_bind: &[JointPose],
+    scales: &[f32],
+) -> Vec<MorphTarget> {
+    model
+        .meshes
+        .iter()
+        .map(|m| {
+            if m.joint_weights.len() != m.positions.len() {
+                return MorphTarget {
+                    positions: m.positions.clone(),
+                    normals: m.normals.clone(),
+                };
+            }
+            let mut positions = Vec::with_capacity(m.positions.len());
+            let mut normals = Vec::with_capacity(m.positions.len());
+            for ((p, n), ws) in m.positions.iter().zip(&m.normals).zip(&m.joint_weights) {
+                let (mut sp, mut sn) = ([0.0f32; 3], [0.0f32; 3]);
+                for &(j, w) in ws {
+                    let j = j as usize;
+                    let (Some(g), Some(ib)) = (global.get(j), inverse_bind.get(j)) else {
+                        continue;
+                    };
+                    let s = scales.get(j).copied().unwrap_or(1.0);
+                    let local = ib.transform_point(*p).map(|c| c * s);
+                    let q = g.transform_point(local);
+                    let r = g.transform_vector(ib.transform_vector(*n));
+                    for a in 0..3 {
+                        sp[a] += w * q[a];
+                        sn[a] += w * r[a];
+                    }
+                }
+                positions.push(sp);
+                normals.push(crate::math::normalize3(sn, *n));
+            }
+            MorphTarget { positions, normals }
+        })
+        .collect()
+}
+
+/// `a` resampled at `fps` over its span (`(frames - 1) / fps` seconds): frame `k` is the pose
+/// at `k / fps`, translations lerped and rotations slerped between the two frames around it,
+/// its weight scales those of the later one (as [`bake_skeletal`] samples it), bounds dropped.
+/// An animation already at `fps` (or with no frames) is returned as it is.
+pub fn resample_animation(a: &SkeletalAnimation, fps: f32) -> SkeletalAnimation {
+    if a.frames.is_empty() || a.fps == fps || !(fps.is_finite() && fps > 0.0) {
+        return a.clone();
+    }
+    let n = a.frames.len();
+    let duration = (n - 1) as f32 / a.fps;
+    let count = (duration * fps + 1e-3).floor() as usize + 1;
+    let mut frames = Vec::with_capacity(count);
+    let mut rows = Vec::with_capacity(count);
+    for k in 0..count {
+        let x = ((k as f32 / fps).min(duration) * a.fps).max(0.0);
+        let k0 = (x.floor() as usize).min(n - 1);
+        let u = if k0 + 1 < n { x - k0 as f32 } else { 0.0 };
+        let k1 = (k0 + 1).min(n - 1);
+        frames.push(
+            a.frames[k0]
+                .iter()
+                .zip(&a.frames[k1])
+                .map(|(p, q)| {
+                    let l = if u > 0.0 {
+                        pose(p).lerp(&pose(q), u)
+                    } else {
+                        pose(p)
+                    };
+                    JointTransform {
+                        translation: l.pos,
+                        rotation: l.orient.to_array(),
+                    }
+                })
+                .collect(),
+        );
+        if let Some(ws) = &a.weight_scales {
+            rows.push(ws.frames[if u > 0.0 { k1 } else { k0 }].clone());
+        }
+    }
+    SkeletalAnimation {
+        name: a.name.clone(),
+        fps,
+        frames,
+        bounds: Vec::new(),
+        loops: a.loops,
+        weight_scales: a
+            .weight_scales
+            .as_ref()
+            .map(|ws| crate::model::WeightScales {
+                frames: rows,
+                scale_positions: ws.scale_positions.clone(),
+            }),
+    }
 }
 
 /// `model` with its skeletal animations baked into frames and clips (its frames replaced);
@@ -132,7 +261,11 @@ pub fn bake_skeletal_with(model: &Model, fps: Option<f32>, limits: &Limits) -> R
         .collect();
     if usable.is_empty() {
         let bind: Vec<JointPose> = inverse_bind.iter().map(JointPose::inverse).collect();
-        add(&mut out, "frame1".into(), skin(model, &bind, &inverse_bind));
+        add(
+            &mut out,
+            "frame1".into(),
+            skin(model, &bind, &inverse_bind, None),
+        );
         return Ok(Converted {
             model: out,
             warnings,
@@ -196,12 +329,13 @@ pub fn bake_skeletal_with(model: &Model, fps: Option<f32>, limits: &Limits) -> R
         }
         let first = out.frames.len();
         for k in 0..count {
-            local_at(a, (k as f32 / rate).min(duration), &mut local);
+            let f = local_at(a, (k as f32 / rate).min(duration), &mut local);
             skeletal::to_global(&parents, &local, &mut global);
+            let scales = a.weight_scales.as_ref().and_then(|ws| ws.frames.get(f));
             add(
                 &mut out,
                 format!("{}{}", a.name, k + 1),
-                skin(model, &global, &inverse_bind),
+                skin(model, &global, &inverse_bind, scales.map(Vec::as_slice)),
             );
         }
         out.clips.push(Clip {

@@ -288,6 +288,8 @@ pub struct PoseTrack {
     frame_count: usize,
     /// Frame-major: frame `f`, joint `j` at `f * joints + j`.
     poses: Vec<JointPose>,
+    /// Frame-major weight scales ([`crate::model::WeightScales`]), when the animation has any.
+    weight_scales: Option<Vec<f32>>,
 }
 
 impl PoseTrack {
@@ -320,6 +322,7 @@ impl PoseTrack {
             frame_rate,
             frame_count,
             poses,
+            weight_scales: None,
         })
     }
 
@@ -359,7 +362,55 @@ impl PoseTrack {
         let names: Vec<String> = model.joints.iter().map(|j| j.name.clone()).collect();
         let parents = model_parents(model);
         check_parents(&names, &parents)?;
-        PoseTrack::new(parents, a.fps, a.frames.len(), poses)
+        let weight_scales = match &a.weight_scales {
+            Some(ws) if !ws.is_unit() => {
+                let mut flat = Vec::with_capacity(a.frames.len() * nj);
+                for f in 0..a.frames.len() {
+                    for j in 0..nj {
+                        let s = ws.get(f, j);
+                        if !s.is_finite() {
+                            return Err(format!(
+                                "frame {f}, joint {j}: weight scale {s} is not finite"
+                            ));
+                        }
+                        // q2pro scales the animated position before composing with the parent.
+                        if ws.scale_positions.get(j).copied().unwrap_or(false) {
+                            let p = &mut poses[f * nj + j].pos;
+                            *p = p.map(|c| c * s);
+                        }
+                        flat.push(s);
+                    }
+                }
+                Some(flat)
+            }
+            _ => None,
+        };
+        let mut track = PoseTrack::new(parents, a.fps, a.frames.len(), poses)?;
+        track.weight_scales = weight_scales;
+        Ok(track)
+    }
+
+    /// Whether the track has weight scales ([`crate::model::WeightScales`]).
+    pub fn has_weight_scales(&self) -> bool {
+        self.weight_scales.is_some()
+    }
+
+    /// The joints' weight scales at time `t` ([`crate::model::WeightScales`]: not interpolated;
+    /// between frames `a` and `b` those of `b`, as q2pro's `lerp_alias_skeleton` takes the new
+    /// frame's), or `None` when the animation scales nothing. Positions scaled by
+    /// `scale_positions` are already in the track's poses.
+    pub fn weight_scales_at(&self, t: f32, playback: Playback) -> Option<&[f32]> {
+        let scales = self.weight_scales.as_deref()?;
+        let at = self.frame_at(t, playback);
+        let f = if at.blend > 0.0 { at.b } else { at.a };
+        let n = self.joint_count();
+        scales.get(f * n..(f + 1) * n)
+    }
+
+    /// The weight scales of frame `f`, or `None` when the animation scales nothing.
+    pub fn frame_weight_scales(&self, f: usize) -> Option<&[f32]> {
+        let n = self.joint_count();
+        self.weight_scales.as_deref()?.get(f * n..(f + 1) * n)
     }
 
     /// Parent indices (`-1` for a root).
@@ -502,6 +553,38 @@ pub fn inverse_bind_matrix(bind: &JointPose) -> Mat4 {
 pub fn joint_matrices(global: &[JointPose], inverse_bind: &[Mat4], out: &mut [Mat4]) {
     for ((o, g), ib) in out[..global.len()].iter_mut().zip(global).zip(inverse_bind) {
         *o = crate::math::mul(&g.to_mat4(), ib);
+    }
+}
+
+/// [`joint_matrices`] with weight scales ([`PoseTrack::weight_scales_at`]): joint `j`'s matrix
+/// is `global · scale(s_j) · inverse bind`, so the weights on `j` scale about the joint by
+/// `s_j` (q2pro's `pos + s · rotate(orient, weight)`); `None` is [`joint_matrices`].
+///
+/// # Panics
+/// When `inverse_bind` or `out` is shorter than `global`.
+pub fn joint_matrices_scaled(
+    global: &[JointPose],
+    inverse_bind: &[Mat4],
+    scales: Option<&[f32]>,
+    out: &mut [Mat4],
+) {
+    joint_matrices(global, inverse_bind, out);
+    let Some(scales) = scales else {
+        return;
+    };
+    for (((o, g), ib), &s) in out[..global.len()]
+        .iter_mut()
+        .zip(global)
+        .zip(inverse_bind)
+        .zip(scales)
+    {
+        if s != 1.0 {
+            let mut m = g.to_mat4();
+            for c in &mut m[..12] {
+                *c *= s;
+            }
+            *o = crate::math::mul(&m, ib);
+        }
     }
 }
 

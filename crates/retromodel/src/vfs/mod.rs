@@ -756,6 +756,23 @@ impl Resolver for GameFsResolver<'_> {
             .find_map(|p| self.fs.read(p)?.ok())
     }
 
+    /// The game path from the root and under the model's folder and its parents, not the
+    /// bare file name.
+    fn load_path(&self, name: &str) -> Option<Vec<u8>> {
+        let file_only = side_name(name).1.map(|f| {
+            if self.dir.is_empty() {
+                f
+            } else {
+                format!("{}/{f}", self.dir)
+            }
+        });
+        let mut candidates = self.candidates(name);
+        if candidates.len() > 1 && candidates.last() == file_only.as_ref() {
+            candidates.pop();
+        }
+        candidates.iter().find_map(|p| self.fs.read(p)?.ok())
+    }
+
     fn list(&self, extension: &str) -> Vec<String> {
         self.fs.list_dir(&self.dir, extension)
     }

@@ -119,6 +119,18 @@ impl Resolver for PathResolver<'_> {
         {
             return self.archives.read(p).ok();
         }
+        // A file beside one given by name (the `.md5scale` of an `--anim` file).
+        let wanted = Path::new(name);
+        if self
+            .listed
+            .iter()
+            .flatten()
+            .any(|p| p.parent().is_some() && p.parent() == wanted.parent())
+        {
+            if let Ok(b) = self.archives.read(wanted) {
+                return Some(b);
+            }
+        }
         if let Some((fs, inner)) = &self.inside {
             if let Some(b) = GameFsResolver::new(fs, inner).load(name) {
                 return Some(b);
@@ -134,6 +146,31 @@ impl Resolver for PathResolver<'_> {
         }
         self.candidates(name)
             .into_iter()
+            .find(|p| p.is_file())
+            .and_then(|p| fs::read(p).ok())
+    }
+
+    /// As [`Resolver::load`] with only the game path's candidates (no file name beside the
+    /// model).
+    fn load_path(&self, name: &str) -> Option<Vec<u8>> {
+        if let Some((fs, inner)) = &self.inside {
+            if let Some(b) = GameFsResolver::new(fs, inner).load_path(name) {
+                return Some(b);
+            }
+        }
+        if let Some(game) = &self.game {
+            if let Some(b) = clean_path(name).and_then(|p| game.read(&p)?.ok()) {
+                return Some(b);
+            }
+        }
+        if self.inside.is_some() {
+            return None;
+        }
+        let rel = side_name(name).0?;
+        self.dir
+            .ancestors()
+            .take(5)
+            .map(|d| d.join(&rel))
             .find(|p| p.is_file())
             .and_then(|p| fs::read(p).ok())
     }

@@ -204,6 +204,13 @@ pub struct Args {
     /// model as OUTPUT_STEM.qc.
     #[arg(long)]
     qc: bool,
+    /// Write the re-release layout: the .md2 (Quake II) or .mdl (Quake) OUTPUT, and beside it
+    /// the MD5 replacement the re-release's engine pairs with it (for Quake II
+    /// md5/OUTPUT_STEM.md5mesh, .md5anim and .md5scale where joints scale; for Quake
+    /// OUTPUT_STEM.md5mesh and .md5anim), one .md5anim frame per classic frame. The input
+    /// must be skeletal (glTF with a skin, MD5, IQM).
+    #[arg(long)]
+    rerelease: bool,
     /// Quake 3 player folder as INPUT: a weapon model (.md3) to attach on tag_weapon.
     #[arg(long, value_name = "FILE")]
     weapon: Option<PathBuf>,
@@ -253,6 +260,10 @@ impl Plan {
             }
         }
         for (p, bytes) in &self.files {
+            // Side files may go in a folder of their own (the re-release's md5/).
+            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)?;
+            }
             files::write_atomic(p, bytes, force)?;
         }
         Ok(())

@@ -108,7 +108,11 @@ pub(super) fn plan(args: &Args, input: &Input<'_>, output: &Path, target: Target
         keep_skin_size: args.keep_skin_size,
         qc: args.qc,
     };
-    let written = registry::write_model(model, writer, &options)?;
+    let written = if args.rerelease {
+        retromodel::rerelease::write_layout(model, writer, &options)?
+    } else {
+        registry::write_model(model, writer, &options)?
+    };
     plan.notes.extend(
         written
             .notes
@@ -220,7 +224,11 @@ fn moved(args: &Args, target: Target) -> Result<Target> {
     let Target::WriteBack(f) = target else {
         return Ok(target);
     };
-    if args.scale.is_none() && args.rotate.is_none() && args.fit_height.is_none() {
+    // A classic model shown through its re-release replacement (--prefer md5) is rebuilt
+    // from the replacement: the MD5 baked into the classic format.
+    let replaced =
+        args.side.prefers_md5() && retromodel::rerelease::Game::of_format(f.name()).is_some();
+    if args.scale.is_none() && args.rotate.is_none() && args.fit_height.is_none() && !replaced {
         return Ok(target);
     }
     match registry::writers().find(|w| w.format == f) {

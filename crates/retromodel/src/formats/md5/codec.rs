@@ -130,19 +130,25 @@ impl Codec for Md5Codec {
     }
     /// An md5mesh gets one `.md5anim` beside it per skeletal animation of the model (named
     /// after the animation); an md5anim is the model's first animation.
-    fn write_model(&self, model: &Model, format: Format, _: &WriteOptions) -> Result<Output> {
+    /// Each animation with joint scales ([`crate::model::WeightScales`]) also gets its
+    /// `.md5scale` beside its `.md5anim` (the md5anim output's named after `stem`).
+    fn write_model(&self, model: &Model, format: Format, options: &WriteOptions) -> Result<Output> {
         let mut out = Output::default();
         out.bytes = if format == MD5ANIM {
+            out.side_files
+                .extend(scale_side_file(model, 0, options.side_file_stem()));
             write_anim(&anim_from_model(model, 0)?).into_bytes()
         } else if format == MD5CAMERA {
             write_camera(&camera_from_model(model)?).into_bytes()
         } else {
             for (i, a) in model.animations.iter().enumerate() {
+                let stem = file_name(&a.name, i);
                 out.side_files.push(SideFile {
-                    name: format!("{}.md5anim", file_name(&a.name, i)),
+                    name: format!("{stem}.md5anim"),
                     kind: "animation",
                     bytes: write_anim(&anim_from_model(model, i)?).into_bytes(),
                 });
+                out.side_files.extend(scale_side_file(model, i, &stem));
             }
             write_mesh(&mesh_from_model(model)?).into_bytes()
         };
@@ -443,7 +449,9 @@ fn mesh_with_anims(
         let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
         if let Err(e) = attach_animation(&mut converted.model, &anim.file, stem) {
             converted.warnings.push(format!("{name}: {e}; left out"));
+            continue;
         }
+        attach_scales(&mut converted, &name, resolver);
     }
     if options.model_config {
         if let Some(cfg) = crate::formats::shared::cube2::Cube2Config::find(resolver, "md5load") {
@@ -451,6 +459,58 @@ fn mesh_with_anims(
         }
     }
     converted
+}
+
+/// The name of the `.md5scale` that goes with the `.md5anim` named `anim`: its extension
+/// replaced (q2pro's `COM_StripExtension` + `.md5scale`).
+pub fn scale_name(anim: &str) -> String {
+    let cut = anim
+        .rfind('.')
+        .filter(|&d| !anim[d..].contains(['/', '\\']))
+        .unwrap_or(anim.len());
+    format!("{}.md5scale", &anim[..cut])
+}
+
+/// Gives the model's last animation (just attached from the `.md5anim` named `anim`) the
+/// scales of the `.md5scale` beside it, if there is one; a scale file that does not read is
+/// left out with a warning, as q2pro leaves it out.
+pub fn attach_scales(converted: &mut Converted, anim: &str, resolver: &dyn Resolver) {
+    let name = scale_name(anim);
+    let Some(bytes) = resolver.load(&name) else {
+        return;
+    };
+    let model = &mut converted.model;
+    let joints: Vec<&str> = model.joints.iter().map(|j| j.name.as_str()).collect();
+    let Some(a) = model.animations.last_mut() else {
+        return;
+    };
+    match super::scale::parse_scales(&bytes, &joints, a.frames.len()) {
+        Ok(read) => {
+            converted
+                .warnings
+                .extend(read.warnings.into_iter().map(|w| format!("{name}: {w}")));
+            if !read.scales.is_unit() {
+                a.weight_scales = Some(read.scales);
+            }
+        }
+        Err(e) => converted
+            .warnings
+            .push(format!("{name}: {e}; its scales are left out")),
+    }
+}
+
+/// The `.md5scale` side file of animation `index`, named after `stem`, when it scales.
+fn scale_side_file(model: &Model, index: usize, stem: &str) -> Option<SideFile> {
+    let scales = model.animations.get(index)?.weight_scales.as_ref()?;
+    if scales.is_unit() {
+        return None;
+    }
+    let joints: Vec<&str> = model.joints.iter().map(|j| j.name.as_str()).collect();
+    Some(SideFile {
+        name: format!("{stem}.md5scale"),
+        kind: "joint scales",
+        bytes: super::scale::write_scales(scales, &joints).into_bytes(),
+    })
 }
 
 /// Applies a Cube 2 configuration ([`crate::formats::shared::cube2`]): animation speeds and the model's
@@ -466,6 +526,11 @@ fn apply_cube2(converted: &mut Converted, cfg: &crate::formats::shared::cube2::C
             // frame held for its step. A repeat of the last frame makes the keys span that.
             if let Some(last) = a.frames.last().cloned() {
                 a.frames.push(last);
+                if let Some(ws) = &mut a.weight_scales {
+                    if let Some(row) = ws.frames.last().cloned() {
+                        ws.frames.push(row);
+                    }
+                }
                 if let Some(&b) = a.bounds.last() {
                     a.bounds.push(b);
                 }
@@ -492,12 +557,17 @@ fn apply_cube2(converted: &mut Converted, cfg: &crate::formats::shared::cube2::C
 }
 
 /// An md5anim's model.
+/// With the `.md5scale` beside it, when the resolver knows the file's name.
 fn parsed_anim_to_model(
     parsed: &Parsed<AnimFile>,
     _options: &ConvertOptions,
-    _resolver: &dyn Resolver,
+    resolver: &dyn Resolver,
 ) -> Converted {
-    anim_to_model(&parsed.file, "anim", &parsed.warnings)
+    let mut converted = anim_to_model(&parsed.file, "anim", &parsed.warnings);
+    if let Some(name) = resolver.model_name() {
+        attach_scales(&mut converted, &name, resolver);
+    }
+    converted
 }
 
 /// An md5camera's model.
