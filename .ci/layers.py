@@ -24,8 +24,8 @@ LAYERS = [
     ["summary"],
     ["codec"],
     ["interchange", "formats"],
-    ["registry", "conform", "rerelease"],
-    ["inputs", "document"],
+    ["registry", "conform"],
+    ["inputs", "document", "rerelease"],
     ["lib"],
 ]
 # Imports from a lower layer to a higher one that are allowed, each justified in

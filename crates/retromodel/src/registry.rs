@@ -136,8 +136,6 @@ pub fn engine_names() -> Vec<&'static str> {
             out.push(e.name);
         }
     }
-    // The re-release engines check a classic model's MD5 replacement (crate::rerelease).
-    out.extend(crate::rerelease::ENGINES.iter().map(|e| e.0));
     out
 }
 

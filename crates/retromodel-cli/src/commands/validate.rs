@@ -23,7 +23,7 @@ pub struct Args {
     /// Engine whose limits apply; by default each file's format's default engine (its
     /// family's first, unless an engine below is named the default for that format). Per
     /// format family (the family's default first):
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(registry::engine_names()),
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(engine_names()),
           long_help = engine_help())]
     engine: Option<String>,
 }
@@ -81,6 +81,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         tally.record(path, result);
     }
     Ok(tally.finish())
+}
+
+/// Every engine `--engine` takes: the codecs' and the re-release pairs'.
+fn engine_names() -> Vec<&'static str> {
+    let mut names = registry::engine_names();
+    names.extend(retromodel::rerelease::ENGINES.iter().map(|e| e.0));
+    names
 }
 
 /// `--engine`'s long help: each format family's engines from the registry, the default first.
