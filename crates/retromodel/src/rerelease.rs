@@ -576,10 +576,18 @@ pub fn write_layout(
             writer.format.description()
         ))
     })?;
+    // A keyframe model (an MD2, MDL, MD3) gets one joint per vertex ([`model::rig`]): every
+    // pose kept, at the price of many joints (q2pro reads 256).
+    let rigged;
+    let model = if model.joints.is_empty() && !model.frames.is_empty() {
+        rigged = model::rig::vertex_rig(model);
+        &rigged
+    } else {
+        model
+    };
     if model.joints.is_empty() || model.animations.is_empty() {
         return Err(fail(
-            "the re-release layout needs a skeletal model with animations (an MD5 replacement)"
-                .into(),
+            "the re-release layout needs a skeletal model with animations, or keyframes".into(),
         ));
     }
     let rate = options

@@ -69,13 +69,26 @@ impl Channels {
         targets: &[json::Index<json::Node>],
         path: Property,
     ) {
+        self.push_with(input, output, targets, path, Interpolation::Linear);
+    }
+
+    /// [`Channels::push`] with the sampler's `interpolation` (`STEP` for the weight scale
+    /// helpers, which hold each frame's scale until the next key).
+    pub fn push_with(
+        &mut self,
+        input: json::Index<json::Accessor>,
+        output: json::Index<json::Accessor>,
+        targets: &[json::Index<json::Node>],
+        path: Property,
+        interpolation: Interpolation,
+    ) {
         let sampler = json::Index::push(
             &mut self.samplers,
             json::animation::Sampler {
                 extensions: None,
                 extras: Default::default(),
                 input,
-                interpolation: Valid(Interpolation::Linear),
+                interpolation: Valid(interpolation),
                 output,
             },
         );

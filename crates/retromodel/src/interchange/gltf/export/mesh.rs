@@ -1,5 +1,6 @@
 //! Meshes: the base pose, morph targets (deltas from the base), joint influences, indices in
-//! glTF's winding, and one node per mesh.
+//! glTF's winding, and one node per mesh. Influences on a joint with weight scales point at
+//! its helper joint (the `skeleton` module documentation says why).
 
 use std::collections::BTreeMap;
 
@@ -661,6 +662,8 @@ impl Builder<'_> {
     }
 
     /// `JOINTS_n` and `WEIGHTS_n`: four influences a set, unused slots joint 0 with weight 0.
+    /// An influence on a joint with a weight scale helper points at the helper's skin joint
+    /// ([`Builder::weight_slots`]); a vertex without usable weights follows joint 0 itself.
     fn skin_attributes(
         &mut self,
         mi: usize,
@@ -678,7 +681,11 @@ impl Builder<'_> {
             cut += usize::from(c);
             empty += usize::from(e);
             for (slot, (j, w)) in inf.into_iter().enumerate() {
-                joints[slot / 4][v][slot % 4] = j as u16;
+                let j = match self.weight_slots.get(j as usize) {
+                    Some(&helper) if !e => helper,
+                    _ => j as u16,
+                };
+                joints[slot / 4][v][slot % 4] = j;
                 weights[slot / 4][v][slot % 4] = w;
             }
         }
@@ -692,7 +699,7 @@ impl Builder<'_> {
                 "mesh {mi}: {empty} vertices have no usable joint weight; they follow joint 0"
             ));
         }
-        let small = self.model.joints.len() <= 256;
+        let small = self.model.joints.len() + self.scale_helpers.len() <= 256;
         for (s, (j, w)) in joints.iter().zip(&weights).enumerate() {
             let a = if small {
                 let bytes: Vec<[u8; 4]> = j.iter().map(|q| q.map(|x| x as u8)).collect();

@@ -19,7 +19,15 @@
 //!   [`crate::model::SkeletalAnimation`] with a translation and a rotation channel per joint
 //!   (and a scale channel for a joint that [`crate::model::Model::animation_scales`] scales).
 //!   A model with several root joints gets a plain `skeleton` node above them (glTF wants a
-//!   common root).
+//!   common root). *Weight scales* ([`crate::model::WeightScales`], the Quake II
+//!   re-release's `.md5scale`) scale what a joint carries but not its children, whereas glTF
+//!   scales are inherited: each scaled joint gets a helper node `<joint>.md5scale` (a leaf
+//!   child of the joint, identity transform, `extras.md5scaleOf`), a skin joint with the
+//!   joint's inverse bind matrix that the joint's vertex weights point at, driven by a
+//!   `STEP` scale channel in every animation. Exact at frames; between frames glTF holds the
+//!   earlier frame's scale where the engine takes the later one's. Scaled joint positions
+//!   are written into the translation keys and listed in the animation's
+//!   `extras.md5scalePositions`; the import undoes both.
 //! - *Camera paths* (md5camera): a perspective camera on a node animated by translation and
 //!   rotation; a cut holds the previous key until the cut's time. glTF cannot animate the
 //!   field of view (that needs `KHR_animation_pointer`), so the first key's is used, with a
@@ -377,6 +385,12 @@ struct Builder<'m> {
     roots: Vec<json::Index<json::Node>>,
     /// One node per model joint.
     joint_nodes: Vec<json::Index<json::Node>>,
+    /// The weight scale helpers ([`crate::model::WeightScales`]): the model joint each
+    /// scales and its node, a child of the joint's node (see the module documentation).
+    scale_helpers: Vec<(usize, json::Index<json::Node>)>,
+    /// Per model joint, the skin joint its vertex weights point at: its own, or its weight
+    /// scale helper's. Empty when no joint has a helper.
+    weight_slots: Vec<u16>,
     /// The skin, when some mesh is skinned.
     skin: Option<json::Index<json::Skin>>,
     /// The nodes of the exported meshes that carry morph targets.
@@ -414,6 +428,8 @@ fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<B
         warnings: Vec::new(),
         roots: Vec::new(),
         joint_nodes: Vec::new(),
+        scale_helpers: Vec::new(),
+        weight_slots: Vec::new(),
         skin: None,
         morph_nodes: Vec::new(),
         moving_nodes: Vec::new(),

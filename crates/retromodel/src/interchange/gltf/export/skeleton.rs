@@ -5,8 +5,27 @@
 //! `inverse(G[parent]) ∘ G` and its inverse bind matrix is `inverse(G)`, both in Y-up. The
 //! animation frames are local transforms already and become translation and rotation
 //! channels directly.
+//!
+//! **Weight scales** ([`crate::model::WeightScales`], the Quake II re-release's `.md5scale`)
+//! scale the vertices a joint carries about the joint, *not* its children, while a glTF
+//! node's scale is inherited by every node below it. So a joint `j` that some animation
+//! scales (a frame scale other than 1) gets a helper node: a leaf child of `j`'s node with
+//! the identity transform, named `<joint>.md5scale`, with `extras.md5scaleOf = j`. The
+//! helpers are skin joints after the model's joints, each with `j`'s inverse bind matrix,
+//! and the vertex weights on `j` point at its helper instead; the helper's skin matrix is
+//! then `G_j · Scale(s) · inverse(B_j)`, exactly the weight scale, and `j`'s children never
+//! see the scale. Every animation gives every helper a `scale` channel `[s, s, s]` per frame
+//! (1 where the animation has no weight scales, so that no earlier animation's scale stays
+//! on in players that keep the last value), `STEP`-interpolated as the engine does not
+//! interpolate scales: the poses agree at frames, while between frames `a` and `b` glTF
+//! shows `a`'s scale and q2pro `b`'s. Scale 0 (the limb hidden, collapsed onto the joint) is
+//! written as it is. A joint whose `scale_positions` flag is set has its translation keys
+//! multiplied by the frame's scale (which moves its children, as in the engine), and the
+//! animation's `extras.md5scalePositions` lists those joints so that an import divides it
+//! out again. A model without weight scales exports exactly as before.
 
 use gltf_json as json;
+use json::animation::{Interpolation, Property};
 use json::scene::UnitQuaternion;
 
 use super::animation::{Channels, Track};
@@ -104,16 +123,22 @@ impl Builder<'_> {
         self.roots.push(top);
         self.joint_nodes = nodes;
         if exported.iter().any(|&mi| self.skinned(&model.meshes[mi])) {
-            let ibm: Vec<[f32; 16]> = global
+            self.scale_helpers()?;
+            let mut ibm: Vec<[f32; 16]> = global
                 .iter()
                 .map(|g| pose_y_up(g).inverse().to_mat4())
                 .collect();
+            let mut skin_joints = self.joint_nodes.clone();
+            for &(j, node) in &self.scale_helpers {
+                ibm.push(ibm[j]);
+                skin_joints.push(node);
+            }
             let ibm = self.floats(&ibm, None, false);
             self.skin = Some(self.root.push(json::Skin {
                 extensions: None,
                 extras: Default::default(),
                 inverse_bind_matrices: Some(ibm),
-                joints: self.joint_nodes.clone(),
+                joints: skin_joints,
                 name: Some("skeleton".to_string()),
                 skeleton: Some(top),
             }));
@@ -121,9 +146,66 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// The weight scale helper nodes (see the module documentation): one leaf child of each
+    /// joint that an exported animation's weight scales scale in some frame, and
+    /// [`Builder::weight_slots`] pointing that joint's weights at it. Nothing when the
+    /// animations are not written.
+    fn scale_helpers(&mut self) -> Result<()> {
+        let model = self.model;
+        if !self.animated() {
+            return Ok(());
+        }
+        let joints = &model.joints;
+        let scaled: Vec<usize> = (0..joints.len())
+            .filter(|&j| {
+                model
+                    .animations
+                    .iter()
+                    .filter_map(|a| a.weight_scales.as_ref())
+                    .any(|ws| {
+                        ws.frames
+                            .iter()
+                            .any(|f| f.get(j).is_some_and(|s| *s != 1.0))
+                    })
+            })
+            .collect();
+        if scaled.is_empty() {
+            return Ok(());
+        }
+        let total = joints.len() + scaled.len();
+        if total > 65536 {
+            return Err(invalid(format!(
+                "{} joints and {} weight scale helpers; glTF joint indices are 16-bit",
+                joints.len(),
+                scaled.len()
+            )));
+        }
+        // Within 65536 skin joints, every slot fits 16 bits.
+        let mut slots: Vec<u16> = (0..joints.len()).map(|j| j as u16).collect();
+        for (k, &j) in scaled.iter().enumerate() {
+            let extras =
+                serde_json::value::to_raw_value(&serde_json::json!({ "md5scaleOf": j })).ok();
+            let node = self.root.push(json::Node {
+                name: Some(format!("{}.md5scale", joints[j].name)),
+                extras,
+                ..json::Node::default()
+            });
+            self.root.nodes[self.joint_nodes[j].value()]
+                .children
+                .get_or_insert_with(Vec::new)
+                .push(node);
+            self.scale_helpers.push((j, node));
+            slots[j] = (joints.len() + k) as u16;
+        }
+        self.weight_slots = slots;
+        Ok(())
+    }
+
     /// One animation per skeletal animation: per joint a translation and a rotation channel
     /// (and a scale channel where [`crate::model::Model::animation_scales`] is not 1), frame `k` at
-    /// `k / fps` seconds.
+    /// `k / fps` seconds; per weight scale helper a `STEP` scale channel, and the
+    /// translations of joints whose weight scales scale their positions multiplied by the
+    /// frame's scale (see the module documentation).
     pub(super) fn skeletal_animations(&mut self) -> Result<()> {
         let model = self.model;
         if self.joint_nodes.is_empty() {
@@ -154,6 +236,21 @@ impl Builder<'_> {
             let input = self.times(&times);
             let mut out = Channels::default();
             let scales_of = model.animation_scales.get(ai);
+            let weight_scales = a.weight_scales.as_ref();
+            // The scale that multiplies joint `j`'s translation in frame `f`.
+            let position_scale = |f: usize, j: usize| -> f32 {
+                match weight_scales {
+                    Some(ws) if ws.scale_positions.get(j) == Some(&true) => ws.get(f, j),
+                    _ => 1.0,
+                }
+            };
+            if self.scale_helpers.is_empty()
+                && weight_scales.is_some_and(|ws| ws.frames.iter().flatten().any(|s| *s != 1.0))
+            {
+                self.warnings.push(format!(
+                    "animation \"{name}\": weight scales without a skinned mesh to scale; left out"
+                ));
+            }
             for (j, &node) in self.joint_nodes.clone().iter().enumerate() {
                 let mut translations = Vec::with_capacity(frames.len());
                 let mut rotations = Vec::with_capacity(frames.len());
@@ -180,12 +277,14 @@ impl Builder<'_> {
                 }
                 for &f in &frames {
                     let t = a.frames[f][j];
-                    if !finite(&t.translation) || !finite(&t.rotation) {
+                    let k = position_scale(f, j);
+                    let translation = t.translation.map(|c| c * k);
+                    if !finite(&translation) || !finite(&t.rotation) {
                         return Err(invalid(format!(
                             "animation \"{name}\": frame {f}: joint {j}: non-finite transform"
                         )));
                     }
-                    translations.push(to_y_up(t.translation));
+                    translations.push(to_y_up(translation));
                     let q = Quat::from_array(t.rotation).normalize().to_array();
                     rotations.push(quat_to_y_up(q));
                 }
@@ -198,11 +297,28 @@ impl Builder<'_> {
                 );
                 self.trs_channels(track, &mut out);
             }
-            // A one-frame animation has two keys: the frame count says so to an import.
-            let extras = serde_json::value::to_raw_value(
-                &serde_json::json!({ "frameCount": a.frames.len() }),
-            )
-            .ok();
+            // Every helper gets its scales, 1 throughout when this animation has none.
+            for &(j, node) in &self.scale_helpers.clone() {
+                let scales: Vec<[f32; 3]> = frames
+                    .iter()
+                    .map(|&f| [weight_scales.map_or(1.0, |ws| ws.get(f, j)); 3])
+                    .collect();
+                let output = self.floats(&scales, None, false);
+                out.push_with(input, output, &[node], Property::Scale, Interpolation::Step);
+            }
+            // For an import: the frame count (a one-frame animation has two keys), and the
+            // joints whose translations carry their weight scale.
+            let mut extras = serde_json::json!({ "frameCount": a.frames.len() });
+            let positions: Vec<usize> = weight_scales
+                .map(|ws| {
+                    let flags = ws.scale_positions.iter().take(model.joints.len());
+                    flags.enumerate().filter(|e| *e.1).map(|e| e.0).collect()
+                })
+                .unwrap_or_default();
+            if !positions.is_empty() {
+                extras["md5scalePositions"] = serde_json::json!(positions);
+            }
+            let extras = serde_json::value::to_raw_value(&extras).ok();
             self.root.push(out.animation(name, extras));
         }
         Ok(())

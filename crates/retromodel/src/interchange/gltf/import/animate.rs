@@ -1,5 +1,7 @@
 //! Animations: channels read once, sampled at any time, and turned into the model's frames
-//! and clips.
+//! and clips. An animation's `extras` this crate's exporter writes are kept: `frameCount`,
+//! `frameGroup` and `md5scalePositions` (the joints whose translations carry their weight
+//! scale, which the skin module divides out).
 
 use gltf::accessor::Dimensions;
 use gltf::animation::{Interpolation, Property};
@@ -43,6 +45,9 @@ pub(super) struct Animation {
     pub frame_count: Option<usize>,
     /// `extras.frameGroup`: the key times are a frame group's.
     pub group: bool,
+    /// `extras.md5scalePositions`: the skin joint slots whose translation keys this crate's
+    /// exporter multiplied by their weight scale (`Skeleton::apply` divides it out).
+    pub scaled_positions: Vec<usize>,
 }
 
 /// Every animation of the file.
@@ -384,11 +389,21 @@ impl Animations {
                 .as_ref()
                 .and_then(|e| e.get("frameGroup")?.as_bool())
                 .unwrap_or(false);
+            let scaled_positions: Vec<usize> = extras
+                .as_ref()
+                .and_then(|e| e.get("md5scalePositions")?.as_array())
+                .map(|list| {
+                    list.iter()
+                        .filter_map(|j| usize::try_from(j.as_u64()?).ok())
+                        .collect()
+                })
+                .unwrap_or_default();
             out.push(Animation {
                 name,
                 channels,
                 frame_count,
                 group,
+                scaled_positions,
             });
         }
         Ok(Animations(out))

@@ -26,7 +26,10 @@
 //!   vertex's `JOINTS_n`/`WEIGHTS_n` as joint weights, and each animation that moves it a
 //!   [`SkeletalAnimation`](crate::model::SkeletalAnimation) of local joint transforms: at
 //!   its keys when every channel shares evenly spaced key times, else sampled at `fps`
-//!   (default 24).
+//!   (default 24). The weight scale helpers this crate's exporter writes (leaf joints named
+//!   `<joint>.md5scale`, see the `skin` module) are no joints of the model: their scales
+//!   become the animation's [`WeightScales`](crate::model::WeightScales) and their
+//!   influences go to their joint.
 //! - **Skins.** Each base-colour texture is a skin (PNG, JPEG and the other formats
 //!   [`crate::image::decode`] reads; anything else is an error unless textures are skipped),
 //!   named as its material (else its picture).

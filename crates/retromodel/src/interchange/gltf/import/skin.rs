@@ -1,4 +1,20 @@
 //! glTF skins: joint matrices for posing, and the model's skeleton from the first skin.
+//!
+//! **Weight scale helpers.** This crate's exporter writes a joint's weight scales
+//! ([`WeightScales`], the Quake II re-release's `.md5scale`) as a helper node: a leaf child
+//! of the joint's node, a skin joint of its own with the joint's inverse bind matrix and
+//! the identity rest transform, carrying the joint's vertex weights and a (`STEP`) scale
+//! channel, so that the scale reaches those vertices but not the joint's children (a glTF
+//! scale is inherited). A skin joint is taken for such a helper when it is a leaf child of
+//! another joint of the skin, with the identity rest transform and that joint's inverse bind
+//! matrix, and either has `extras.md5scaleOf` or is named `<joint>.md5scale`. Helpers do
+//! not become model joints: their influences go to their joint (merged with one already
+//! there), their scale (first component) at each frame becomes the joint's weight scale,
+//! and the translations of the joints an animation lists in `extras.md5scalePositions`
+//! (skin joint slots) are divided by that scale again where it is not 0, with
+//! `scale_positions` set. An animation whose scales are all 1 and that scales no position
+//! gets no weight scales. The meshes' baked frames are posed with the helpers, so they show
+//! the scales.
 
 use std::collections::HashMap;
 
@@ -12,7 +28,7 @@ use crate::error::{ErrorKind, Result};
 use crate::interchange::ImportOptions;
 use crate::limits::Budget;
 use crate::math::{self, Mat4};
-use crate::model::{Joint, JointTransform, Model, SkeletalAnimation};
+use crate::model::{Joint, JointTransform, Model, SkeletalAnimation, WeightScales};
 
 /// Frames per second of a skeletal animation sampled at no rate of its own (Doom 3's).
 const SKELETAL_FPS: f32 = 24.0;
@@ -34,6 +50,58 @@ pub(super) struct Skeleton {
     order: Vec<usize>,
     /// Parent of each model joint.
     parents: Vec<Option<usize>>,
+    /// Per joint slot of the primary skin, the slot of the joint it is a weight scale helper
+    /// of (see the module documentation); `None` for a joint of the model.
+    helper_of: Vec<Option<usize>>,
+}
+
+/// Whether two matrices are equal within `1e-5` relative to their elements.
+fn near(a: &Mat4, b: &Mat4) -> bool {
+    a.iter()
+        .zip(b)
+        .all(|(x, y)| (x - y).abs() <= 1e-5 * (1.0 + x.abs().max(y.abs())))
+}
+
+/// Per joint slot of `data`, the slot of the joint it is a weight scale helper of: a leaf
+/// child of another joint of the skin, drawing nothing, with the identity rest transform
+/// and that joint's inverse bind matrix, marked by `extras.md5scaleOf` or named
+/// `<joint>.md5scale`.
+fn scale_helpers(doc: &gltf::Document, scene: &Scene, data: &SkinData) -> Vec<Option<usize>> {
+    let gnodes: Vec<gltf::Node> = doc.nodes().collect();
+    let slot_of: HashMap<usize, usize> = data
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(k, &n)| (n, k))
+        .collect();
+    data.joints
+        .iter()
+        .enumerate()
+        .map(|(k, &n)| {
+            let (g, node) = (gnodes.get(n)?, scene.nodes.get(n)?);
+            let parent = node.parent?;
+            let target = *slot_of.get(&parent)?;
+            if target == k || g.children().next().is_some() || g.mesh().is_some() {
+                return None;
+            }
+            let marked = g
+                .extras()
+                .as_ref()
+                .and_then(|r| serde_json::from_str::<serde_json::Value>(r.get()).ok())
+                .is_some_and(|v| v.get("md5scaleOf").is_some_and(|j| j.is_u64()));
+            let named = scene
+                .nodes
+                .get(parent)
+                .is_some_and(|p| node.name == format!("{}.md5scale", p.name));
+            let rest = node.matrix.unwrap_or_else(|| {
+                let (t, r, s) = node.trs;
+                math::from_trs(t, r, s)
+            });
+            let fits = near(&rest, &math::IDENTITY)
+                && near(&data.inverse_bind[k], &data.inverse_bind[target]);
+            ((marked || named) && fits).then_some(target)
+        })
+        .collect()
 }
 
 impl Skeleton {
@@ -117,12 +185,15 @@ impl Skeleton {
                 used.len()
             ));
         }
-        // Model order: parents first, by walking the scene order.
+        // Model order: parents first, by walking the scene order; weight scale helpers are
+        // no model joints.
         let data = &skins[&primary];
+        let helper_of = scale_helpers(doc, scene, data);
         let slot_of: HashMap<usize, usize> = data
             .joints
             .iter()
             .enumerate()
+            .filter(|&(k, _)| helper_of[k].is_none())
             .map(|(k, &n)| (n, k))
             .collect();
         let mut order: Vec<usize> = scene
@@ -131,8 +202,8 @@ impl Skeleton {
             .filter_map(|n| slot_of.get(n).copied())
             .collect();
         // Joints outside the scene's tree go last, in skin order.
-        for k in 0..data.joints.len() {
-            if !order.contains(&k) {
+        for (k, helper) in helper_of.iter().enumerate() {
+            if helper.is_none() && !order.contains(&k) {
                 order.push(k);
             }
         }
@@ -170,6 +241,7 @@ impl Skeleton {
             primary,
             order,
             parents,
+            helper_of,
         }))
     }
 
@@ -208,6 +280,19 @@ impl Skeleton {
         for (m, &k) in self.order.iter().enumerate() {
             slot_to_model[k] = m as u32;
         }
+        // A helper's influences go to its joint.
+        for (k, target) in self.helper_of.iter().enumerate() {
+            if let Some(&t) = target.as_ref() {
+                slot_to_model[k] = slot_to_model[t];
+            }
+        }
+        // Each helper's node and the model joint it scales.
+        let helpers: Vec<(usize, usize)> = self
+            .helper_of
+            .iter()
+            .enumerate()
+            .filter_map(|(k, t)| Some((data.joints[k], slot_to_model[(*t)?] as usize)))
+            .collect();
         let mut scaled = false;
         model.joints = self
             .order
@@ -347,12 +432,35 @@ impl Skeleton {
                     scene.nodes[node].matrix.is_none()
                 })
                 .collect();
+            // Weight scales: the helpers' scales, and the joints whose translations the
+            // exporter multiplied by theirs (skin slots of joints, not of helpers).
+            let joint_count = self.order.len();
+            let mut flags = vec![false; joint_count];
+            for &k in &a.scaled_positions {
+                match self.helper_of.get(k) {
+                    Some(None) => flags[slot_to_model[k] as usize] = true,
+                    _ => warnings.push(format!(
+                        "animation \"{}\": md5scalePositions names skin joint {k}, which is \
+                         no joint of the skeleton; left out",
+                        a.name
+                    )),
+                }
+            }
+            let weighed = !helpers.is_empty() || flags.contains(&true);
+            if weighed {
+                let row_bytes = std::mem::size_of::<Vec<f32>>() + joint_count * 4;
+                budget
+                    .charge((row_bytes as u64).saturating_mul(times.len() as u64))
+                    .map_err(|limit| too_big(&a.name, times.len(), limit))?;
+            }
+            let mut rows: Vec<Vec<f32>> = Vec::new();
+            let mut unusable = false;
             let mut frames = Vec::with_capacity(times.len());
             for &t in &times {
                 let (locals, _, trs, _) = a.evaluate_trs(scene, t);
                 let world = scene.world(&locals);
                 let global: Vec<Mat4> = self.order.iter().map(|&k| world[data.joints[k]]).collect();
-                let frame = (0..self.order.len())
+                let mut frame: Vec<JointTransform> = (0..self.order.len())
                     .map(|m| {
                         if direct[m] {
                             let (t, r, _) = trs[data.joints[self.order[m]]];
@@ -375,15 +483,44 @@ impl Skeleton {
                         }
                     })
                     .collect();
+                if weighed {
+                    let mut row = vec![1.0f32; joint_count];
+                    for &(node, m) in &helpers {
+                        let s = trs[node].2[0];
+                        if s.is_finite() {
+                            row[m] = s;
+                        } else {
+                            unusable = true;
+                        }
+                    }
+                    for (m, jt) in frame.iter_mut().enumerate() {
+                        let s = row[m];
+                        let unscaled = jt.translation.map(|c| c / s);
+                        if flags[m] && s != 0.0 && unscaled.iter().all(|c| c.is_finite()) {
+                            jt.translation = unscaled;
+                        }
+                    }
+                    rows.push(row);
+                }
                 frames.push(frame);
             }
+            if unusable {
+                warnings.push(format!(
+                    "animation \"{}\": a weight scale is not finite; 1 used",
+                    a.name
+                ));
+            }
+            let weight_scales = WeightScales {
+                frames: rows,
+                scale_positions: flags,
+            };
             model.animations.push(SkeletalAnimation {
                 name: a.name.clone(),
                 fps,
                 frames,
                 bounds: Vec::new(),
                 loops: false,
-                weight_scales: None,
+                weight_scales: (weighed && !weight_scales.is_unit()).then_some(weight_scales),
             });
         }
         Ok(())
