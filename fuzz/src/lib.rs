@@ -125,7 +125,11 @@ pub fn archive(data: &[u8]) {
         if let Ok(a) = retromodel::vfs::open_bytes(data.to_vec(), &limits) {
             for i in 0..a.entries().len() {
                 if let Ok(bytes) = a.read(i, &limits) {
-                    assert_eq!(bytes.len() as u64, a.entries()[i].size, "declared size kept");
+                    assert_eq!(
+                        bytes.len() as u64,
+                        a.entries()[i].size,
+                        "declared size kept"
+                    );
                 }
             }
         }
@@ -160,5 +164,77 @@ pub fn image(data: &[u8]) {
             }
         }
         let _ = image::decode_wal(data, &palette, &limits);
+    });
+}
+
+/// The separator of the parts of a [`rerelease`] input.
+pub const PART_SEPARATOR: &[u8] = b"\n\0\n";
+
+/// The Quake II re-release pairing: `data` holds an md5mesh, an md5anim and an md5scale
+/// separated by [`PART_SEPARATOR`], paired with a generated MD2 as q2pro pairs them
+/// (`rerelease::find`); a usable pair is shown in the MD2's place (`rerelease::apply`), and
+/// the model that comes out must be valid. The md5scale is also read on its own against the
+/// mesh's joints.
+pub fn rerelease(data: &[u8]) {
+    use retromodel::formats::md5::scale;
+    use retromodel::rerelease::{self, Game};
+    use std::collections::HashMap;
+    struct Folder(HashMap<String, Vec<u8>>);
+    impl retromodel::Resolver for Folder {
+        fn load(&self, name: &str) -> Option<Vec<u8>> {
+            self.0.get(name).cloned()
+        }
+        fn model_name(&self) -> Option<String> {
+            Some("tris.md2".into())
+        }
+    }
+    let mut parts = Vec::new();
+    let mut rest = data;
+    while parts.len() < 2 {
+        match rest
+            .windows(PART_SEPARATOR.len())
+            .position(|w| w == PART_SEPARATOR)
+        {
+            Some(i) => {
+                parts.push(&rest[..i]);
+                rest = &rest[i + PART_SEPARATOR.len()..];
+            }
+            None => break,
+        }
+    }
+    parts.push(rest);
+    let names = ["md5/tris.md5mesh", "md5/tris.md5anim", "md5/tris.md5scale"];
+    let folder = Folder(
+        names
+            .iter()
+            .zip(&parts)
+            .map(|(n, p)| (n.to_string(), p.to_vec()))
+            .collect(),
+    );
+    let classic_bytes = retromodel::formats::md2::fixtures::minimal();
+    let doc = retromodel::Document::parse(&classic_bytes, &Limits::default()).expect("fixture");
+    let classic = doc.to_model(&Default::default(), &NoFiles);
+    bounded(data.len(), || {
+        let limits = limits(data.len());
+        if let Some(last) = parts.last() {
+            let joints = ["origin", "body", "arm"];
+            let frames = usize::from(data.first().copied().unwrap_or(0) % 8);
+            if let Ok(r) = scale::parse_scales(last, &joints, frames) {
+                assert_eq!(r.scales.frames.len(), frames);
+            }
+        }
+        let Some(rep) = rerelease::find_with(Game::Quake2, &classic.model, &folder, &limits) else {
+            return;
+        };
+        rep.model
+            .validate()
+            .expect("the replacement's model is valid");
+        // Small models only: baking is frames x vertices.
+        let work: usize = rep.model.vertex_count() * rep.anim_frames.max(1);
+        if rep.usable() && work < 200_000 {
+            if let Ok(c) = rerelease::apply_with(&classic, &rep, &limits) {
+                c.model.validate().expect("the model shown is valid");
+            }
+        }
     });
 }

@@ -49,6 +49,31 @@ fn main() -> std::io::Result<()> {
             }
         }
     }
+    // The re-release pairing: md5mesh, md5anim and md5scale fixtures joined by the
+    // separator the `rerelease` target splits at.
+    let d = dir.join("rerelease");
+    std::fs::create_dir_all(&d)?;
+    let md5 = retromodel::formats::md5::fixtures::all();
+    let get = |n: &str| {
+        md5.iter()
+            .find(|(f, _)| *f == n)
+            .map(|(_, b)| b.clone())
+            .unwrap_or_default()
+    };
+    let scales: [&[u8]; 3] = [
+        br#"{ "arm": { "0": 0, "1": 2, "scale_positions": true }, "body": { "9": 1.5 } }"#,
+        br#"{ "ghost": { "x": true } }"#,
+        b"",
+    ];
+    for (i, scale) in scales.iter().enumerate() {
+        let mut seed = get("skeleton.md5mesh");
+        seed.extend_from_slice(b"\n\0\n");
+        seed.extend(get("wave.md5anim"));
+        seed.extend_from_slice(b"\n\0\n");
+        seed.extend_from_slice(scale);
+        std::fs::write(d.join(format!("pair{i}")), seed)?;
+        n += 1;
+    }
     let d = dir.join("archive");
     std::fs::create_dir_all(&d)?;
     for (name, bytes) in retromodel::vfs::fixtures() {

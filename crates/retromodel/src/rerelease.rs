@@ -155,6 +155,16 @@ const Q2_MAX_FRAMES: usize = 1024;
 /// for, [`Resolver::model_name`]), by `game`'s rules; `None` when there is no `.md5mesh` where
 /// the engine looks.
 pub fn find(game: Game, classic: &Model, resolver: &dyn Resolver) -> Option<Replacement> {
+    find_with(game, classic, resolver, &Limits::default())
+}
+
+/// [`find`], the MD5 files parsed within `limits`.
+pub fn find_with(
+    game: Game,
+    classic: &Model,
+    resolver: &dyn Resolver,
+    limits: &Limits,
+) -> Option<Replacement> {
     let model_name = resolver.model_name()?;
     let names = names(game, &model_name);
     let mesh_bytes = resolver.load_path(&names.mesh)?;
@@ -174,8 +184,7 @@ pub fn find(game: Game, classic: &Model, resolver: &dyn Resolver) -> Option<Repl
             message,
         })
     };
-    let limits = Limits::default();
-    let mesh = match md5::parse_mesh(&mesh_bytes, &limits) {
+    let mesh = match md5::parse_mesh(&mesh_bytes, limits) {
         Ok(m) => m,
         Err(e) => {
             error(&mut rep, format!("{}: {e}", n.mesh));
@@ -192,7 +201,7 @@ pub fn find(game: Game, classic: &Model, resolver: &dyn Resolver) -> Option<Repl
         rep.model = converted.model;
         return Some(rep);
     };
-    match md5::parse_anim(&anim_bytes, &limits) {
+    match md5::parse_anim(&anim_bytes, limits) {
         Err(e) => error(&mut rep, format!("{}: {e}", n.anim)),
         Ok(anim) => {
             rep.anim_frames = anim.file.frames.len();
@@ -402,6 +411,11 @@ pub fn md5_skin_path(path: &str) -> String {
 /// bounds), so that keyframe writers down-convert it. Frames the MD5 lacks are left out; MD5
 /// frames past the classic ones keep baked names.
 pub fn apply(classic: &Converted, rep: &Replacement) -> Result<Converted> {
+    apply_with(classic, rep, &Limits::default())
+}
+
+/// [`apply`], the baking within `limits`.
+pub fn apply_with(classic: &Converted, rep: &Replacement, limits: &Limits) -> Result<Converted> {
     let fail = |m: String| Error::new("rerelease", ErrorKind::InvalidModel, m, Location::None);
     let Some(full) = rep.model.animations.first() else {
         return Err(fail(format!("{} has no animation", rep.names.anim)));
@@ -422,7 +436,7 @@ pub fn apply(classic: &Converted, rep: &Replacement) -> Result<Converted> {
         fps,
         ..full.clone()
     }];
-    let baked = model::bake::bake_skeletal(&source, None)?;
+    let baked = model::bake::bake_skeletal_with(&source, None, limits)?;
     warnings.extend(baked.warnings);
     let mut out = baked.model;
     let n = out.frames.len();

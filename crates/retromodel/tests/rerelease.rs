@@ -42,13 +42,21 @@ fn qmul(a: Q, b: Q) -> Q {
 }
 
 fn rotate(q: Q, v: V3) -> V3 {
-    let p = qmul(qmul(q, [v[0], v[1], v[2], 0.0]), [-q[0], -q[1], -q[2], q[3]]);
+    let p = qmul(
+        qmul(q, [v[0], v[1], v[2], 0.0]),
+        [-q[0], -q[1], -q[2], q[3]],
+    );
     [p[0], p[1], p[2]]
 }
 
 fn axis_angle(axis: V3, degrees: f32) -> Q {
     let h = degrees.to_radians() / 2.0;
-    [axis[0] * h.sin(), axis[1] * h.sin(), axis[2] * h.sin(), h.cos()]
+    [
+        axis[0] * h.sin(),
+        axis[1] * h.sin(),
+        axis[2] * h.sin(),
+        h.cos(),
+    ]
 }
 
 fn add(a: V3, b: V3) -> V3 {
@@ -76,8 +84,16 @@ const TIP: usize = 2;
 fn skeletal(frames: usize, meshes: usize) -> Model {
     let bind = [
         ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], None),
-        ([0.0, 0.0, 10.0], axis_angle([0.0, 0.0, 1.0], 90.0), Some(ROOT)),
-        ([0.0, 0.0, 20.0], axis_angle([0.0, 0.0, 1.0], 90.0), Some(LIMB)),
+        (
+            [0.0, 0.0, 10.0],
+            axis_angle([0.0, 0.0, 1.0], 90.0),
+            Some(ROOT),
+        ),
+        (
+            [0.0, 0.0, 20.0],
+            axis_angle([0.0, 0.0, 1.0], 90.0),
+            Some(LIMB),
+        ),
     ];
     let joints: Vec<Joint> = bind
         .iter()
@@ -127,7 +143,10 @@ fn skeletal(frames: usize, meshes: usize) -> Model {
                 },
                 JointTransform {
                     translation: [0.0, 0.0, 10.0],
-                    rotation: qmul(axis_angle([0.0, 0.0, 1.0], 90.0), axis_angle([1.0, 0.0, 0.0], 15.0 * f)),
+                    rotation: qmul(
+                        axis_angle([0.0, 0.0, 1.0], 90.0),
+                        axis_angle([1.0, 0.0, 0.0], 15.0 * f),
+                    ),
                 },
                 JointTransform {
                     translation: [0.0, 1.0, 10.0],
@@ -264,7 +283,10 @@ fn quake2_pair_skins_as_q2pro_in_every_consumer() {
     // The scales written read back exactly.
     let names = ["root", "limb", "tip"];
     let back = scale::parse_scales(&folder.files["md5/tris.md5scale"], &names, FRAMES).unwrap();
-    assert_eq!(back.scales, *model.animations[0].weight_scales.as_ref().unwrap());
+    assert_eq!(
+        back.scales,
+        *model.animations[0].weight_scales.as_ref().unwrap()
+    );
     assert!(back.warnings.is_empty());
 
     let classic = read(&folder, false);
@@ -281,7 +303,12 @@ fn quake2_pair_skins_as_q2pro_in_every_consumer() {
     let m = &replaced.model;
     assert_eq!(m.joints.len(), 3);
     assert_eq!(m.frames.len(), FRAMES);
-    let classic_names: Vec<&str> = classic.model.frames.iter().map(|f| f.name.as_str()).collect();
+    let classic_names: Vec<&str> = classic
+        .model
+        .frames
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
     let names_now: Vec<&str> = m.frames.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names_now, classic_names, "frames carry the classic names");
     assert_eq!(m.clips.len(), classic.model.clips.len());
@@ -301,14 +328,31 @@ fn quake2_pair_skins_as_q2pro_in_every_consumer() {
         // 1. The replacement's frames (baked).
         let baked = &m.meshes[0].morph_targets[f].positions;
         for (v, (g, w)) in baked.iter().zip(&want).enumerate() {
-            assert!(dist(*g, *w) < 1e-3, "baked frame {f} vertex {v}: {g:?} vs {w:?}");
+            assert!(
+                dist(*g, *w) < 1e-3,
+                "baked frame {f} vertex {v}: {g:?} vs {w:?}"
+            );
         }
         // 2. Sampling: the track's poses and scaled joint matrices.
         track.frame_global(f, &mut global);
-        pose::joint_matrices_scaled(&global, &inverse, track.frame_weight_scales(f), &mut matrices);
-        for (v, (p, ws)) in m.meshes[0].positions.iter().zip(&m.meshes[0].joint_weights).enumerate() {
+        pose::joint_matrices_scaled(
+            &global,
+            &inverse,
+            track.frame_weight_scales(f),
+            &mut matrices,
+        );
+        for (v, (p, ws)) in m.meshes[0]
+            .positions
+            .iter()
+            .zip(&m.meshes[0].joint_weights)
+            .enumerate()
+        {
             let got = pose::blend_point(&matrices, ws, *p);
-            assert!(dist(got, want[v]) < 1e-3, "sampled frame {f} vertex {v}: {got:?} vs {:?}", want[v]);
+            assert!(
+                dist(got, want[v]) < 1e-3,
+                "sampled frame {f} vertex {v}: {got:?} vs {:?}",
+                want[v]
+            );
         }
         // Between frames the later frame's scales count, as q2pro's lerp takes them.
         if f + 1 < FRAMES {
@@ -322,19 +366,34 @@ fn quake2_pair_skins_as_q2pro_in_every_consumer() {
     // Scale 0 hides the limb: its vertices fall onto the joint.
     let hidden = formula(&model, 1);
     assert!(dist(hidden[1], hidden[2]) < 1e-4);
-    assert!(dist(m.meshes[0].morph_targets[1].positions[1], m.meshes[0].morph_targets[1].positions[2]) < 1e-3);
-    assert!(dist(hidden[1], formula(&model, 0)[1]) > 1.0, "the limb moves in frame 1");
+    assert!(
+        dist(
+            m.meshes[0].morph_targets[1].positions[1],
+            m.meshes[0].morph_targets[1].positions[2]
+        ) < 1e-3
+    );
+    assert!(
+        dist(hidden[1], formula(&model, 0)[1]) > 1.0,
+        "the limb moves in frame 1"
+    );
 
     // 3. Down-conversion: MD2, MDL and MD3 within their grids of the formula.
     for target in ["md2", "quake-mdl", "md3"] {
         let out = registry::write_model(m, writer(target), &options("down")).unwrap();
         let doc = Document::parse(&out.bytes, &Limits::default()).unwrap();
-        let back = doc.to_model(&ConvertOptions::default(), &retromodel::NoFiles).model;
+        let back = doc
+            .to_model(&ConvertOptions::default(), &retromodel::NoFiles)
+            .model;
         assert_eq!(back.frames.len(), FRAMES, "{target}");
         for f in 0..FRAMES {
             let step = back.frames[f].position_step.unwrap_or([1.0 / 64.0; 3]);
-            let tolerance = (step[0].powi(2) + step[1].powi(2) + step[2].powi(2)).sqrt() / 2.0 + 1e-3;
-            let got: Vec<V3> = back.meshes.iter().flat_map(|me| me.morph_targets[f].positions.clone()).collect();
+            let tolerance =
+                (step[0].powi(2) + step[1].powi(2) + step[2].powi(2)).sqrt() / 2.0 + 1e-3;
+            let got: Vec<V3> = back
+                .meshes
+                .iter()
+                .flat_map(|me| me.morph_targets[f].positions.clone())
+                .collect();
             let d = hausdorff(&got, &formula(&model, f));
             assert!(d <= tolerance, "{target} frame {f}: {d} > {tolerance}");
         }
@@ -349,10 +408,21 @@ fn md5scale_rules_unknown_joints_late_frames_and_bad_files() {
     let r = scale::parse_scales(text, &names, 4).unwrap();
     assert_eq!(r.scales.frames[1][1], 0.0);
     assert!(r.scales.scale_positions[1]);
-    assert_eq!(r.scales.frames[0][0], 3.0, "a key without digits is frame 0, as atoi reads it");
-    assert_eq!(r.scales.frames[2][0], 0.0, "true reads as 0, as atof reads it");
+    assert_eq!(
+        r.scales.frames[0][0], 3.0,
+        "a key without digits is frame 0, as atoi reads it"
+    );
+    assert_eq!(
+        r.scales.frames[2][0], 0.0,
+        "true reads as 0, as atof reads it"
+    );
     let said = r.warnings.join("\n");
-    for part in ["no joint \"ghost\"", "no frame 7", "\"x\" is not a frame number", "true is not a number"] {
+    for part in [
+        "no joint \"ghost\"",
+        "no frame 7",
+        "\"x\" is not a frame number",
+        "true is not a number",
+    ] {
         assert!(said.contains(part), "{part} not in {said}");
     }
     let err = scale::parse_scales(br#"{ "limb": { "1": "big" } }"#, &names, 4).unwrap_err();
@@ -361,10 +431,19 @@ fn md5scale_rules_unknown_joints_late_frames_and_bad_files() {
         "md5scale: joint \"limb\": key \"1\": the value is not a number or true/false at line 1:13"
     );
     let err = scale::parse_scales(b"[1, 2]", &names, 4).unwrap_err();
-    assert!(err.to_string().contains("the top level is not an object"), "{err}");
+    assert!(
+        err.to_string().contains("the top level is not an object"),
+        "{err}"
+    );
     let err = scale::parse_scales(b"{ \"limb\": { \"1\": 2,, } }", &names, 4).unwrap_err();
-    assert!(err.to_string().contains("not JSON") && err.to_string().contains("line 1"), "{err}");
-    assert!(scale::parse_scales(b"  \n", &names, 4).unwrap().scales.is_unit());
+    assert!(
+        err.to_string().contains("not JSON") && err.to_string().contains("line 1"),
+        "{err}"
+    );
+    assert!(scale::parse_scales(b"  \n", &names, 4)
+        .unwrap()
+        .scales
+        .is_unit());
 }
 
 #[test]
@@ -377,19 +456,37 @@ fn quake2_fewer_md5_frames_warn_and_a_missing_anim_is_refused() {
     let classic = read(&folder, false);
     let rep = rerelease::find(Game::Quake2, &classic.model, &folder).unwrap();
     assert!(rep.usable());
-    assert!(rep.checks.iter().any(|c| !c.error && c.message.contains("fewer frames than the MD2 (4 < 6)")), "{:?}", rep.checks);
+    assert!(
+        rep.checks
+            .iter()
+            .any(|c| !c.error && c.message.contains("fewer frames than the MD2 (4 < 6)")),
+        "{:?}",
+        rep.checks
+    );
     let replaced = read(&folder, true);
     assert_eq!(replaced.model.frames.len(), 4);
-    assert!(replaced.warnings.iter().any(|w| w.contains("frames past 4 are left out")));
+    assert!(replaced
+        .warnings
+        .iter()
+        .any(|w| w.contains("frames past 4 are left out")));
 
     folder.files.remove("md5/tris.md5anim");
     let rep = rerelease::find(Game::Quake2, &classic.model, &folder).unwrap();
     assert!(!rep.usable());
-    assert!(rep.checks[0].message.contains("md5/tris.md5anim is missing"), "{:?}", rep.checks);
+    assert!(
+        rep.checks[0]
+            .message
+            .contains("md5/tris.md5anim is missing"),
+        "{:?}",
+        rep.checks
+    );
     // --prefer md5 keeps the classic model and says why.
     let kept = read(&folder, true);
     assert!(kept.model.joints.is_empty());
-    assert!(kept.warnings.iter().any(|w| w.contains("re-release replacement not used")));
+    assert!(kept
+        .warnings
+        .iter()
+        .any(|w| w.contains("re-release replacement not used")));
 }
 
 #[test]
@@ -403,24 +500,40 @@ fn quake_pair_frame_counts_two_against_one_and_one_mesh() {
     let replaced = read(&folder, true);
     assert_eq!(replaced.model.joints.len(), 3);
     for f in 0..FRAMES {
-        let d = hausdorff(&replaced.model.meshes[0].morph_targets[f].positions, &formula(&skeletal(FRAMES, 1), f));
+        let d = hausdorff(
+            &replaced.model.meshes[0].morph_targets[f].positions,
+            &formula(&skeletal(FRAMES, 1), f),
+        );
         assert!(d < 1e-3, "frame {f}: {d}");
     }
 
     // Another count: refused.
     let mut other = layout(&skeletal(FRAMES, 1), "quake-mdl", "soldier.mdl");
     let short = layout(&skeletal(4, 1), "quake-mdl", "soldier.mdl");
-    other.files.insert("soldier.md5anim".into(), short.files["soldier.md5anim"].clone());
+    other.files.insert(
+        "soldier.md5anim".into(),
+        short.files["soldier.md5anim"].clone(),
+    );
     let rep = rerelease::find(Game::Quake, &classic.model, &other).unwrap();
     assert!(!rep.usable());
-    assert!(rep.checks[0].message.contains("has 4 frames, the MDL 6"), "{:?}", rep.checks);
+    assert!(
+        rep.checks[0].message.contains("has 4 frames, the MDL 6"),
+        "{:?}",
+        rep.checks
+    );
 
     // 2 against 1: accepted.
     let one = layout(&skeletal(1, 1), "quake-mdl", "soldier.mdl");
     let mut two = one.files.clone();
     let pair = layout(&skeletal(2, 1), "quake-mdl", "soldier.mdl");
-    two.insert("soldier.md5anim".into(), pair.files["soldier.md5anim"].clone());
-    let two = Folder { files: two, model: "soldier.mdl".into() };
+    two.insert(
+        "soldier.md5anim".into(),
+        pair.files["soldier.md5anim"].clone(),
+    );
+    let two = Folder {
+        files: two,
+        model: "soldier.mdl".into(),
+    };
     let classic_one = read(&two, false);
     assert_eq!(classic_one.model.frames.len(), 1);
     let rep = rerelease::find(Game::Quake, &classic_one.model, &two).unwrap();
@@ -431,5 +544,11 @@ fn quake_pair_frame_counts_two_against_one_and_one_mesh() {
     let classic_two = read(&meshes, false);
     let rep = rerelease::find(Game::Quake, &classic_two.model, &meshes).unwrap();
     assert!(!rep.usable());
-    assert!(rep.checks.iter().any(|c| c.error && c.message.contains("2 meshes")), "{:?}", rep.checks);
+    assert!(
+        rep.checks
+            .iter()
+            .any(|c| c.error && c.message.contains("2 meshes")),
+        "{:?}",
+        rep.checks
+    );
 }
