@@ -37,6 +37,8 @@ pub struct LoadOptions {
     pub model_config: bool,
     /// A weapon model attached on a Quake 3 player's `tag_weapon`.
     pub weapon: Option<PathBuf>,
+    /// Show a classic model's re-release MD5 replacement in its place (`--prefer md5`).
+    pub prefer_md5: bool,
 }
 
 impl LoadOptions {
@@ -46,6 +48,7 @@ impl LoadOptions {
             prefer_replacements: self.replacements,
             sample_fps: self.fps,
             model_config: self.model_config,
+            prefer_md5: self.prefer_md5,
             ..Default::default()
         }
     }
@@ -209,7 +212,7 @@ pub fn from_bytes<R: Resolver>(
 /// side files (skins, palettes, animations, shader scripts) found as `retromodel convert`
 /// finds them. Returns the model and the warnings met while reading.
 #[pyfunction]
-#[pyo3(signature = (path, *, game_dirs=Vec::new(), skin_name=None, anims=Vec::new(), palette=None, ignore_case=false, replacements=false, fps=None, model_config=false, weapon=None))]
+#[pyo3(signature = (path, *, game_dirs=Vec::new(), skin_name=None, anims=Vec::new(), palette=None, ignore_case=false, replacements=false, fps=None, model_config=false, weapon=None, prefer_md5=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn load(
     py: Python<'_>,
@@ -223,6 +226,7 @@ pub fn load(
     fps: Option<f32>,
     model_config: bool,
     weapon: Option<PathBuf>,
+    prefer_md5: bool,
 ) -> PyResult<(Model, Vec<String>)> {
     let options = LoadOptions {
         game_dirs,
@@ -234,6 +238,7 @@ pub fn load(
         fps,
         model_config,
         weapon,
+        prefer_md5,
     };
     Ok(py.detach(|| load_path(&path, &options))?)
 }

@@ -7,6 +7,10 @@
 
 use std::collections::HashMap;
 
+#[path = "rerelease_formula/mod.rs"]
+mod rerelease_formula;
+use rerelease_formula::{axis_angle, dist, qmul, V3};
+
 use retromodel::codec::Writer;
 use retromodel::formats::md5::scale;
 use retromodel::model::pose::{self, JointPose, PoseTrack};
@@ -27,49 +31,6 @@ impl Resolver for Folder {
     fn model_name(&self) -> Option<String> {
         Some(self.model.clone())
     }
-}
-
-type V3 = [f32; 3];
-type Q = [f32; 4];
-
-fn qmul(a: Q, b: Q) -> Q {
-    [
-        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-    ]
-}
-
-fn rotate(q: Q, v: V3) -> V3 {
-    let p = qmul(
-        qmul(q, [v[0], v[1], v[2], 0.0]),
-        [-q[0], -q[1], -q[2], q[3]],
-    );
-    [p[0], p[1], p[2]]
-}
-
-fn axis_angle(axis: V3, degrees: f32) -> Q {
-    let h = degrees.to_radians() / 2.0;
-    [
-        axis[0] * h.sin(),
-        axis[1] * h.sin(),
-        axis[2] * h.sin(),
-        h.cos(),
-    ]
-}
-
-fn add(a: V3, b: V3) -> V3 {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-fn sub(a: V3, b: V3) -> V3 {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn dist(a: V3, b: V3) -> f32 {
-    let d = sub(a, b);
-    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
 }
 
 const FRAMES: usize = 6;
@@ -181,47 +142,8 @@ fn skeletal(frames: usize, meshes: usize) -> Model {
     }
 }
 
-/// q2pro's skinning of every vertex of mesh 0 in frame `f`, written out: local positions
-/// scaled by `scale_positions`, composed with the parents, and each weight's offset in its
-/// joint's bind space scaled by the joint's scale.
 fn formula(m: &Model, f: usize) -> Vec<V3> {
-    let a = &m.animations[0];
-    let ws = a.weight_scales.as_ref().unwrap();
-    let mut global: Vec<(V3, Q)> = Vec::new();
-    for (j, joint) in m.joints.iter().enumerate() {
-        let t = a.frames[f][j];
-        let s = ws.frames[f][j];
-        let pos = if ws.scale_positions[j] {
-            t.translation.map(|c| c * s)
-        } else {
-            t.translation
-        };
-        global.push(match joint.parent {
-            None => (pos, t.rotation),
-            Some(p) => {
-                let (pp, pq) = global[p];
-                (add(pp, rotate(pq, pos)), qmul(pq, t.rotation))
-            }
-        });
-    }
-    let mesh = &m.meshes[0];
-    mesh.positions
-        .iter()
-        .zip(&mesh.joint_weights)
-        .map(|(p, w)| {
-            let mut out = [0.0; 3];
-            for &(j, bias) in w {
-                let joint = &m.joints[j as usize];
-                let r = joint.rotation;
-                let offset = rotate([-r[0], -r[1], -r[2], r[3]], sub(*p, joint.translation));
-                let s = ws.frames[f][j as usize];
-                let (gp, gq) = global[j as usize];
-                let v = add(gp, rotate(gq, offset).map(|c| c * s));
-                out = add(out, v.map(|c| c * bias));
-            }
-            out
-        })
-        .collect()
+    rerelease_formula::formula(m, 0, f)
 }
 
 fn writer(name: &str) -> &'static Writer {
@@ -263,14 +185,9 @@ fn read(folder: &Folder, prefer: bool) -> retromodel::Converted {
     doc.try_to_model(&options, folder).unwrap()
 }
 
-/// The largest distance from a point of `got` to the nearest of `want`, and back.
-fn hausdorff(got: &[V3], want: &[V3]) -> f32 {
-    let one = |a: &[V3], b: &[V3]| {
-        a.iter()
-            .map(|p| b.iter().map(|q| dist(*p, *q)).fold(f32::MAX, f32::min))
-            .fold(0.0f32, f32::max)
-    };
-    one(got, want).max(one(want, got))
+/// The farthest point of either set from the other, checked within `within`.
+fn hausdorff(got: &[V3], want: &[V3], within: f32) -> f32 {
+    rerelease_formula::farthest(got, want, within)
 }
 
 #[test]
@@ -394,7 +311,7 @@ fn quake2_pair_skins_as_q2pro_in_every_consumer() {
                 .iter()
                 .flat_map(|me| me.morph_targets[f].positions.clone())
                 .collect();
-            let d = hausdorff(&got, &formula(&model, f));
+            let d = hausdorff(&got, &formula(&model, f), tolerance);
             assert!(d <= tolerance, "{target} frame {f}: {d} > {tolerance}");
         }
     }
@@ -503,6 +420,7 @@ fn quake_pair_frame_counts_two_against_one_and_one_mesh() {
         let d = hausdorff(
             &replaced.model.meshes[0].morph_targets[f].positions,
             &formula(&skeletal(FRAMES, 1), f),
+            1e-3,
         );
         assert!(d < 1e-3, "frame {f}: {d}");
     }
@@ -551,4 +469,56 @@ fn quake_pair_frame_counts_two_against_one_and_one_mesh() {
         "{:?}",
         rep.checks
     );
+}
+
+/// Truncation and bit-flip sweeps of the pair's three MD5 files: pairing never panics, a
+/// damaged mesh or anim is refused with a located error naming the file, a damaged
+/// md5scale is read or left out with a warning naming it, and whatever is shown is valid.
+#[test]
+fn truncated_and_flipped_pair_files() {
+    let folder = layout(&skeletal(FRAMES, 1), "md2", "tris.md2");
+    let classic = read(&folder, false);
+    let mut cases = 0;
+    for name in ["md5/tris.md5mesh", "md5/tris.md5anim", "md5/tris.md5scale"] {
+        let bytes = folder.files[name].clone();
+        let mut variants: Vec<Vec<u8>> = (0..bytes.len())
+            .step_by(7)
+            .map(|n| bytes[..n].to_vec())
+            .collect();
+        for i in (0..bytes.len()).step_by(5) {
+            for bit in [0, 3, 6] {
+                let mut b = bytes.clone();
+                b[i] ^= 1 << bit;
+                variants.push(b);
+            }
+        }
+        for v in variants {
+            let mut files = folder.files.clone();
+            files.insert(name.to_string(), v);
+            let damaged = Folder {
+                files,
+                model: folder.model.clone(),
+            };
+            let rep = rerelease::find(Game::Quake2, &classic.model, &damaged)
+                .expect("the mesh file is there");
+            for c in rep.checks.iter().filter(|c| c.error) {
+                assert!(
+                    c.message.starts_with("md5/tris.md5")
+                        || c.message.contains("frames")
+                        || c.message.contains("joints"),
+                    "{name}: {}",
+                    c.message
+                );
+            }
+            for w in rep.warnings.iter().filter(|w| w.contains("md5scale")) {
+                assert!(w.starts_with("md5/tris.md5scale"), "{w}");
+            }
+            if rep.usable() {
+                let shown = rerelease::apply(&classic, &rep).unwrap();
+                shown.model.validate().unwrap();
+            }
+            cases += 1;
+        }
+    }
+    assert!(cases > 1000, "{cases}");
 }

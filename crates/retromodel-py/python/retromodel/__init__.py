@@ -99,6 +99,7 @@ def load(
     fps: Optional[float] = None,
     model_config: bool = False,
     weapon: Optional[PathLike] = None,
+    prefer_md5: bool = False,
 ) -> Model:
     """Read a model file of any format retromodel reads, detected by content.
 
@@ -123,6 +124,10 @@ def load(
       file as stored, as ``retromodel info`` reads it; :func:`convert` turns it on, as
       ``retromodel convert`` does).
     - ``weapon``: a weapon ``.md3`` to attach on a player's ``tag_weapon``.
+    - ``prefer_md5``: a Quake II ``.md2`` or Quake ``.mdl`` is shown through its re-release
+      MD5 replacement (``md5/NAME.md5mesh`` + ``.md5anim`` + ``.md5scale`` beside an MD2,
+      ``NAME.md5mesh`` + ``.md5anim`` beside an MDL) when the engine would use it, with the
+      classic frame names and clips, as ``--prefer md5`` does.
 
     Raises :class:`FormatError` for a file that is not a model or is damaged (the message
     names the format, the problem and the byte offset or line:column), ``FileNotFoundError``
@@ -139,6 +144,7 @@ def load(
         fps=fps,
         model_config=model_config,
         weapon=_opt_path(weapon),
+        prefer_md5=prefer_md5,
     )
     _warn(said)
     return model
@@ -285,7 +291,7 @@ def convert(src: PathLike, dst: PathLike, **options: Any) -> SaveReport:
     """
     load_keys = {
         "game_dirs", "skin_name", "anims", "palette", "ignore_case", "replacements",
-        "model_config", "weapon",
+        "model_config", "weapon", "prefer_md5",
     }
     lo = {k: options.pop(k) for k in list(options) if k in load_keys}
     if "fps" in options:

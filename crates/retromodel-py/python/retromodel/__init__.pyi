@@ -146,6 +146,7 @@ def load(
     fps: Optional[float] = None,
     model_config: bool = False,
     weapon: Optional[PathLike] = None,
+    prefer_md5: bool = False,
 ) -> Model: ...
 def loads(
     data: Union[bytes, bytearray, memoryview],

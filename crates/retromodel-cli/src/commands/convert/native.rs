@@ -226,8 +226,8 @@ fn moved(args: &Args, target: Target) -> Result<Target> {
     };
     // A classic model shown through its re-release replacement (--prefer md5) is rebuilt
     // from the replacement: the MD5 baked into the classic format.
-    let replaced =
-        args.side.prefers_md5() && retromodel::rerelease::Game::of_format(f.name()).is_some();
+    let replaced = (args.side.prefers_md5() || args.rerelease)
+        && retromodel::rerelease::Game::of_format(f.name()).is_some();
     if args.scale.is_none() && args.rotate.is_none() && args.fit_height.is_none() && !replaced {
         return Ok(target);
     }
