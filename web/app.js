@@ -212,6 +212,13 @@ async function tryServed() {
     return;
   }
   app.served = true;
+  try {
+    // `retromodel web --prefer md5`: open MD2/MDL models through their re-release MD5.
+    const o = await (await fetch('api/options')).json();
+    if (o.prefer === 'md5') app.viewer.set_prefer_md5(true);
+  } catch {
+    // An older server without api/options.
+  }
   app.servedList = list.map((m) => ({ ...m, served: true }));
   renderModelList(app.servedList);
   message(`${list.length} models served from ${location.host}: pick one.`, 'note');
@@ -384,6 +391,7 @@ async function start() {
     await init();
     sizeCanvas();
     app.viewer = await Viewer.create($('view'), params.get('backend') === 'webgl');
+    if (params.get('prefer') === 'md5') app.viewer.set_prefer_md5(true);
   } catch (e) {
     message('The viewer cannot start: ' + e, 'error');
     setState('failed');

@@ -11,10 +11,14 @@ use retromodel::formats::md5::{
     anim::{bind_positions, match_joints, skin_positions, Animation},
     fixtures,
 };
-use retromodel::model::pose::{gather, JointPose, Playback, RootMotion};
-use retromodel::model::{Model, MorphTarget};
+use retromodel::math::{self as rmath, Quat};
+use retromodel::model::pose::{
+    blend_point, gather, inverse_bind_matrix, joint_matrices_scaled, JointPose, Playback,
+    PoseTrack, RootMotion,
+};
+use retromodel::model::{Model, MorphTarget, WeightScales};
 use retromodel_render::timing::KeyPose;
-use retromodel_render::{Camera, Pose, View};
+use retromodel_render::{Camera, GpuModel, Pose, Renderer, Target, View};
 
 const SIZE: u32 = 128;
 
@@ -235,4 +239,236 @@ fn five_entries_merge_per_joint() {
     let a = render(&gpu, &model, pose, &view, 64, 64);
     let b = render(&gpu, &same, pose, &view, 64, 64);
     assert_eq!(diff(&a, &b, 2).0, 0);
+}
+
+/// The fixture's `body` and `arm` joints ([`md5_model`]).
+const BODY: usize = 1;
+const ARM: usize = 2;
+
+/// [`md5_model`] with weight scales (the Quake II re-release's `.md5scale`) on its three
+/// frames: `body` at 0 in frame 0 (its share of every vertex collapses onto the joint),
+/// `body` at 2 in frame 1 (weights only), `arm` at 1.5 in frame 2 with its animated position
+/// scaled too (`scale_positions`).
+fn scaled_md5_model() -> Model {
+    let mut model = md5_model();
+    assert_eq!(model.joints[BODY].name, "body");
+    assert_eq!(model.joints[ARM].name, "arm");
+    let anim = &mut model.animations[0];
+    assert_eq!(anim.frames.len(), 3);
+    let mut ws = WeightScales::unit(anim.frames.len(), model.joints.len());
+    ws.frames[0][BODY] = 0.0;
+    ws.frames[1][BODY] = 2.0;
+    ws.frames[2][ARM] = 1.5;
+    ws.scale_positions[ARM] = true;
+    anim.weight_scales = Some(ws);
+    model
+}
+
+/// The positions of `model`'s meshes in frame `f` of animation 0 by q2pro's weight skinning
+/// with joint scales, written out here rather than through `joint_matrices_scaled`: a vertex
+/// at bind position `p` goes to `Σ w · (G_j.pos + s_j · rotate(G_j.orient, B_j⁻¹ p))`, with
+/// `G` the joints' object-space poses of the frame (positions scaled by `scale_positions`
+/// already, as `PoseTrack::from_model` applies them), `B` their bind poses and `s` the frame's
+/// scales (all 1 without scales).
+fn q2pro_positions(model: &Model, f: usize) -> Vec<Vec<[f32; 3]>> {
+    let track = PoseTrack::from_model(model, 0).unwrap();
+    // The renderer plays root motion in place; the fixture's root does not move, so the
+    // frame's global poses are the ones drawn.
+    assert_eq!(track.frame(f)[0].pos, [0.0; 3]);
+    let mut global = vec![JointPose::IDENTITY; track.joint_count()];
+    track.frame_global(f, &mut global);
+    let ones = vec![1.0; track.joint_count()];
+    let scales = track.frame_weight_scales(f).unwrap_or(&ones);
+    let inverse_bind: Vec<JointPose> = model
+        .joints
+        .iter()
+        .map(|j| JointPose::new(j.translation, Quat::from_array(j.rotation)).inverse())
+        .collect();
+    model
+        .meshes
+        .iter()
+        .map(|mesh| {
+            mesh.positions
+                .iter()
+                .zip(&mesh.joint_weights)
+                .map(|(p, list)| {
+                    let mut sum = [0.0f32; 3];
+                    for &(j, w) in list {
+                        let (g, s) = (&global[j as usize], scales[j as usize]);
+                        let offset = g
+                            .orient
+                            .rotate(inverse_bind[j as usize].transform_point(*p));
+                        sum = std::array::from_fn(|k| sum[k] + w * (g.pos[k] + s * offset[k]));
+                    }
+                    sum
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// `model` with its meshes' positions replaced by `positions`, as a one-pose keyframe model
+/// (drawn with `Pose::frame(0)`), normals kept.
+fn static_model(model: &Model, positions: Vec<Vec<[f32; 3]>>) -> Model {
+    let mut out = model.clone();
+    for (mesh, pos) in out.meshes.iter_mut().zip(positions) {
+        mesh.positions = pos.clone();
+        mesh.morph_targets = vec![MorphTarget {
+            positions: pos,
+            normals: mesh.normals.clone(),
+        }];
+    }
+    out
+}
+
+/// The inverse bind matrices of `model`'s joints.
+fn inverse_binds(model: &Model) -> Vec<rmath::Mat4> {
+    model
+        .joints
+        .iter()
+        .map(|j| inverse_bind_matrix(&JointPose::new(j.translation, Quat::from_array(j.rotation))))
+        .collect()
+}
+
+/// No GPU needed: matrix skinning with `joint_matrices_scaled` (what the renderer uploads)
+/// gives q2pro's weight-scaled positions in every frame, and the scales move vertices.
+#[test]
+fn weight_scaled_matrices_match_q2pro_formula() {
+    let model = scaled_md5_model();
+    let track = PoseTrack::from_model(&model, 0).unwrap();
+    let inverse_bind = inverse_binds(&model);
+    let mut global = vec![JointPose::IDENTITY; track.joint_count()];
+    let mut matrices = vec![rmath::IDENTITY; track.joint_count()];
+    for f in 0..track.frame_count() {
+        let time = f as f32 / track.frame_rate();
+        track.sample_global(time, Playback::Clamp, RootMotion::InPlace, &mut global);
+        let scales = track.weight_scales_at(time, Playback::Clamp);
+        assert_eq!(scales, track.frame_weight_scales(f));
+        joint_matrices_scaled(&global, &inverse_bind, scales, &mut matrices);
+        let expected = q2pro_positions(&model, f);
+        let unscaled = q2pro_positions(&md5_model(), f);
+        let mesh = &model.meshes[0];
+        let mut moved = 0.0f32;
+        for (v, (p, list)) in mesh.positions.iter().zip(&mesh.joint_weights).enumerate() {
+            let got = blend_point(&matrices, list, *p);
+            let want = expected[0][v];
+            let d = (0..3).map(|k| (got[k] - want[k]).abs()).fold(0.0, f32::max);
+            assert!(d < 1e-3, "frame {f} vertex {v}: {got:?} vs q2pro {want:?}");
+            let m = (0..3)
+                .map(|k| (want[k] - unscaled[0][v][k]).abs())
+                .fold(0.0, f32::max);
+            moved = moved.max(m);
+        }
+        eprintln!("frame {f}: the scales move vertices by up to {moved:.2}");
+        assert!(moved > 1.0, "frame {f}: the scales move nothing");
+    }
+}
+
+/// The Quake II re-release's weight scales on the GPU: at each of the three frames (body at
+/// scale 0, body at 2, arm at 1.5 with its position scaled), the renderer's joint matrices
+/// are `joint_matrices_scaled`'s, and the GPU-skinned picture matches the positions skinned
+/// on the CPU by q2pro's formula ([`q2pro_positions`]) drawn as a static mesh, with the
+/// tolerance of [`skinning_matches_cpu_skinned_positions`]; the same frames without scales
+/// draw visibly different pictures (so a renderer that ignores the scales fails).
+#[test]
+fn weight_scales_match_q2pro_skinning_per_frame() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let model = scaled_md5_model();
+    let plain = md5_model();
+    // The scaled joints carry a visible share of the quad.
+    let carried = |j: usize| -> f32 {
+        model.meshes[0]
+            .joint_weights
+            .iter()
+            .flatten()
+            .filter(|e| e.0 as usize == j)
+            .map(|e| e.1)
+            .sum()
+    };
+    let vertices = model.meshes[0].positions.len() as f32;
+    eprintln!(
+        "body carries {:.2}, arm {:.2} of {vertices} vertices' weight",
+        carried(BODY),
+        carried(ARM)
+    );
+    assert!(carried(BODY) >= 1.0 && carried(ARM) >= 0.5);
+    let renderer = Renderer::new(&gpu, Target::FORMAT);
+    let mut scene = GpuModel::new(&gpu, &renderer, &model).expect("upload");
+    assert!(scene.warnings().is_empty(), "{:?}", scene.warnings());
+    // Around every frame as drawn with the scales (body at 2 makes the quad larger).
+    let framing = scene.framing_of_animation(0);
+    let track = PoseTrack::from_model(&model, 0).unwrap();
+    assert!(track.has_weight_scales());
+    let inverse_bind = inverse_binds(&model);
+    let mut global = vec![JointPose::IDENTITY; track.joint_count()];
+    let mut expected = vec![rmath::IDENTITY; track.joint_count()];
+    let mut checked = 0;
+    for f in 0..track.frame_count() {
+        let time = f as f32 / model.animations[0].fps;
+        let pose = Pose::Skeletal {
+            animation: 0,
+            time,
+            looping: false,
+        };
+        // The matrices the renderer uploads are the scaled ones.
+        scene.prepare(&gpu, &pose);
+        track.sample_global(time, Playback::Clamp, RootMotion::InPlace, &mut global);
+        let scales = track.weight_scales_at(time, Playback::Clamp);
+        assert_eq!(scales, track.frame_weight_scales(f));
+        joint_matrices_scaled(&global, &inverse_bind, scales, &mut expected);
+        assert_eq!(scene.joint_matrices().len(), expected.len());
+        for (a, b) in scene.joint_matrices().iter().zip(&expected) {
+            assert!(
+                a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-4),
+                "frame {f}: renderer matrix {a:?}, joint_matrices_scaled {b:?}"
+            );
+        }
+        let cpu_model = static_model(&model, q2pro_positions(&model, f));
+        let mut unscaled_differ = 0;
+        // Flat light: positions are compared, not the normals, as in the unscaled test.
+        for yaw in [0.0, 90.0, 180.0, 270.0] {
+            let view = View {
+                camera: Camera {
+                    yaw,
+                    pitch: 20.0,
+                    ..Camera::default()
+                },
+                ambient: 1.0,
+                diffuse: 0.0,
+                framing: Some(framing),
+                ..View::default()
+            };
+            let gpu_img = render(&gpu, &model, pose, &view, SIZE, SIZE);
+            let cpu_img = render(&gpu, &cpu_model, Pose::frame(0), &view, SIZE, SIZE);
+            let plain_img = render(&gpu, &plain, pose, &view, SIZE, SIZE);
+            let (bad, worst) = diff(&gpu_img, &cpu_img, 8);
+            let (changed, _) = diff(&gpu_img, &plain_img, 8);
+            let cov = coverage(&gpu_img);
+            eprintln!(
+                "frame {f} (t {time:.4}) yaw {yaw}: coverage {cov:.3} (unscaled {:.3}); \
+                 {bad} pixels differ from q2pro's positions (worst {worst}); {changed} from \
+                 the unscaled frame",
+                coverage(&plain_img)
+            );
+            assert!(
+                bad <= 8,
+                "frame {f} yaw {yaw}: {bad} pixels differ from q2pro's positions (worst {worst})"
+            );
+            unscaled_differ += changed;
+            if cov > 0.02 {
+                checked += 1;
+            }
+        }
+        // Every frame's scales show; body at 0 (frame 0) changes the picture most.
+        let least = if f == 0 { 200 } else { 50 };
+        assert!(
+            unscaled_differ > least,
+            "frame {f}: the scaled picture differs from the unscaled one in only \
+             {unscaled_differ} pixels"
+        );
+    }
+    assert!(
+        checked >= 6,
+        "the skinned quad was visible in only {checked} views"
+    );
 }

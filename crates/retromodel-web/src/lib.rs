@@ -53,6 +53,7 @@ pub struct Workspace {
     loose: Vec<(String, Arc<[u8]>)>,
     archives: Vec<(String, Arc<dyn Archive>)>,
     fs: Option<GameFs>,
+    prefer_md5: bool,
 }
 
 impl Workspace {
@@ -61,9 +62,18 @@ impl Workspace {
         Workspace::default()
     }
 
-    /// Forgets every file.
+    /// Forgets every file (the `--prefer md5` choice stays).
     pub fn clear(&mut self) {
-        *self = Workspace::default();
+        *self = Workspace {
+            prefer_md5: self.prefer_md5,
+            ..Workspace::default()
+        };
+    }
+
+    /// Open a Quake II MD2 or Quake MDL through its re-release MD5 replacement when the engine
+    /// would use it (`--prefer md5`, [`retromodel::rerelease`]).
+    pub fn set_prefer_md5(&mut self, on: bool) {
+        self.prefer_md5 = on;
     }
 
     /// Adds a file at `path` (`/`-separated: a folder's files keep their paths inside it).
@@ -131,6 +141,10 @@ impl Workspace {
     /// command line finds them in a game folder. Errors are the library's text, prefixed with
     /// the path.
     pub fn open(&mut self, path: &str) -> Result<Opened, String> {
+        let options = ConvertOptions {
+            prefer_md5: self.prefer_md5,
+            ..ConvertOptions::default()
+        };
         let fs = self.fs();
         let bytes = fs
             .read(path)
@@ -139,7 +153,7 @@ impl Workspace {
         let doc =
             Document::parse(&bytes, &Limits::default()).map_err(|e| format!("{path}: {e}"))?;
         let resolver = GameFsResolver::new(fs, path);
-        let converted = doc.to_model(&ConvertOptions::default(), &resolver);
+        let converted = doc.to_model(&options, &resolver);
         let summary = doc.summary(&converted);
         let info = summary.plain_words(Some(&converted.model));
         Ok(Opened {

@@ -93,6 +93,12 @@ impl Viewer {
         serde_json::Value::Array(list).to_string()
     }
 
+    /// Open Quake II MD2 and Quake MDL models through their re-release MD5 replacements when
+    /// the engine would use them (`retromodel web --prefer md5`, or `?prefer=md5`).
+    pub fn set_prefer_md5(&mut self, on: bool) {
+        self.workspace.set_prefer_md5(on);
+    }
+
     /// Opens the model at `path`; JSON with its info rows, clips, skins and warnings. On
     /// error the previous model stays and the error text is returned.
     pub fn open(&mut self, path: &str) -> Result<String, JsValue> {

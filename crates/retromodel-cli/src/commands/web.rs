@@ -49,6 +49,12 @@ pub struct Args {
     /// its game (the last one wins).
     #[arg(long, value_name = "DIR")]
     game_dir: Vec<PathBuf>,
+    /// Open a Quake II .md2 or Quake .mdl through its re-release MD5 replacement (md5/NAME.md5mesh
+    /// + .md5anim + .md5scale beside an MD2, NAME.md5mesh + .md5anim beside an MDL) when the
+    /// engine would use it, as `convert --prefer md5` does; the page then fetches those files
+    /// with the model. Without a served PATH, add ?prefer=md5 to the page's address.
+    #[arg(long, value_name = "KIND", value_parser = ["md5"])]
+    prefer: Option<String>,
 }
 
 /// The web app's files compiled into the binary when its source tree had web/pkg built
@@ -148,6 +154,8 @@ struct Served {
     game: Option<GameFs>,
     models: Vec<(String, u64)>,
     open: Option<String>,
+    /// `--prefer md5`.
+    prefer_md5: bool,
 }
 
 /// The tree PATH shows and the models it names, as every command reads a path
@@ -193,6 +201,7 @@ fn serve_tree(path: &Path, game_dirs: &[PathBuf]) -> Result<Served> {
         Some(fs)
     };
     Ok(Served {
+        prefer_md5: false,
         game,
         fs: tree.fs,
         models,
@@ -278,7 +287,11 @@ fn bundle(served: &Served, path: &str) -> Result<Vec<String>> {
                 .map(|g| (g, GameFsResolver::new(g, path))),
             found: Mutex::new(Vec::new()),
         };
-        let _ = doc.to_model(&Default::default(), &recording);
+        let options = retromodel::ConvertOptions {
+            prefer_md5: served.prefer_md5,
+            ..Default::default()
+        };
+        let _ = doc.to_model(&options, &recording);
         for p in recording.found.into_inner().unwrap_or_default() {
             if !out.contains(&p) {
                 out.push(p);
@@ -359,6 +372,10 @@ fn answer(url: &str, app: &App, served: Option<&Served>) -> Reply {
                 .collect();
             json_reply(serde_json::Value::Array(list))
         }
+        "/api/options" => {
+            let prefer = served.is_some_and(|s| s.prefer_md5).then_some("md5");
+            json_reply(json!({ "prefer": prefer }))
+        }
         "/api/bundle" => {
             let (Some(s), Some(model)) = (served, query_value("model")) else {
                 return text(
@@ -420,7 +437,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let served = args
         .path
         .as_deref()
-        .map(|p| serve_tree(p, &args.game_dir))
+        .map(|p| {
+            serve_tree(p, &args.game_dir).map(|s| Served {
+                prefer_md5: args.prefer.as_deref() == Some("md5"),
+                ..s
+            })
+        })
         .transpose()?;
     let server = tiny_http::Server::http(("127.0.0.1", args.port))
         .map_err(|e| anyhow!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
@@ -488,7 +510,33 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 #[cfg(test)]
 mod tests {
-    use super::decode;
+    use super::{bundle, decode, serve_tree, Served};
+
+    /// `--prefer md5`: a served MD2's bundle carries its re-release files.
+    #[test]
+    fn bundle_of_a_preferred_pair_carries_the_md5_files() {
+        let dir = std::env::temp_dir().join(format!("rm-web-pair-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("md5")).unwrap();
+        let md5 = retromodel::formats::md5::fixtures::all();
+        let get = |n: &str| md5.iter().find(|(f, _)| *f == n).unwrap().1.clone();
+        let md2 = retromodel::formats::md2::fixtures::minimal();
+        std::fs::write(dir.join("tris.md2"), md2).unwrap();
+        std::fs::write(dir.join("md5/tris.md5mesh"), get("skeleton.md5mesh")).unwrap();
+        std::fs::write(dir.join("md5/tris.md5anim"), get("wave.md5anim")).unwrap();
+        std::fs::write(dir.join("md5/tris.md5scale"), br#"{ "arm": { "0": 0 } }"#).unwrap();
+        let served = serve_tree(&dir, &[]).unwrap();
+        let plain = bundle(&served, "tris.md2").unwrap();
+        assert!(!plain.iter().any(|p| p.contains("md5")), "{plain:?}");
+        let preferred = Served {
+            prefer_md5: true,
+            ..served
+        };
+        let list = bundle(&preferred, "tris.md2").unwrap();
+        for f in ["md5/tris.md5mesh", "md5/tris.md5anim", "md5/tris.md5scale"] {
+            assert!(list.iter().any(|p| p.ends_with(f)), "{f} not in {list:?}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     #[test]
     fn percent_decoding() {

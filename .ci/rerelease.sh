@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The Quake II re-release layout on the command line (issue 28), from a corpus MD5:
+# `convert --rerelease` writes NAME.md2 + md5/NAME.md5mesh/.md5anim (+ md5/ skin);
+# an .md5scale hides a joint in two frames; `info` names the pair as valid for q2pro (text and
+# JSON); `validate --engine q2pro` passes and a missing .md5anim fails it; `--prefer md5`
+# converts the pair to MD2, MDL, MD3 and glTF, the glTF passing Khronos' validator with
+# 0 errors and 0 warnings (zero scales in STEP samplers included).
+# Usage: .ci/rerelease.sh RETROMODEL_BINARY CORPUS_DIR   (NODE_PATH: gltf-validator)
+set -euo pipefail
+bin=$1 corpus=$2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+mesh="$corpus/md5/debian-redeclipse-data/redeclipse/data/props/flag/mesh.md5mesh"
+"$bin" convert "$mesh" "$out/flag.md2" --rerelease > "$out/convert.log" 2>&1 || { cat "$out/convert.log"; exit 1; }
+for f in flag.md2 md5/flag.md5mesh md5/flag.md5anim md5/flag_skin0.pcx; do
+  [ -f "$out/$f" ] || { cat "$out/convert.log"; echo "rerelease: $f not written"; exit 1; }
+done
+printf '{ "Bone.003": { "3": 0, "4": 0 }, "Bone.002": { "6": 2, "scale_positions": true } }\n' > "$out/md5/flag.md5scale"
+"$bin" info "$out/flag.md2" > "$out/info.txt"
+grep -q "Quake II re-release replacement: md5/flag.md5mesh + md5/flag.md5anim + md5/flag.md5scale (4 joints, 23 frames): valid for q2pro, kex-quake2" "$out/info.txt" \
+  || { cat "$out/info.txt"; echo "rerelease: info does not name the valid pair"; exit 1; }
+"$bin" info --json "$out/flag.md2" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["rerelease"]
+assert r["valid"] and r["scale"] == "md5/flag.md5scale" and r["frames"] == 23 and "q2pro" in r["engines"], r'
+"$bin" validate --engine q2pro "$out/flag.md2"
+mv "$out/md5/flag.md5anim" "$out/flag.md5anim.away"
+if "$bin" validate --engine q2pro "$out/flag.md2" > "$out/refused.log" 2>&1; then
+  cat "$out/refused.log"; echo "rerelease: a pair without its .md5anim passed"; exit 1
+fi
+grep -q "md5/flag.md5anim is missing" "$out/refused.log" || { cat "$out/refused.log"; exit 1; }
+mv "$out/flag.md5anim.away" "$out/md5/flag.md5anim"
+mkdir -p "$out/down" "$out/gltf"
+for to in md2 mdl md3; do
+  "$bin" convert "$out/flag.md2" "$out/down/flag.$to" --prefer md5 > "$out/down-$to.log" 2>&1 \
+    || { cat "$out/down-$to.log"; exit 1; }
+  frames=$("$bin" info --json "$out/down/flag.$to" | python3 -c 'import json,sys; print(json.load(sys.stdin)["poses"])')
+  [ "$frames" = 23 ] || { echo "rerelease: $to has $frames frames, not 23"; exit 1; }
+done
+grep -q "position quantisation" "$out/down-md2.log" || { cat "$out/down-md2.log"; echo "rerelease: no requantisation error reported"; exit 1; }
+"$bin" convert "$out/flag.md2" "$out/gltf/flag.glb" --prefer md5 > /dev/null 2>&1
+"$bin" convert "$out/flag.md2" "$out/gltf/flag.gltf" --prefer md5 > /dev/null 2>&1
+node "$(dirname "$0")/validate_gltf.mjs" "$out/gltf"
+echo "rerelease: layout written, pair valid for q2pro, refused without its anim, down-converted to MD2/MDL/MD3, glTF valid"
