@@ -60,9 +60,10 @@ fn main() -> std::io::Result<()> {
             .map(|(_, b)| b.clone())
             .unwrap_or_default()
     };
-    let scales: [&[u8]; 3] = [
+    let scales: [&[u8]; 4] = [
         br#"{ "arm": { "0": 0, "1": 2, "scale_positions": true }, "body": { "9": 1.5 } }"#,
         br#"{ "ghost": { "x": true } }"#,
+        br#"{ "arm": { "0": 1e39, "01": .5, "1": +2 }, "arm": { "2": inf } }"#,
         b"",
     ];
     for (i, scale) in scales.iter().enumerate() {

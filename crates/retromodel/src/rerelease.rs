@@ -6,7 +6,8 @@
 //!   `MD5_LoadScales`, `MD5_LoadSkins`) and `src/refresh/mesh.c` (the skinning). For
 //!   `DIR/NAME.md2` the replacement is `DIR/md5/NAME.md5mesh` with `DIR/md5/NAME.md5anim`
 //!   (both, or neither is used) and `DIR/md5/NAME.md5scale`; MD5 frame N plays when the MD2
-//!   shows frame N (`frame % numFrames`; fewer MD5 frames is a warning); the MD5 bounds are
+//!   shows frame N (`frame % numFrames`; fewer MD5 frames is a warning); joints pair by index
+//!   (names unread); the MD5 bounds are
 //!   ignored for the MD2's; the skins are the MD2's skin paths with `md5/` put before the file
 //!   name. Limits: 256 joints, 32 meshes, 8192 weights a mesh, 1024 frames.
 //! - Quake: the re-release's loader as vkQuake (`Quake/gl_model.c`) and the issue tracker
@@ -15,7 +16,10 @@
 //!   MDL's flags and synctype stay; the skin of skin `S` and frame group `G` is the shader name
 //!   with `_SS_GG` after it (`progs/soldier_00_00`, as a picture, then under `progs/` and
 //!   `textures/`); the MD5 is used only when it comes from the same or a higher search path
-//!   than the MDL (a `--game-dir` layer's archive order).
+//!   than the MDL (checked where the resolver reads a tree of layers,
+//!   [`Resolver::search_layer`]: `web`'s served tree, a game tree; a model on disk has none).
+//!   The MDL's flags, synctype and eye position are not in the Model: a down-converted MDL
+//!   writes 0 for them.
 //!
 //! A classic model's [`Replacement`] is found and checked by [`find`]; [`apply`] gives the
 //! model to use in its place (`--prefer md5`): the MD5's meshes and joints, its animation cut
@@ -218,17 +222,60 @@ pub fn find_with(
                         mesh.file.joints.len()
                     ),
                 );
-            } else if let Err(e) = md5::attach_animation(&mut converted.model, &anim.file, &name) {
-                error(&mut rep, format!("{}: {e}", n.anim));
             } else {
-                rep.has_scale = resolver.load_path(&n.scale).is_some();
-                md5::attach_scales(&mut converted, &n.anim, resolver);
+                // q2pro pairs the anim's joints with the mesh's by index, names unread.
+                let mut anim_file = anim.file.clone();
+                for (i, (h, j)) in anim_file
+                    .hierarchy
+                    .iter_mut()
+                    .zip(&mesh.file.joints)
+                    .enumerate()
+                {
+                    if h.name != j.name {
+                        rep.checks.push(Check {
+                            error: false,
+                            message: format!(
+                                "joint {i} is {:?} in {} and {:?} in {}: the engine pairs joints by index, as shown here",
+                                j.name, n.mesh, h.name, n.anim
+                            ),
+                        });
+                        h.name.clone_from(&j.name);
+                    }
+                }
+                match md5::attach_animation(&mut converted.model, &anim_file, &name) {
+                    Err(e) => error(&mut rep, format!("{}: {e}", n.anim)),
+                    Ok(()) => {
+                        // The scale file at its exact place only.
+                        if let Some(bytes) = resolver.load_path(&n.scale) {
+                            rep.has_scale = true;
+                            md5::attach_scale_bytes(&mut converted, &n.scale, &bytes);
+                        }
+                    }
+                }
             }
         }
     }
     rep.warnings.append(&mut converted.warnings);
     rep.model = converted.model;
     check_counts(&mut rep, classic, mesh.file.meshes.len());
+    if game == Game::Quake {
+        // The MD5 counts only from the MDL's search path or a higher one.
+        if let (Some(mdl), Some(md5)) = (
+            resolver.search_layer(&model_name),
+            resolver.search_layer(&n.mesh),
+        ) {
+            if md5 < mdl {
+                rep.checks.push(Check {
+                    error: true,
+                    message: format!(
+                        "{} comes from a lower search path than the MDL (layer {md5} < {mdl}): \
+                         the re-release uses the MDL",
+                        n.mesh
+                    ),
+                });
+            }
+        }
+    }
     find_skins(&mut rep, classic, resolver);
     rep.checks.sort_by_key(|c| !c.error);
     Some(rep)
@@ -440,26 +487,41 @@ pub fn apply_with(classic: &Converted, rep: &Replacement, limits: &Limits) -> Re
     warnings.extend(baked.warnings);
     let mut out = baked.model;
     let n = out.frames.len();
+    if n == 0 {
+        return Err(fail(format!("{} has no frames", rep.names.anim)));
+    }
+    // Every classic frame shows MD5 frame `frame % numFrames` (q2pro's lerp_alias_skeleton):
+    // a shorter MD5 repeats from its start.
+    let classic_frames = classic.model.frames.len();
+    if classic_frames > n {
+        warnings.push(format!(
+            "{} has {n} frames, the classic model {classic_frames}: frames past {n} show the \
+             MD5's frame number modulo {n}, as q2pro does",
+            rep.names.anim
+        ));
+        for f in n..classic_frames {
+            let copy = out.frames[f % n].clone();
+            out.frames.push(copy);
+            for m in &mut out.meshes {
+                let t = m.morph_targets[f % n].clone();
+                m.morph_targets.push(t);
+            }
+        }
+    }
     for (f, c) in out.frames.iter_mut().zip(&classic.model.frames) {
         f.name.clone_from(&c.name);
         f.bounds_min = c.bounds_min;
         f.bounds_max = c.bounds_max;
     }
-    if classic.model.frames.len() > n {
-        warnings.push(format!(
-            "{} has {n} frames, the classic model {}: frames past {n} are left out",
-            rep.names.anim,
-            classic.model.frames.len()
-        ));
-    }
+    let shown = out.frames.len();
     // The classic clips, cut to the frames there are; each becomes an animation too.
     out.clips = classic
         .model
         .clips
         .iter()
-        .filter(|c| c.first < n)
+        .filter(|c| c.first < shown && c.count > 0)
         .map(|c| Clip {
-            count: c.count.min(n - c.first),
+            count: c.count.min(shown - c.first),
             ..c.clone()
         })
         .collect();
@@ -491,22 +553,33 @@ pub fn apply_with(classic: &Converted, rep: &Replacement, limits: &Limits) -> Re
     })
 }
 
-/// Frames `clip.first..clip.first + clip.count` of `a` (weight scales included), at the clip's
-/// rate, named after the clip.
+/// Frames `clip.first..clip.first + clip.count` of `a` (weight scales included; a frame past
+/// the animation's end is its frame number modulo the frame count, as q2pro plays it), at the
+/// clip's rate, named after the clip.
 fn slice_animation(a: &SkeletalAnimation, clip: &Clip) -> SkeletalAnimation {
+    let n = a.frames.len().max(1);
+    let pick = |f: usize| f % n;
     let range = clip.first..clip.first + clip.count;
     SkeletalAnimation {
         name: clip.name.clone(),
         fps: clip.fps,
-        frames: a.frames[range.clone()].to_vec(),
-        bounds: a
-            .bounds
-            .get(range.clone())
-            .map(<[_]>::to_vec)
-            .unwrap_or_default(),
+        frames: range
+            .clone()
+            .filter_map(|f| a.frames.get(pick(f)).cloned())
+            .collect(),
+        bounds: if a.bounds.len() == a.frames.len() {
+            range
+                .clone()
+                .filter_map(|f| a.bounds.get(pick(f)).copied())
+                .collect()
+        } else {
+            Vec::new()
+        },
         loops: false,
         weight_scales: a.weight_scales.as_ref().map(|ws| WeightScales {
-            frames: ws.frames[range].to_vec(),
+            frames: range
+                .filter_map(|f| ws.frames.get(pick(f)).cloned())
+                .collect(),
             scale_positions: ws.scale_positions.clone(),
         }),
     }
@@ -557,11 +630,40 @@ pub fn author(model: &Model, game: Game, stem: &str, classic: &mut Output) -> Re
         kind: "re-release MD5 animation",
         bytes: anim.into_bytes(),
     });
+    // What the engine would refuse, said while writing.
+    if game == Game::Quake2 {
+        let frames = joined.animations[0].frames.len();
+        let weights = joined
+            .meshes
+            .iter()
+            .map(|m| m.joint_weights.iter().map(Vec::len).sum::<usize>())
+            .max()
+            .unwrap_or(0);
+        for (what, n, max) in [
+            ("joints", joined.joints.len(), Q2_MAX_JOINTS),
+            ("meshes", joined.meshes.len(), Q2_MAX_MESHES),
+            ("frames", frames, Q2_MAX_FRAMES),
+            ("weights in a mesh", weights, Q2_MAX_WEIGHTS),
+        ] {
+            if n > max {
+                classic.warnings.push(format!(
+                    "the MD5 has {n} {what}; q2pro reads at most {max} and will use the MD2"
+                ));
+            }
+        }
+    }
     if let Some(ws) = joined.animations[0]
         .weight_scales
         .as_ref()
         .filter(|w| !w.is_unit())
     {
+        if scale::token_count(ws) > scale::MAX_TOKENS {
+            classic.warnings.push(format!(
+                "the .md5scale has {} JSON tokens; q2pro reads at most {} and ignores the file",
+                scale::token_count(ws),
+                scale::MAX_TOKENS
+            ));
+        }
         let names: Vec<&str> = joined.joints.iter().map(|j| j.name.as_str()).collect();
         classic.side_files.push(SideFile {
             name: format!("{dir}{stem}.md5scale"),
@@ -630,18 +732,23 @@ pub fn write_layout(
     let md5_frames: usize = resampled.animations.iter().map(|a| a.frames.len()).sum();
     if frames != md5_frames {
         out.warnings.push(format!(
-            "the classic file has {frames} frames and the .md5anim {md5_frames}: the engine              pairs them frame by frame"
+            "the classic file has {frames} frames and the .md5anim {md5_frames}: the engine pairs them frame by frame"
         ));
     }
     Ok(out)
 }
 
 /// `model` with its animations joined into one named `name` (weight scales of 1 for those
-/// without), at the first one's rate.
+/// without), at the first one's rate. A joint keeps `scale_positions` unless one animation
+/// scales it with the flag and another without; then the flagged animation's positions are
+/// written scaled, so that neither changes what it shows. A model without animations is
+/// returned as it is.
 pub fn join_animations(model: &Model, name: &str) -> Model {
     let nj = model.joints.len();
     let mut out = model.clone();
-    let first = &model.animations[0];
+    let Some(first) = model.animations.first() else {
+        return out;
+    };
     let any_scales = model.animations.iter().any(|a| a.weight_scales.is_some());
     let mut joined = SkeletalAnimation {
         name: name.to_string(),
@@ -655,19 +762,52 @@ pub fn join_animations(model: &Model, name: &str) -> Model {
         .animations
         .iter()
         .all(|a| a.bounds.len() == a.frames.len());
+    // A joint keeps its flag when no animation scales it without the flag (an animation
+    // without scales is all ones: the flag changes nothing there); elsewhere the flagged
+    // animations' positions are written scaled.
+    let flagged = |a: &SkeletalAnimation, j: usize| {
+        a.weight_scales
+            .as_ref()
+            .is_some_and(|ws| ws.scale_positions.get(j).copied().unwrap_or(false))
+    };
+    let keep: Vec<bool> = (0..nj)
+        .map(|j| {
+            model.animations.iter().any(|a| flagged(a, j))
+                && !model.animations.iter().any(|a| {
+                    a.weight_scales.as_ref().is_some_and(|ws| {
+                        !flagged(a, j)
+                            && ws
+                                .frames
+                                .iter()
+                                .any(|f| f.get(j).is_some_and(|s| *s != 1.0))
+                    })
+                })
+        })
+        .collect();
+    if let Some(ws) = &mut joined.weight_scales {
+        ws.scale_positions.clone_from(&keep);
+    }
     for a in &model.animations {
-        joined.frames.extend(a.frames.iter().cloned());
+        for (f, frame) in a.frames.iter().enumerate() {
+            let mut frame = frame.clone();
+            if let Some(ws) = &a.weight_scales {
+                for (j, t) in frame.iter_mut().enumerate() {
+                    if flagged(a, j) && !keep.get(j).copied().unwrap_or(false) {
+                        let s = ws.get(f, j);
+                        t.translation = t.translation.map(|c| c * s);
+                    }
+                }
+            }
+            joined.frames.push(frame);
+        }
         if all_bounds {
             joined.bounds.extend(a.bounds.iter().copied());
         }
         if let Some(ws) = &mut joined.weight_scales {
             match &a.weight_scales {
-                Some(s) => {
-                    ws.frames.extend(s.frames.iter().cloned());
-                    for (o, b) in ws.scale_positions.iter_mut().zip(&s.scale_positions) {
-                        *o |= *b;
-                    }
-                }
+                Some(s) => ws.frames.extend(
+                    (0..a.frames.len()).map(|f| (0..nj).map(|j| s.get(f, j)).collect::<Vec<f32>>()),
+                ),
                 None => ws.frames.extend((0..a.frames.len()).map(|_| vec![1.0; nj])),
             }
         }

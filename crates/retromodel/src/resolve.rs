@@ -16,6 +16,15 @@ pub trait Resolver {
         self.load(name)
     }
 
+    /// The search-path layer a file found by [`Resolver::load`] comes from, when the resolver
+    /// reads a game tree of layers ([`crate::vfs::GameFs`]: higher wins, as the engines'
+    /// search paths), else `None`. The Quake re-release uses an MD5 replacement only when it
+    /// comes from the same or a higher layer than the MDL. `None` by default.
+    fn search_layer(&self, name: &str) -> Option<usize> {
+        let _ = name;
+        None
+    }
+
     /// The side files beside the model whose extension is `extension` (any case, no dot),
     /// as names [`Resolver::load`] accepts, sorted: how a format finds the files that go with
     /// a model (the `.md5anim` files beside an `.md5mesh`). None by default.
@@ -138,6 +147,10 @@ impl<R: Resolver> Resolver for Listed<R> {
             self.loaded.borrow_mut().push(name.to_string());
         }
         bytes
+    }
+
+    fn search_layer(&self, name: &str) -> Option<usize> {
+        self.inner.search_layer(name)
     }
 
     fn list(&self, extension: &str) -> Vec<String> {

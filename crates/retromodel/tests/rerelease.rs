@@ -345,17 +345,18 @@ fn md5scale_rules_unknown_joints_late_frames_and_bad_files() {
     let err = scale::parse_scales(br#"{ "limb": { "1": "big" } }"#, &names, 4).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "md5scale: joint \"limb\": key \"1\": the value is not a number or true/false at line 1:13"
+        "md5scale: joint \"limb\": key \"1\": the value is not a number or true/false at line 1:19"
     );
     let err = scale::parse_scales(b"[1, 2]", &names, 4).unwrap_err();
     assert!(
         err.to_string().contains("the top level is not an object"),
         "{err}"
     );
-    let err = scale::parse_scales(b"{ \"limb\": { \"1\": 2,, } }", &names, 4).unwrap_err();
-    assert!(
-        err.to_string().contains("not JSON") && err.to_string().contains("line 1"),
-        "{err}"
+    // What jsmn leaves unclosed, q2pro refuses.
+    let err = scale::parse_scales(b"{ \"limb\": { \"1\": 2 }", &names, 4).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "md5scale: an object or array is not closed at line 1:1"
     );
     assert!(scale::parse_scales(b"  \n", &names, 4)
         .unwrap()
@@ -380,12 +381,23 @@ fn quake2_fewer_md5_frames_warn_and_a_missing_anim_is_refused() {
         "{:?}",
         rep.checks
     );
+    // The classic frames past the MD5's show its frame number modulo 4, as q2pro plays them.
     let replaced = read(&folder, true);
-    assert_eq!(replaced.model.frames.len(), 4);
-    assert!(replaced
-        .warnings
-        .iter()
-        .any(|w| w.contains("frames past 4 are left out")));
+    let m = &replaced.model;
+    assert_eq!(m.frames.len(), FRAMES);
+    assert!(
+        replaced.warnings.iter().any(|w| w.contains("modulo 4")),
+        "{:?}",
+        replaced.warnings
+    );
+    for f in 4..FRAMES {
+        assert_eq!(
+            m.meshes[0].morph_targets[f].positions,
+            m.meshes[0].morph_targets[f % 4].positions
+        );
+        assert_eq!(m.frames[f].name, classic.model.frames[f].name);
+    }
+    assert_eq!(m.animations[0].frames.len(), FRAMES);
 
     folder.files.remove("md5/tris.md5anim");
     let rep = rerelease::find(Game::Quake2, &classic.model, &folder).unwrap();
@@ -521,4 +533,75 @@ fn truncated_and_flipped_pair_files() {
         }
     }
     assert!(cases > 1000, "{cases}");
+}
+
+/// Quake: an MD5 from a lower search path than the MDL is not used; from the same or a higher
+/// one it is (a tree of two PAK layers, the later one winning).
+#[test]
+fn quake_md5_only_from_the_same_or_a_higher_search_path() {
+    use retromodel::vfs::{open_bytes, pak, GameFs, GameFsResolver};
+    let folder = layout(&skeletal(FRAMES, 1), "quake-mdl", "soldier.mdl");
+    let file = |n: &str| (format!("progs/{n}"), folder.files[n].clone());
+    let mdl = [file("soldier.mdl")];
+    let md5 = [file("soldier.md5mesh"), file("soldier.md5anim")];
+    let archive = |files: &[(String, Vec<u8>)]| {
+        let list: Vec<(&str, &[u8])> = files
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .collect();
+        open_bytes(pak::write(&list).unwrap(), &Limits::default()).unwrap()
+    };
+    for (md5_first, usable) in [(true, true), (false, false)] {
+        let mut fs = GameFs::new(&Limits::default());
+        if md5_first {
+            fs.add_archive("pak0.pak", archive(&mdl));
+            fs.add_archive("pak1.pak", archive(&md5));
+        } else {
+            fs.add_archive("pak0.pak", archive(&md5));
+            fs.add_archive("pak1.pak", archive(&mdl));
+        }
+        let resolver = GameFsResolver::new(&fs, "progs/soldier.mdl");
+        let bytes = fs.read("progs/soldier.mdl").unwrap().unwrap();
+        let classic = Document::parse(&bytes, &Limits::default())
+            .unwrap()
+            .to_model(&ConvertOptions::default(), &resolver);
+        let rep = rerelease::find(Game::Quake, &classic.model, &resolver).expect("found");
+        assert_eq!(rep.usable(), usable, "{:?}", rep.checks);
+        if !usable {
+            assert!(
+                rep.checks[0].message.contains("lower search path"),
+                "{:?}",
+                rep.checks
+            );
+        }
+    }
+}
+
+/// At rates where `k / rate × fps` lands a hair below a whole frame (25 fps), baking and
+/// resampling take that frame's own weight scales, not the next one's.
+#[test]
+fn baking_at_25_fps_takes_each_frames_own_scales() {
+    let mut model = skeletal(20, 1);
+    let a = &mut model.animations[0];
+    a.fps = 25.0;
+    let ws = a.weight_scales.as_mut().unwrap();
+    *ws = WeightScales::unit(20, 3);
+    ws.frames[16][LIMB] = 0.0;
+    for fps in [None, Some(25.0)] {
+        let baked = retromodel::model::bake::bake_skeletal(&model, fps)
+            .unwrap()
+            .model;
+        for f in [15, 16, 17] {
+            let p = &baked.meshes[0].morph_targets[f].positions;
+            let hidden = dist(p[1], p[2]) < 1e-3;
+            assert_eq!(hidden, f == 16, "{fps:?}: frame {f}");
+        }
+    }
+    // 25 -> 10 fps: frame 6 is source frame 15 (unscaled), frame 4 source frame 10.
+    let r = retromodel::model::bake::resample_animation(&model.animations[0], 10.0);
+    let rows = &r.weight_scales.as_ref().unwrap().frames;
+    assert!(rows.iter().all(|row| row[LIMB] == 1.0), "{rows:?}");
+    model.animations[0].weight_scales.as_mut().unwrap().frames[15][LIMB] = 0.0;
+    let r = retromodel::model::bake::resample_animation(&model.animations[0], 10.0);
+    assert_eq!(r.weight_scales.as_ref().unwrap().frames[6][LIMB], 0.0);
 }

@@ -45,7 +45,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 // A re-release engine checks the classic model's MD5 replacement.
                 if retromodel::rerelease::Game::of_format(doc.format().name()).is_none() {
                     return Err(anyhow!(
-                        "{engine} checks the MD5 replacement of a Quake II .md2 or a Quake .mdl;                          this is {}",
+                        "{engine} checks the MD5 replacement of a Quake II .md2 or a Quake .mdl; this is {}",
                         doc.format().description()
                     ));
                 }

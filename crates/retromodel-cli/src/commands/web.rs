@@ -49,10 +49,10 @@ pub struct Args {
     /// its game (the last one wins).
     #[arg(long, value_name = "DIR")]
     game_dir: Vec<PathBuf>,
-    /// Open a Quake II .md2 or Quake .mdl through its re-release MD5 replacement (md5/NAME.md5mesh
-    /// + .md5anim + .md5scale beside an MD2, NAME.md5mesh + .md5anim beside an MDL) when the
-    /// engine would use it, as `convert --prefer md5` does; the page then fetches those files
-    /// with the model. Without a served PATH, add ?prefer=md5 to the page's address.
+    /// Open a Quake II .md2 or Quake .mdl through its re-release MD5 replacement when the
+    /// engine would use it, as `convert --prefer md5` does (md5/NAME.md5mesh, .md5anim and
+    /// .md5scale beside an MD2; NAME.md5mesh and .md5anim beside an MDL); the page then fetches
+    /// those files with the model. Without a served PATH, add ?prefer=md5 to the page's address.
     #[arg(long, value_name = "KIND", value_parser = ["md5"])]
     prefer: Option<String>,
 }
@@ -266,6 +266,24 @@ impl Resolver for Recording<'_> {
     }
     fn model_name(&self) -> Option<String> {
         self.inner.model_name()
+    }
+    fn search_layer(&self, name: &str) -> Option<usize> {
+        self.inner.search_layer(name)
+    }
+    fn load_path(&self, name: &str) -> Option<Vec<u8>> {
+        let path = self.inner.exact(name)?;
+        let fs = if self.fs.contains(&path) {
+            self.fs
+        } else {
+            let (game, _) = self.game.as_ref()?;
+            game.contains(&path).then_some(*game)?
+        };
+        let bytes = fs.read(&path)?.ok()?;
+        let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        if !found.contains(&path) {
+            found.push(path);
+        }
+        Some(bytes)
     }
 }
 

@@ -20,13 +20,25 @@ fn pose(t: &JointTransform) -> JointPose {
     JointPose::new(p.pos, p.orient.normalize())
 }
 
+/// A frame position within float noise of a whole frame, as that frame (`k / rate × fps`
+/// lands a hair below `k` for most rates): [`crate::model::pose::frame_at`]'s rule, so that a
+/// sampled frame takes its own weight scales, not the next frame's.
+fn snap(x: f32) -> f32 {
+    let nearest = x.round();
+    if (x - nearest).abs() <= 1e-4 * nearest.abs().max(1.0) {
+        nearest
+    } else {
+        x
+    }
+}
+
 /// The local joint transforms of `a` at time `t` (clamped to its frames), positions scaled
 /// where its weight scales say so; returns the frame whose weight scales apply (the later of
 /// the two blended, as q2pro takes them).
 fn local_at(a: &SkeletalAnimation, t: f32, out: &mut Vec<JointPose>) -> usize {
     out.clear();
     let n = a.frames.len();
-    let x = (t * a.fps).max(0.0);
+    let x = snap((t * a.fps).max(0.0));
     let k = (x.floor() as usize).min(n - 1);
     let u = if k + 1 < n { x - k as f32 } else { 0.0 };
     let k1 = (k + 1).min(n - 1);
@@ -137,7 +149,9 @@ fn skin_scaled(
 
 /// `a` resampled at `fps` over its span (`(frames - 1) / fps` seconds): frame `k` is the pose
 /// at `k / fps`, translations lerped and rotations slerped between the two frames around it,
-/// its weight scales those of the later one (as [`bake_skeletal`] samples it), bounds dropped.
+/// its weight scales those of the later one (as [`bake_skeletal`] samples it), positions that
+/// `scale_positions` scales interpolated scaled and written so (the flag cleared), bounds
+/// dropped.
 /// An animation already at `fps` (or with no frames) is returned as it is.
 pub fn resample_animation(a: &SkeletalAnimation, fps: f32) -> SkeletalAnimation {
     if a.frames.is_empty() || a.fps == fps || !(fps.is_finite() && fps > 0.0) {
@@ -148,8 +162,16 @@ pub fn resample_animation(a: &SkeletalAnimation, fps: f32) -> SkeletalAnimation 
     let count = (duration * fps + 1e-3).floor() as usize + 1;
     let mut frames = Vec::with_capacity(count);
     let mut rows = Vec::with_capacity(count);
+    // Positions that scale_positions scales are interpolated scaled (as q2pro interpolates
+    // its built skeletons), so the result carries them scaled and the flag cleared.
+    let scaled = |f: usize, j: usize, p: JointPose| match &a.weight_scales {
+        Some(ws) if ws.scale_positions.get(j).copied().unwrap_or(false) => {
+            JointPose::new(p.pos.map(|c| c * ws.get(f, j)), p.orient)
+        }
+        _ => p,
+    };
     for k in 0..count {
-        let x = ((k as f32 / fps).min(duration) * a.fps).max(0.0);
+        let x = snap(((k as f32 / fps).min(duration) * a.fps).max(0.0));
         let k0 = (x.floor() as usize).min(n - 1);
         let u = if k0 + 1 < n { x - k0 as f32 } else { 0.0 };
         let k1 = (k0 + 1).min(n - 1);
@@ -157,11 +179,13 @@ pub fn resample_animation(a: &SkeletalAnimation, fps: f32) -> SkeletalAnimation 
             a.frames[k0]
                 .iter()
                 .zip(&a.frames[k1])
-                .map(|(p, q)| {
+                .enumerate()
+                .map(|(j, (p, q))| {
+                    let p = scaled(k0, j, pose(p));
                     let l = if u > 0.0 {
-                        pose(p).lerp(&pose(q), u)
+                        p.lerp(&scaled(k1, j, pose(q)), u)
                     } else {
-                        pose(p)
+                        p
                     };
                     JointTransform {
                         translation: l.pos,
@@ -171,7 +195,13 @@ pub fn resample_animation(a: &SkeletalAnimation, fps: f32) -> SkeletalAnimation 
                 .collect(),
         );
         if let Some(ws) = &a.weight_scales {
-            rows.push(ws.frames[if u > 0.0 { k1 } else { k0 }].clone());
+            let f = if u > 0.0 { k1 } else { k0 };
+            rows.push(
+                ws.frames
+                    .get(f)
+                    .cloned()
+                    .unwrap_or_else(|| vec![1.0; ws.scale_positions.len()]),
+            );
         }
     }
     SkeletalAnimation {
@@ -185,7 +215,7 @@ pub fn resample_animation(a: &SkeletalAnimation, fps: f32) -> SkeletalAnimation 
             .as_ref()
             .map(|ws| crate::model::WeightScales {
                 frames: rows,
-                scale_positions: ws.scale_positions.clone(),
+                scale_positions: vec![false; ws.scale_positions.len()],
             }),
     }
 }

@@ -550,6 +550,20 @@ impl GameFs {
         Some(at)
     }
 
+    /// The layer the file at `path` comes from (an index into [`GameFs::layer_names`]: higher
+    /// wins), or `None` when no layer has it.
+    pub fn layer_of(&self, path: &str) -> Option<usize> {
+        let path = clean_path(path)?;
+        let key = self.key(&path);
+        self.layers.iter().enumerate().rev().find_map(|(i, layer)| {
+            let has = match layer {
+                Layer::Dir(d) => self.dir_file(d, &path).is_some(),
+                Layer::Archive { index, .. } => index.contains_key(&key),
+            };
+            has.then_some(i)
+        })
+    }
+
     /// Whether the tree has a file at `path`.
     pub fn contains(&self, path: &str) -> bool {
         self.find(path).is_some()
@@ -721,6 +735,17 @@ impl<'a> GameFsResolver<'a> {
         GameFsResolver { fs, dir, model }
     }
 
+    /// The tree path of `name` under the model's folder (`models/x/md5/tris.md5mesh` for
+    /// `md5/tris.md5mesh` beside `models/x/tris.md2`): [`Resolver::load_path`]'s one place.
+    pub fn exact(&self, name: &str) -> Option<String> {
+        let rel = side_name(name).0?;
+        Some(if self.dir.is_empty() {
+            rel
+        } else {
+            format!("{}/{rel}", self.dir)
+        })
+    }
+
     /// The paths a side-file name is looked for at, in order (the name read by
     /// [`side_name`]): the game path from the root, then under the model's folder and up to
     /// four parents, then the file name in the model's folder.
@@ -756,21 +781,13 @@ impl Resolver for GameFsResolver<'_> {
             .find_map(|p| self.fs.read(p)?.ok())
     }
 
-    /// The game path from the root and under the model's folder and its parents, not the
-    /// bare file name.
+    /// The file at `name` under the model's folder only (`DIR/md5/tris.md5mesh`).
     fn load_path(&self, name: &str) -> Option<Vec<u8>> {
-        let file_only = side_name(name).1.map(|f| {
-            if self.dir.is_empty() {
-                f
-            } else {
-                format!("{}/{f}", self.dir)
-            }
-        });
-        let mut candidates = self.candidates(name);
-        if candidates.len() > 1 && candidates.last() == file_only.as_ref() {
-            candidates.pop();
-        }
-        candidates.iter().find_map(|p| self.fs.read(p)?.ok())
+        self.fs.read(&self.exact(name)?)?.ok()
+    }
+
+    fn search_layer(&self, name: &str) -> Option<usize> {
+        self.fs.layer_of(&self.exact(name)?)
     }
 
     fn list(&self, extension: &str) -> Vec<String> {

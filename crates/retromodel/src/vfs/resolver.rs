@@ -119,13 +119,14 @@ impl Resolver for PathResolver<'_> {
         {
             return self.archives.read(p).ok();
         }
-        // A file beside one given by name (the `.md5scale` of an `--anim` file).
+        // The `.md5scale` beside an `--anim` file given by name.
         let wanted = Path::new(name);
-        if self
-            .listed
-            .iter()
-            .flatten()
-            .any(|p| p.parent().is_some() && p.parent() == wanted.parent())
+        if name.ends_with(".md5scale")
+            && self
+                .listed
+                .iter()
+                .flatten()
+                .any(|p| p.parent() == wanted.parent() && p.file_stem() == wanted.file_stem())
         {
             if let Ok(b) = self.archives.read(wanted) {
                 return Some(b);
@@ -150,29 +151,26 @@ impl Resolver for PathResolver<'_> {
             .and_then(|p| fs::read(p).ok())
     }
 
-    /// As [`Resolver::load`] with only the game path's candidates (no file name beside the
-    /// model).
+    /// The file at `name` under the model's folder only (`DIR/md5/tris.md5mesh` for
+    /// `md5/tris.md5mesh`), in the model's archive for a model inside one; then, for a model on
+    /// disk, at that game path in the `--game-dir` tree.
     fn load_path(&self, name: &str) -> Option<Vec<u8>> {
         if let Some((fs, inner)) = &self.inside {
-            if let Some(b) = GameFsResolver::new(fs, inner).load_path(name) {
-                return Some(b);
-            }
-        }
-        if let Some(game) = &self.game {
-            if let Some(b) = clean_path(name).and_then(|p| game.read(&p)?.ok()) {
-                return Some(b);
-            }
-        }
-        if self.inside.is_some() {
-            return None;
+            return GameFsResolver::new(fs, inner).load_path(name);
         }
         let rel = side_name(name).0?;
-        self.dir
-            .ancestors()
-            .take(5)
-            .map(|d| d.join(&rel))
-            .find(|p| p.is_file())
-            .and_then(|p| fs::read(p).ok())
+        let here = self.base().join(&rel);
+        if here.is_file() {
+            return fs::read(here).ok();
+        }
+        let game = self.game.as_ref()?;
+        game.read(&rel)?.ok()
+    }
+
+    /// The layer of the model's archive tree, for a model inside an archive.
+    fn search_layer(&self, name: &str) -> Option<usize> {
+        let (fs, inner) = self.inside.as_ref()?;
+        GameFsResolver::new(fs, inner).search_layer(name)
     }
 
     fn list(&self, extension: &str) -> Vec<String> {

@@ -476,15 +476,20 @@ pub fn scale_name(anim: &str) -> String {
 /// left out with a warning, as q2pro leaves it out.
 pub fn attach_scales(converted: &mut Converted, anim: &str, resolver: &dyn Resolver) {
     let name = scale_name(anim);
-    let Some(bytes) = resolver.load(&name) else {
-        return;
-    };
+    if let Some(bytes) = resolver.load(&name) {
+        attach_scale_bytes(converted, &name, &bytes);
+    }
+}
+
+/// Gives the model's last animation the scales of the `.md5scale` `bytes` (named `name` in
+/// messages); a file that does not read is left out with a warning, as q2pro leaves it out.
+pub fn attach_scale_bytes(converted: &mut Converted, name: &str, bytes: &[u8]) {
     let model = &mut converted.model;
     let joints: Vec<&str> = model.joints.iter().map(|j| j.name.as_str()).collect();
     let Some(a) = model.animations.last_mut() else {
         return;
     };
-    match super::scale::parse_scales(&bytes, &joints, a.frames.len()) {
+    match super::scale::parse_scales(bytes, &joints, a.frames.len()) {
         Ok(read) => {
             converted
                 .warnings

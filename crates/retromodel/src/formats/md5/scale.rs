@@ -21,10 +21,15 @@
 //!   negative one is past the last frame.
 //! - A value that is `true`, `false` or `null` is read by `atof` as 0 (a warning says so);
 //!   `scale_positions` is true when its value starts with `t`.
-//! - A string, array or object where a value belongs, or anything but an object at the top or
-//!   per joint, makes q2pro ignore the whole file ("Invalid JSON data"); here it is an error
+//! - The file is read token by token as jsmn (non-strict) tokenizes it, in file order: a key
+//!   given twice counts twice (the later value wins), a joint named twice is read twice, and
+//!   numbers are read by `strtof` (`.5`, `+2`, `1.5f` read as numbers, like q2pro does).
+//! - A string, array or object where a value belongs, anything but an object at the top or
+//!   per joint, a byte-order mark or another byte outside ASCII outside a string, and more than
+//!   4096 tokens make q2pro ignore the whole file ("Invalid JSON data"); here each is an error
 //!   naming line and column.
-//! - A key given twice: the last one counts.
+//! - A value that is not a finite `f32` (`1e39`, `inf`) would make q2pro draw garbage; it is
+//!   read as 1 with a warning.
 //! - An empty file means no scales.
 
 use crate::error::{Error, ErrorKind, Location, Result};
@@ -82,96 +87,316 @@ fn atoi(key: &str) -> Option<i64> {
     Some(if neg { -v } else { v })
 }
 
-/// Reads a `.md5scale` for an animation of `frames` frames over the joints `joints` (by name,
-/// in the animation's joint order). Errors (with line and column) where q2pro would reject
-/// the file; unknown joints, frames past the last and lenient readings are warnings.
-pub fn parse_scales(data: &[u8], joints: &[&str], frames: usize) -> Result<ReadScales> {
-    let text = std::str::from_utf8(data).map_err(|e| {
-        let (l, c) = line_column(
-            &String::from_utf8_lossy(&data[..e.valid_up_to()]),
-            e.valid_up_to(),
-        );
-        error("the file is not UTF-8 text".to_string(), l, c)
-    })?;
-    let mut scales = WeightScales::unit(frames, joints.len());
-    let mut warnings = Vec::new();
-    if text.trim_start_matches('\u{feff}').trim().is_empty() {
-        return Ok(ReadScales { scales, warnings });
-    }
-    let body = text.trim_start_matches('\u{feff}');
-    let skipped = text.len() - body.len();
-    let root: serde_json::Value = serde_json::from_str(body).map_err(|e| {
-        let (l, c) = (e.line(), e.column());
-        let c = if l == 1 { c + skipped.min(1) } else { c };
-        error(format!("not JSON: {e}"), l, c)
-    })?;
-    // serde_json keeps no positions: find each joint's object in the text for messages.
-    let locate = |needle: &str| -> (usize, usize) {
-        let quoted = serde_json::to_string(needle).unwrap_or_default();
-        text.find(&quoted)
-            .map_or((1, 1), |offset| line_column(text, offset))
+/// q2pro's token budget (`jsmntok_t tokens[4096]`): a file with more tokens is refused.
+pub const MAX_TOKENS: usize = 4096;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Object,
+    Array,
+    String,
+    Primitive,
+}
+
+/// One token as jsmn (non-strict, as q2pro builds it) makes them: byte range (a string's
+/// without its quotes), and the number of children (an object's keys).
+#[derive(Debug, Clone, Copy)]
+struct Token {
+    kind: Kind,
+    start: usize,
+    end: Option<usize>,
+    size: usize,
+}
+
+/// jsmn's non-strict tokenizer: strings with escapes, and any other run of printable
+/// characters up to a blank, `,`, `:`, `]` or `}` is a primitive. `Err(offset, why)` where
+/// jsmn fails (an unclosed string or object, a bad escape, a control or non-ASCII byte outside
+/// a string, a bracket closing the wrong kind, more than [`MAX_TOKENS`] tokens).
+fn tokenize(text: &[u8]) -> std::result::Result<Vec<Token>, (usize, String)> {
+    let mut tokens: Vec<Token> = Vec::new();
+    let mut sup: Option<usize> = None;
+    let open_parent = |tokens: &[Token], below: usize| -> Option<usize> {
+        (0..below).rev().find(|&i| {
+            tokens[i].end.is_none() && matches!(tokens[i].kind, Kind::Object | Kind::Array)
+        })
     };
-    let serde_json::Value::Object(map) = root else {
-        return Err(error(
-            "the top level is not an object of joint names".to_string(),
-            1,
-            1,
-        ));
-    };
-    for (joint, entries) in &map {
-        let serde_json::Value::Object(entries) = entries else {
-            let (l, c) = locate(joint);
-            return Err(error(
-                format!("joint {joint:?}: its value is not an object of frame numbers"),
-                l,
-                c,
+    let push = |tokens: &mut Vec<Token>, t: Token, at: usize| {
+        if tokens.len() >= MAX_TOKENS {
+            return Err((
+                at,
+                format!("more than {MAX_TOKENS} JSON tokens, which q2pro's reader refuses"),
             ));
-        };
-        // Values are checked before the joint is looked up, as q2pro checks them.
-        for (key, value) in entries {
-            if matches!(
-                value,
-                serde_json::Value::String(_)
-                    | serde_json::Value::Array(_)
-                    | serde_json::Value::Object(_)
-            ) {
-                let (l, c) = locate(key);
-                return Err(error(
-                    format!(
-                        "joint {joint:?}: key {key:?}: the value is not a number or true/false"
-                    ),
-                    l,
-                    c,
-                ));
+        }
+        tokens.push(t);
+        Ok(tokens.len() - 1)
+    };
+    let mut i = 0;
+    while i < text.len() {
+        let c = text[i];
+        match c {
+            b'{' | b'[' => {
+                if let Some(p) = sup {
+                    tokens[p].size += 1;
+                }
+                let kind = if c == b'{' { Kind::Object } else { Kind::Array };
+                let t = push(
+                    &mut tokens,
+                    Token {
+                        kind,
+                        start: i,
+                        end: None,
+                        size: 0,
+                    },
+                    i,
+                )?;
+                sup = Some(t);
+            }
+            b'}' | b']' => {
+                let kind = if c == b'}' { Kind::Object } else { Kind::Array };
+                let open = (0..tokens.len()).rev().find(|&k| tokens[k].end.is_none());
+                match open {
+                    Some(k) if tokens[k].kind == kind => {
+                        tokens[k].end = Some(i + 1);
+                        sup = (0..k).rev().find(|&p| tokens[p].end.is_none());
+                    }
+                    _ => return Err((i, format!("`{}` closes nothing of its kind", c as char))),
+                }
+            }
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                loop {
+                    match text.get(j) {
+                        None => return Err((i, "a string is not closed".into())),
+                        Some(b'"') => break,
+                        Some(b'\\') => match text.get(j + 1) {
+                            Some(b'"' | b'/' | b'\\' | b'b' | b'f' | b'r' | b'n' | b't') => j += 2,
+                            Some(b'u') => {
+                                let hex = text.get(j + 2..j + 6);
+                                if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                                    return Err((j, "a bad \\u escape".into()));
+                                }
+                                j += 6;
+                            }
+                            _ => return Err((j, "a bad escape".into())),
+                        },
+                        Some(_) => j += 1,
+                    }
+                }
+                push(
+                    &mut tokens,
+                    Token {
+                        kind: Kind::String,
+                        start,
+                        end: Some(j),
+                        size: 0,
+                    },
+                    i,
+                )?;
+                if let Some(p) = sup {
+                    tokens[p].size += 1;
+                }
+                i = j;
+            }
+            b'\t' | b'\r' | b'\n' | b' ' => {}
+            b':' => sup = tokens.len().checked_sub(1),
+            b',' => {
+                if let Some(p) = sup {
+                    if !matches!(tokens[p].kind, Kind::Object | Kind::Array) {
+                        sup = open_parent(&tokens, tokens.len());
+                    }
+                }
+            }
+            _ => {
+                let start = i;
+                let mut j = i;
+                while let Some(&b) = text.get(j) {
+                    if matches!(b, b'\t' | b'\r' | b'\n' | b' ' | b',' | b']' | b'}' | b':') {
+                        break;
+                    }
+                    if !(32..127).contains(&b) {
+                        return Err((j, format!("byte 0x{b:02x} outside a string")));
+                    }
+                    j += 1;
+                }
+                push(
+                    &mut tokens,
+                    Token {
+                        kind: Kind::Primitive,
+                        start,
+                        end: Some(j),
+                        size: 0,
+                    },
+                    i,
+                )?;
+                if let Some(p) = sup {
+                    tokens[p].size += 1;
+                }
+                i = j;
+                continue;
             }
         }
-        let Some(j) = joints.iter().position(|n| n == joint) else {
+        i += 1;
+    }
+    if let Some(t) = tokens.iter().find(|t| t.end.is_none()) {
+        return Err((t.start, "an object or array is not closed".into()));
+    }
+    Ok(tokens)
+}
+
+/// C's `strtof` of a primitive: the longest number at its start (blanks, sign, digits with a
+/// point and an exponent, `inf`, `infinity`, `nan`, hexadecimal), 0 when there is none.
+fn strtof(s: &str) -> f32 {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let b = t.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        i = 1;
+    }
+    let neg = b.first() == Some(&b'-');
+    let rest = t[i..].to_ascii_lowercase();
+    if rest.starts_with("inf") {
+        return if neg {
+            f32::NEG_INFINITY
+        } else {
+            f32::INFINITY
+        };
+    }
+    if rest.starts_with("nan") {
+        return f32::NAN;
+    }
+    if let Some(hex) = rest.strip_prefix("0x") {
+        let digits: String = hex
+            .chars()
+            .take_while(char::is_ascii_hexdigit)
+            .collect();
+        let v = u64::from_str_radix(&digits, 16).map_or(0.0, |v| v as f32);
+        return if neg { -v } else { v };
+    }
+    let mut j = i;
+    let digits = |j: &mut usize| {
+        let s = *j;
+        while b.get(*j).is_some_and(u8::is_ascii_digit) {
+            *j += 1;
+        }
+        *j - s
+    };
+    let mut n = digits(&mut j);
+    if b.get(j) == Some(&b'.') {
+        j += 1;
+        n += digits(&mut j);
+    }
+    if n == 0 {
+        return 0.0;
+    }
+    if matches!(b.get(j), Some(b'e' | b'E')) {
+        let mut k = j + 1;
+        if matches!(b.get(k), Some(b'+' | b'-')) {
+            k += 1;
+        }
+        if digits(&mut k) > 0 {
+            j = k;
+        }
+    }
+    t[..j].parse::<f32>().unwrap_or(0.0)
+}
+
+/// Reads a `.md5scale` for an animation of `frames` frames over the joints `joints` (by name,
+/// in the animation's joint order) as q2pro's `MD5_LoadScales` reads it, token by token in
+/// file order (a later entry overrides an earlier one, a joint named twice is read twice).
+/// Errors (with line and column) where q2pro refuses the whole file ("Invalid JSON data");
+/// unknown joints, frames past the last and lenient readings are warnings.
+pub fn parse_scales(data: &[u8], joints: &[&str], frames: usize) -> Result<ReadScales> {
+    let mut scales = WeightScales::unit(frames, joints.len());
+    let mut warnings = Vec::new();
+    let text = String::from_utf8_lossy(data);
+    let at = |offset: usize, why: String| {
+        let (l, c) = line_column(&text, offset.min(text.len()));
+        error(why, l, c)
+    };
+    let tokens = tokenize(data).map_err(|(o, why)| at(o, why))?;
+    let Some(first) = tokens.first() else {
+        return Ok(ReadScales { scales, warnings });
+    };
+    if first.kind != Kind::Object {
+        return Err(at(
+            first.start,
+            "the top level is not an object of joint names".into(),
+        ));
+    }
+    let slice =
+        |t: &Token| String::from_utf8_lossy(&data[t.start..t.end.unwrap_or(t.start)]).into_owned();
+    let mut k = 1;
+    while k < tokens.len() {
+        let key = tokens[k];
+        if key.kind != Kind::String {
+            return Err(at(
+                key.start,
+                format!("{} where a joint name belongs", slice(&key)),
+            ));
+        }
+        let joint = slice(&key);
+        let j = joints.iter().position(|n| *n == joint);
+        if j.is_none() {
             warnings.push(format!(
                 "md5scale: no joint {joint:?} in the animation; its scales are ignored"
             ));
-            continue;
+        }
+        k += 1;
+        let Some(obj) = tokens.get(k).filter(|t| t.kind == Kind::Object) else {
+            let where_ = tokens.get(k).map_or(data.len(), |t| t.start);
+            return Err(at(
+                where_,
+                format!("joint {joint:?}: its value is not an object of frame numbers"),
+            ));
         };
-        for (key, value) in entries {
+        let count = obj.size;
+        k += 1;
+        if tokens.len() - k < count * 2 {
+            return Err(at(
+                obj.start,
+                format!("joint {joint:?}: an entry has no value"),
+            ));
+        }
+        for _ in 0..count {
+            let (key, value) = (tokens[k], tokens[k + 1]);
+            k += 2;
+            if key.kind != Kind::String || value.kind != Kind::Primitive {
+                return Err(at(
+                    value.start,
+                    format!(
+                        "joint {joint:?}: key {:?}: the value is not a number or true/false",
+                        slice(&key)
+                    ),
+                ));
+            }
+            let Some(j) = j else { continue };
+            let key = slice(&key);
+            let value = slice(&value);
             if key == "scale_positions" {
-                scales.scale_positions[j] = matches!(value, serde_json::Value::Bool(true));
+                scales.scale_positions[j] = value.starts_with('t');
                 continue;
             }
-            let number = match value {
-                serde_json::Value::Number(n) => n.as_f64().unwrap_or(0.0) as f32,
-                other => {
-                    warnings.push(format!(
-                        "md5scale: joint {joint:?}, frame {key:?}: {other} is not a number; \
-                         read as 0, as q2pro reads it"
-                    ));
-                    0.0
-                }
-            };
-            let frame = match atoi(key) {
-                Some(f) => f,
+            let mut number = strtof(&value);
+            if !value
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_digit() || "+-.".contains(c))
+            {
+                warnings.push(format!(
+                    "md5scale: joint {joint:?}, frame {key:?}: {value} is not a number; read as {number}, as q2pro reads it"
+                ));
+            }
+            if !number.is_finite() {
+                warnings.push(format!(
+                    "md5scale: joint {joint:?}, frame {key:?}: {value} is not a finite scale (q2pro would draw garbage); read as 1"
+                ));
+                number = 1.0;
+            }
+            let frame = match atoi(&key) {
+                Some(f) => f.clamp(i64::from(i32::MIN), i64::from(i32::MAX)),
                 None => {
                     warnings.push(format!(
-                        "md5scale: joint {joint:?}: key {key:?} is not a frame number; \
-                         read as frame 0, as q2pro reads it"
+                        "md5scale: joint {joint:?}: key {key:?} is not a frame number; read as frame 0, as q2pro reads it"
                     ));
                     0
                 }
@@ -179,13 +404,30 @@ pub fn parse_scales(data: &[u8], joints: &[&str], frames: usize) -> Result<ReadS
             match usize::try_from(frame).ok().filter(|&f| f < frames) {
                 Some(f) => scales.frames[f][j] = number,
                 None => warnings.push(format!(
-                    "md5scale: joint {joint:?}: no frame {frame} (the animation has {frames}); \
-                     ignored"
+                    "md5scale: joint {joint:?}: no frame {frame} (the animation has {frames}); ignored"
                 )),
             }
         }
     }
     Ok(ReadScales { scales, warnings })
+}
+
+/// The number of JSON tokens [`write_scales`] writes for `scales` (q2pro reads at most
+/// [`MAX_TOKENS`]).
+pub fn token_count(scales: &WeightScales) -> usize {
+    let joints = scales.scale_positions.len();
+    1 + (0..joints)
+        .filter(|&j| scales.scales_joint(j))
+        .map(|j| {
+            let entries = scales
+                .frames
+                .iter()
+                .filter(|f| f.get(j).is_some_and(|s| *s != 1.0))
+                .count()
+                + usize::from(scales.scale_positions.get(j).copied().unwrap_or(false));
+            2 + 2 * entries
+        })
+        .sum::<usize>()
 }
 
 /// Writes `scales` over the joints `joints` (names in joint order) as a `.md5scale`: per joint
@@ -249,10 +491,55 @@ mod tests {
         s.frames[1][0] = 0.0;
         s.frames[2][0] = 0.333_333_34;
         s.scale_positions[1] = true;
-        let text = write_scales(&s, &["a", "b\"q"]);
-        let back = parse_scales(text.as_bytes(), &["a", "b\"q"], 3).unwrap();
+        let text = write_scales(&s, &["a", "b q"]);
+        let back = parse_scales(text.as_bytes(), &["a", "b q"], 3).unwrap();
         assert_eq!(back.scales, s, "{text}");
         assert!(back.warnings.is_empty());
         assert_eq!(write_scales(&WeightScales::unit(2, 2), &["a", "b"]), "{}\n");
+    }
+
+    #[test]
+    fn read_in_file_order_as_jsmn_and_strtof_read_it() {
+        let names = ["a"];
+        // A joint named twice is read twice; within a joint the later key wins.
+        let r = parse_scales(br#"{"a":{"0":0},"a":{"1":0,"1":2}}"#, &names, 2).unwrap();
+        assert_eq!(r.scales.frames, vec![vec![0.0], vec![2.0]]);
+        // "01" and "1" are both frame 1: the later in the file counts.
+        let r = parse_scales(br#"{"a":{"1":3,"01":4}}"#, &names, 2).unwrap();
+        assert_eq!(r.scales.frames[1][0], 4.0);
+        // strtof: .5, +2, 1.5f.
+        let r = parse_scales(br#"{"a":{"0":.5,"1":+2}}"#, &names, 2).unwrap();
+        assert_eq!(r.scales.frames, vec![vec![0.5], vec![2.0]]);
+        assert_eq!(strtof("1.5f"), 1.5);
+        assert_eq!(strtof("1e"), 1.0);
+        // Out of range: read as 1 with a warning.
+        let r = parse_scales(br#"{"a":{"0":1e39}}"#, &names, 1).unwrap();
+        assert_eq!(r.scales.frames[0][0], 1.0);
+        assert!(
+            r.warnings[0].contains("not a finite scale"),
+            "{:?}",
+            r.warnings
+        );
+        // A byte-order mark is a byte outside ASCII outside a string: refused.
+        let e = parse_scales(b"\xef\xbb\xbf{}", &names, 1).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "md5scale: byte 0xef outside a string at line 1:1"
+        );
+        // More than 4096 tokens: refused, as q2pro refuses it.
+        let mut big = String::from("{\"a\":{");
+        for f in 0..2100 {
+            big.push_str(&format!("\"{f}\":1,"));
+        }
+        big.push_str("\"0\":1}}");
+        let e = parse_scales(big.as_bytes(), &names, 1).unwrap_err();
+        assert!(e.to_string().contains("more than 4096 JSON tokens"), "{e}");
+        let mut s = WeightScales::unit(3000, 1);
+        s.frames[5][0] = 0.0;
+        assert_eq!(token_count(&s), 5);
+        for f in &mut s.frames {
+            f[0] = 2.0;
+        }
+        assert!(token_count(&s) > MAX_TOKENS);
     }
 }
