@@ -28,7 +28,9 @@ mod summary;
 mod validate;
 mod write;
 
-pub use codec::{attach_scale_bytes, attach_scales, scale_name, Md5Codec, CODEC, MD5ANIM, MD5CAMERA, MD5MESH};
+pub use codec::{
+    attach_scale_bytes, attach_scales, scale_name, Md5Codec, CODEC, MD5ANIM, MD5CAMERA, MD5MESH,
+};
 pub use convert::{anim_to_model, attach_animation, camera_to_model, mesh_to_model};
 pub use from_model::{anim_from_model, camera_from_model, mesh_from_model, COMPRESS_TOLERANCE};
 pub use raw::*;

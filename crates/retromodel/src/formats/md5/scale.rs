@@ -266,10 +266,7 @@ fn strtof(s: &str) -> f32 {
         return f32::NAN;
     }
     if let Some(hex) = rest.strip_prefix("0x") {
-        let digits: String = hex
-            .chars()
-            .take_while(char::is_ascii_hexdigit)
-            .collect();
+        let digits: String = hex.chars().take_while(char::is_ascii_hexdigit).collect();
         let v = u64::from_str_radix(&digits, 16).map_or(0.0, |v| v as f32);
         return if neg { -v } else { v };
     }
