@@ -89,3 +89,28 @@ def test_skeleton_and_joint_matrices(corpus):
         np.testing.assert_allclose(mats, np.broadcast_to(np.eye(4), mats.shape), atol=1e-4)
     else:
         assert m.joint_matrices(0, 0.0).shape == (len(sk), 4, 4)
+
+
+def test_rerelease_pair_with_prefer_md5(corpus, cli, tmp_path):
+    """A Quake II re-release layout authored by the command line, loaded through its MD5
+    (prefer_md5=True) with the MD2's frame names; the .md5scale hides a joint."""
+    from conftest import run_cli
+
+    mesh = corpus / "md5/debian-redeclipse-data/redeclipse/data/props/flag/mesh.md5mesh"
+    if not mesh.is_file():
+        pytest.skip("no flag.md5mesh in the corpus")
+    md2 = tmp_path / "flag.md2"
+    run_cli(cli, "convert", mesh, md2, "--rerelease")
+    (tmp_path / "md5" / "flag.md5scale").write_text('{ "Bone.003": { "3": 0 } }')
+    classic = quiet(retromodel.load, md2)
+    assert classic.skeleton is None
+    m = quiet(retromodel.load, md2, prefer_md5=True)
+    assert m.skeleton is not None and len(m.skeleton) == 4
+    assert m.poses == classic.poses
+    k = list(m.skeleton.names).index("Bone.003")
+    fps = m.clips[0].fps if m.clips else 10.0
+    hidden = m.joint_matrices(0, 3 / fps, loop=False)
+    shown = m.joint_matrices(0, 2 / fps, loop=False)
+    # Scale 0: the joint's skinning matrix has no linear part in frame 3.
+    np.testing.assert_allclose(hidden[k][:3, :3], 0.0, atol=1e-6)
+    assert np.abs(shown[k][:3, :3]).max() > 0.5
