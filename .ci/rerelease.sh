@@ -41,4 +41,17 @@ grep -q "position quantisation" "$out/down-md2.log" || { cat "$out/down-md2.log"
 "$bin" convert "$out/flag.md2" "$out/gltf/flag.glb" --prefer md5 > /dev/null 2>&1
 "$bin" convert "$out/flag.md2" "$out/gltf/flag.gltf" --prefer md5 > /dev/null 2>&1
 node "$(dirname "$0")/validate_gltf.mjs" "$out/gltf"
+# A corpus MD2 (keyframes: one joint per vertex) to the layout and back through its MD5.
+palm="$corpus/md2/debian-ufoai-data/ufoai/base/0models.pk3/models/objects/vegi/palm_a/palm1.md2"
+mkdir -p "$out/palm"
+"$bin" convert "$palm" "$out/palm/palm1.md2" --rerelease > /dev/null 2>&1
+"$bin" info "$out/palm/palm1.md2" | grep -q "Quake II re-release replacement: md5/palm1.md5mesh + md5/palm1.md5anim (.*): valid for q2pro" \
+  || { "$bin" info "$out/palm/palm1.md2"; echo "rerelease: palm1's layout is not valid for q2pro"; exit 1; }
+"$bin" convert "$out/palm/palm1.md2" "$out/palm/back.md2" --prefer md5 > /dev/null 2>&1
+python3 - "$bin" "$palm" "$out/palm/back.md2" <<'PY'
+import json, subprocess, sys
+bin, a, b = sys.argv[1:]
+info = lambda p: json.loads(subprocess.run([bin, "info", "--json", p], capture_output=True, text=True, check=True).stdout)
+assert info(a)["poses"] == info(b)["poses"], (info(a)["poses"], info(b)["poses"])
+PY
 echo "rerelease: layout written, pair valid for q2pro, refused without its anim, down-converted to MD2/MDL/MD3, glTF valid"

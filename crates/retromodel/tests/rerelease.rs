@@ -371,9 +371,20 @@ fn quake2_fewer_md5_frames_warn_and_a_missing_anim_is_refused() {
     for name in ["md5/tris.md5anim", "md5/tris.md5scale"] {
         folder.files.insert(name.into(), short.files[name].clone());
     }
+    // A scale file with a frame past the MD5's last and a joint it does not have: warned,
+    // the rest read.
+    folder.files.insert(
+        "md5/tris.md5scale".into(),
+        br#"{ "limb": { "1": 0, "9": 0 }, "wing": { "0": 2 } }"#.to_vec(),
+    );
     let classic = read(&folder, false);
     let rep = rerelease::find(Game::Quake2, &classic.model, &folder).unwrap();
     assert!(rep.usable());
+    let said = rep.warnings.join("\n");
+    assert!(said.contains("no frame 9 (the animation has 4)"), "{said}");
+    assert!(said.contains("no joint \"wing\""), "{said}");
+    let ws = rep.model.animations[0].weight_scales.as_ref().unwrap();
+    assert_eq!(ws.frames[1][LIMB], 0.0);
     assert!(
         rep.checks
             .iter()
@@ -468,6 +479,9 @@ fn quake_pair_frame_counts_two_against_one_and_one_mesh() {
     assert_eq!(classic_one.model.frames.len(), 1);
     let rep = rerelease::find(Game::Quake, &classic_one.model, &two).unwrap();
     assert!(rep.usable(), "{:?}", rep.checks);
+    let shown = rerelease::apply(&classic_one, &rep).unwrap();
+    shown.model.validate().unwrap();
+    assert_eq!(shown.model.frames[0].name, classic_one.model.frames[0].name);
 
     // Two meshes: refused for Quake.
     let meshes = layout(&skeletal(FRAMES, 2), "quake-mdl", "soldier.mdl");
