@@ -18,8 +18,7 @@
 //!   `textures/`); the MD5 is used only when it comes from the same or a higher search path
 //!   than the MDL (checked where the resolver reads a tree of layers,
 //!   [`Resolver::search_layer`]: `web`'s served tree, a game tree; a model on disk has none).
-//!   The MDL's flags, synctype and eye position are not in the Model: a down-converted MDL
-//!   writes 0 for them.
+//!   The MDL's flags, synctype and eye position stay (`Model::mdl_extras`).
 //!
 //! A classic model's [`Replacement`] is found and checked by [`find`]; [`apply`] gives the
 //! model to use in its place (`--prefer md5`): the MD5's meshes and joints, its animation cut
@@ -536,6 +535,8 @@ pub fn apply_with(classic: &Converted, rep: &Replacement, limits: &Limits) -> Re
     }
     out.animations = out.clips.iter().map(|c| slice_animation(full, c)).collect();
     out.animation_scales.clear();
+    // The MDL's flags, synctype and eye position stay.
+    out.mdl_extras = classic.model.mdl_extras;
     warnings.push(format!(
         "the {} re-release replacement {} with {}{} is shown in the classic model's place",
         rep.game.describe(),

@@ -431,14 +431,30 @@ fn quake2_fewer_md5_frames_warn_and_a_missing_anim_is_refused() {
 
 #[test]
 fn quake_pair_frame_counts_two_against_one_and_one_mesh() {
-    // Equal frame counts: used, frames named as the MDL's.
-    let folder = layout(&skeletal(FRAMES, 1), "quake-mdl", "soldier.mdl");
+    // Equal frame counts: used, frames named as the MDL's; the MDL's flags, synctype and eye
+    // position stay through the replacement and a down-conversion.
+    let mut authored = skeletal(FRAMES, 1);
+    let extras = retromodel::model::MdlExtras {
+        flags: 1 | 8,
+        synctype: 1,
+        eye_position: [0.0, 0.0, 22.0],
+    };
+    authored.mdl_extras = Some(extras);
+    let folder = layout(&authored, "quake-mdl", "soldier.mdl");
     assert!(folder.files.contains_key("soldier.md5mesh"));
     let classic = read(&folder, false);
     let rep = rerelease::find(Game::Quake, &classic.model, &folder).unwrap();
     assert!(rep.usable(), "{:?}", rep.checks);
     let replaced = read(&folder, true);
     assert_eq!(replaced.model.joints.len(), 3);
+    assert_eq!(classic.model.mdl_extras, Some(extras));
+    assert_eq!(replaced.model.mdl_extras, Some(extras));
+    let down =
+        registry::write_model(&replaced.model, writer("quake-mdl"), &options("down")).unwrap();
+    let back = Document::parse(&down.bytes, &Limits::default())
+        .unwrap()
+        .to_model(&ConvertOptions::default(), &retromodel::NoFiles);
+    assert_eq!(back.model.mdl_extras, Some(extras));
     for f in 0..FRAMES {
         let d = hausdorff(
             &replaced.model.meshes[0].morph_targets[f].positions,

@@ -349,6 +349,7 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
         animation_scales,
         camera,
         nodes,
+        mdl_extras,
     } = model;
     Atlased {
         model: Model {
@@ -366,6 +367,7 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
             animation_scales: animation_scales.clone(),
             camera: camera.clone(),
             nodes: nodes.clone(),
+            mdl_extras: *mdl_extras,
         },
         warnings,
         notes,

@@ -53,11 +53,26 @@ pub struct Model {
     pub animation_scales: Vec<Vec<Vec<[f32; 3]>>>,
     /// A camera path (Doom 3 md5camera), if the file is one.
     pub camera: Option<CameraPath>,
+    /// Quake MDL header values no other format has (effect flags, synctype, eye position),
+    /// when the model came from an MDL: an MDL written from the model keeps them.
+    pub mdl_extras: Option<MdlExtras>,
     /// A scene hierarchy over the meshes (WMP levels: objects, blocks, lights), parents
     /// before children; empty for models, which exporters write as one node per mesh. Mesh
     /// positions stay in model space whatever the nodes say (see [`SceneNode`]); a mesh that
     /// a node holds a part of is exported only through nodes.
     pub nodes: Vec<SceneNode>,
+}
+
+/// Quake MDL header values that only MDL stores (`flags`: rotate, trails, gib effects;
+/// `synctype`; `eyeposition`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct MdlExtras {
+    /// The header's `flags` (the writer sets `MF_HOLEY` itself from the skins).
+    pub flags: i32,
+    /// The header's `synctype` (0 synchronised, 1 random).
+    pub synctype: i32,
+    /// The header's `eyeposition`.
+    pub eye_position: [f32; 3],
 }
 
 /// A model converted from a file, and what the conversion noticed.

@@ -83,7 +83,13 @@ pub fn to_model<L: Layout>(
         .enumerate()
         .map(|(i, s)| build_skin(i, s, h, &palette, transparent, &mut warnings))
         .collect::<Vec<_>>();
-    Converted::keyframed(mesh, frames, clips, skins, warnings)
+    let mut converted = Converted::keyframed(mesh, frames, clips, skins, warnings);
+    converted.model.mdl_extras = Some(crate::model::MdlExtras {
+        flags: h.flags,
+        synctype: h.synctype,
+        eye_position: h.eyeposition,
+    });
+    converted
 }
 
 /// `scale * v + translate` for one packed position.

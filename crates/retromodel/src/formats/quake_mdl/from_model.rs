@@ -14,7 +14,8 @@
 //!   refuses a model without skins).
 //! - Pixels with alpha below 128 (or an indexed picture's transparent index) become index 255
 //!   and the header gets `MF_HOLEY`; no converted opaque pixel then uses index 255. Other flags,
-//!   synctype and eye position are not in the Model and are written as 0.
+//!   synctype and eye position come from [`crate::model::Model::mdl_extras`] (a model read
+//!   from an MDL, or a re-release MD5 shown in an MDL's place), else 0.
 //! - A skin width that is not a multiple of 4 (software Quake refuses it, GL engines assume
 //!   it) is padded on the right by repeating the last column; texture coordinates are taken
 //!   on the unpadded width, so every vertex keeps its texel.
@@ -131,21 +132,23 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Written<File<
             .sum::<f32>()
             / layout.triangles.len() as f32
     };
+    // Flags, synctype and eye position of an MDL the model came from (else 0).
+    let extras = model.mdl_extras.unwrap_or_default();
     let file = File {
         header: Header {
             version: VERSION,
             scale: q.scale,
             translate: q.translate,
             boundingradius: radius,
-            eyeposition: [0.0; 3],
+            eyeposition: extras.eye_position,
             num_skins: skins.len() as i32,
             skinwidth: w as i32,
             skinheight: h as i32,
             num_verts: layout.texcoords.len() as i32,
             num_tris: layout.triangles.len() as i32,
             num_frames: frames.len() as i32,
-            synctype: 0,
-            flags: if holey { MF_HOLEY } else { 0 },
+            synctype: extras.synctype,
+            flags: (extras.flags & !MF_HOLEY) | if holey { MF_HOLEY } else { 0 },
             size,
         },
         skins,
