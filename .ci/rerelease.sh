@@ -37,6 +37,11 @@ for to in md2 mdl md3; do
   frames=$("$bin" info --json "$out/down/flag.$to" | python3 -c 'import json,sys; print(json.load(sys.stdin)["poses"])')
   [ "$frames" = 23 ] || { echo "rerelease: $to has $frames frames, not 23"; exit 1; }
 done
+# The folder form: a folder with one MD2 and its md5/ pair, converted to one file.
+"$bin" convert "$out" "$out/down/folder.md2" > "$out/folder.log" 2>&1 || { cat "$out/folder.log"; exit 1; }
+grep -q "the re-release pair of" "$out/folder.log" || { cat "$out/folder.log"; exit 1; }
+[ "$("$bin" info --json "$out/down/folder.md2" | python3 -c 'import json,sys; print(json.load(sys.stdin)["poses"])')" = 23 ] \
+  || { echo "rerelease: the folder form did not bake the replacement's 23 frames"; exit 1; }
 grep -q "position quantisation" "$out/down-md2.log" || { cat "$out/down-md2.log"; echo "rerelease: no requantisation error reported"; exit 1; }
 "$bin" convert "$out/flag.md2" "$out/gltf/flag.glb" --prefer md5 > /dev/null 2>&1
 "$bin" convert "$out/flag.md2" "$out/gltf/flag.gltf" --prefer md5 > /dev/null 2>&1

@@ -418,9 +418,44 @@ fn replace_skin(model: &mut Model, path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The one classic model of folder `dir` that has a re-release replacement beside it (an MD2
+/// with `md5/STEM.md5mesh`, an MDL with `STEM.md5mesh`), if there is exactly one.
+fn rerelease_classic_in(dir: &Path) -> Option<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let p = entry.path();
+        let (Some(stem), Some(ext)) = (p.file_stem(), p.extension()) else {
+            continue;
+        };
+        let stem = stem.to_string_lossy();
+        let mesh = match ext.to_ascii_lowercase().to_str() {
+            Some("md2") => dir.join("md5").join(format!("{stem}.md5mesh")),
+            Some("mdl") => dir.join(format!("{stem}.md5mesh")),
+            _ => continue,
+        };
+        if p.is_file() && mesh.is_file() {
+            found.push(p);
+        }
+    }
+    (found.len() == 1).then(|| found.remove(0))
+}
+
 /// Runs the command.
-pub fn run(args: Args) -> Result<ExitCode> {
+pub fn run(mut args: Args) -> Result<ExitCode> {
     let player = super::is_player_dir(&args.input) && args.to.is_none();
+    // A folder holding one classic model with its re-release MD5 (models/monsters/infantry/
+    // with tris.md2 and md5/tris.md5mesh) converted to one file: that model, --prefer md5.
+    if !player && args.to.is_none() && args.input.is_dir() {
+        if let Some(classic) = rerelease_classic_in(&args.input) {
+            eprintln!(
+                "{}: the re-release pair of {} (as --prefer md5)",
+                args.input.display(),
+                classic.display()
+            );
+            args.input = classic;
+            args.side.prefer = Some("md5".into());
+        }
+    }
     if files::is_tree(&args.input) && !player {
         return batch::run(&args);
     }
