@@ -74,14 +74,30 @@ fn skin(
     inverse_bind: &[JointPose],
     scales: Option<&[f32]>,
 ) -> Vec<MorphTarget> {
-    if let Some(scales) = scales.filter(|s| s.iter().any(|v| *v != 1.0)) {
-        return skin_scaled(model, global, inverse_bind, scales);
-    }
+    let scales = scales.filter(|s| s.iter().any(|v| *v != 1.0));
     let skinning: Vec<JointPose> = global
         .iter()
         .zip(inverse_bind)
         .map(|(g, ib)| g.compose(ib))
         .collect();
+    // With scales, each influence is `G_j(s_j · B_j⁻¹(p))`, its normal `G_j(B_j⁻¹(n))`.
+    let scaled_vertex = |scales: &[f32], ws: &[(u32, f32)], p: [f32; 3], n: [f32; 3]| {
+        let (mut sp, mut sn) = ([0.0f32; 3], [0.0f32; 3]);
+        for &(j, w) in ws {
+            let j = j as usize;
+            let (Some(g), Some(ib)) = (global.get(j), inverse_bind.get(j)) else {
+                continue;
+            };
+            let s = scales.get(j).copied().unwrap_or(1.0);
+            let q = g.transform_point(ib.transform_point(p).map(|c| c * s));
+            let r = g.transform_vector(ib.transform_vector(n));
+            for a in 0..3 {
+                sp[a] += w * q[a];
+                sn[a] += w * r[a];
+            }
+        }
+        (sp, crate::math::normalize3(sn, n))
+    };
     model
         .meshes
         .iter()
@@ -95,52 +111,12 @@ fn skin(
             let mut positions = Vec::with_capacity(m.positions.len());
             let mut normals = Vec::with_capacity(m.positions.len());
             for ((p, n), ws) in m.positions.iter().zip(&m.normals).zip(&m.joint_weights) {
-                let (sp, sn) = skeletal::blend_vertex(&skinning, ws, *p, *n);
+                let (sp, sn) = match scales {
+                    Some(scales) => scaled_vertex(scales, ws, *p, *n),
+                    None => skeletal::blend_vertex(&skinning, ws, *p, *n),
+                };
                 positions.push(sp);
                 normals.push(sn);
-            }
-            MorphTarget { positions, normals }
-        })
-        .collect()
-}
-
-/// [`skin`] with weight scales: each influence is `G_j(s_j · B_j⁻¹(p))`.
-fn skin_scaled(
-    model: &Model,
-    global: &[JointPose],
-    inverse_bind: &[JointPose],
-    scales: &[f32],
-) -> Vec<MorphTarget> {
-    model
-        .meshes
-        .iter()
-        .map(|m| {
-            if m.joint_weights.len() != m.positions.len() {
-                return MorphTarget {
-                    positions: m.positions.clone(),
-                    normals: m.normals.clone(),
-                };
-            }
-            let mut positions = Vec::with_capacity(m.positions.len());
-            let mut normals = Vec::with_capacity(m.positions.len());
-            for ((p, n), ws) in m.positions.iter().zip(&m.normals).zip(&m.joint_weights) {
-                let (mut sp, mut sn) = ([0.0f32; 3], [0.0f32; 3]);
-                for &(j, w) in ws {
-                    let j = j as usize;
-                    let (Some(g), Some(ib)) = (global.get(j), inverse_bind.get(j)) else {
-                        continue;
-                    };
-                    let s = scales.get(j).copied().unwrap_or(1.0);
-                    let local = ib.transform_point(*p).map(|c| c * s);
-                    let q = g.transform_point(local);
-                    let r = g.transform_vector(ib.transform_vector(*n));
-                    for a in 0..3 {
-                        sp[a] += w * q[a];
-                        sn[a] += w * r[a];
-                    }
-                }
-                positions.push(sp);
-                normals.push(crate::math::normalize3(sn, *n));
             }
             MorphTarget { positions, normals }
         })
