@@ -43,14 +43,24 @@ fn serve(args: &[&str]) -> Server {
 
 /// Starts `command web ARGS --port 0` and reads the address from its first line.
 fn serve_with(mut command: Command, args: &[&str]) -> Server {
-    let mut child = command
+    command
         .arg("web")
         .args(args)
         .args(["--port", "0"])
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    // A binary just copied (the installed-binary test) can be "busy" for a moment: another
+    // test thread's fork may still hold the copy's write descriptor until it execs.
+    let mut tries = 0;
+    let mut child = loop {
+        match command.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => break other.unwrap(),
+        }
+    };
     let mut line = String::new();
     BufReader::new(child.stdout.as_mut().unwrap())
         .read_line(&mut line)
