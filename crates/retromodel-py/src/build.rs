@@ -368,7 +368,7 @@ pub fn from_skinned(
         for i in &mut list {
             i.1 /= sum;
         }
-        joint_weights.push(list);
+        joint_weights.push(list.into());
     }
     let mut anims = Vec::with_capacity(animations.len());
     for (aname, fps, translations, rotations) in animations {

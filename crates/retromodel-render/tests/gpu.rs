@@ -226,10 +226,10 @@ fn five_entries_merge_per_joint() {
     let Some(gpu) = gpu_or_skip() else { return };
     let mut model = md5_model();
     let w = &mut model.meshes[0].joint_weights[0];
-    *w = vec![(0, 0.3), (1, 0.3), (2, 0.2), (0, 0.1), (1, 0.1)];
+    *w = vec![(0, 0.3), (1, 0.3), (2, 0.2), (0, 0.1), (1, 0.1)].into();
     // Merged per joint: 0.4, 0.4, 0.2: renders like the same vertex with those weights.
     let mut same = model.clone();
-    same.meshes[0].joint_weights[0] = vec![(0, 0.4), (1, 0.4), (2, 0.2)];
+    same.meshes[0].joint_weights[0] = vec![(0, 0.4), (1, 0.4), (2, 0.2)].into();
     let view = View::default();
     let pose = Pose::Skeletal {
         animation: 0,

@@ -162,7 +162,7 @@ fn six_weight_model() -> Model {
         morph_targets: Vec::new(),
         source_vertices: (0..n as u32).collect(),
         skin: Some(0),
-        joint_weights,
+        joint_weights: joint_weights.into_iter().map(Into::into).collect(),
         skin_size: Some([16, 16]),
     };
     Model {
@@ -177,7 +177,7 @@ fn six_weight_model() -> Model {
         animations: vec![SkeletalAnimation {
             name: "bend".into(),
             fps: 4.0,
-            frames,
+            frames: frames.into(),
             bounds: Vec::new(),
             loops: false,
             weight_scales: None,
@@ -204,7 +204,7 @@ fn truncated(model: &Model) -> Model {
         for e in &mut merged {
             e.1 /= sum;
         }
-        *list = merged;
+        *list = merged.into();
     }
     out
 }
@@ -376,7 +376,7 @@ fn four_weight_models_keep_the_fast_path() {
     let scene = GpuModel::new(&gpu, &renderer, &four).expect("upload");
     assert_eq!(scene.max_influences(), 4);
     // Five entries on four joints merge to four: still the fast path.
-    four.meshes[0].joint_weights[0] = vec![(1, 0.3), (2, 0.3), (3, 0.2), (4, 0.1), (1, 0.1)];
+    four.meshes[0].joint_weights[0] = vec![(1, 0.3), (2, 0.3), (3, 0.2), (4, 0.1), (1, 0.1)].into();
     let scene = GpuModel::new(&gpu, &renderer, &four).expect("upload");
     assert_eq!(scene.max_influences(), 4);
     four.meshes[0].joint_weights[0].push((5, 0.0001));

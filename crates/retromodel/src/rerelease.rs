@@ -30,7 +30,7 @@ use crate::codec::{Output, SideFile};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::formats::md5::{self, scale};
 use crate::limits::Limits;
-use crate::model::{self, Clip, Converted, Model, SkeletalAnimation, WeightScales};
+use crate::model::{self, Clip, Converted, Frames, Model, SkeletalAnimation, WeightScales};
 use crate::resolve::Resolver;
 
 /// Which re-release's rules pair a model.
@@ -344,7 +344,7 @@ fn check_counts(rep: &mut Replacement, classic: &Model, meshes: usize) {
                 }
             }
             for (i, m) in rep.model.meshes.iter().enumerate() {
-                let weights: usize = m.joint_weights.iter().map(Vec::len).sum();
+                let weights: usize = m.joint_weights.iter().map(|w| w.len()).sum();
                 if weights > Q2_MAX_WEIGHTS {
                     push(
                         true,
@@ -637,7 +637,7 @@ pub fn author(model: &Model, game: Game, stem: &str, classic: &mut Output) -> Re
         let weights = joined
             .meshes
             .iter()
-            .map(|m| m.joint_weights.iter().map(Vec::len).sum::<usize>())
+            .map(|m| m.joint_weights.iter().map(|w| w.len()).sum::<usize>())
             .max()
             .unwrap_or(0);
         for (what, n, max) in [
@@ -754,7 +754,7 @@ pub fn join_animations(model: &Model, name: &str) -> Model {
     let mut joined = SkeletalAnimation {
         name: name.to_string(),
         fps: first.fps,
-        frames: Vec::new(),
+        frames: Frames::default(),
         bounds: Vec::new(),
         loops: false,
         weight_scales: any_scales.then(|| WeightScales::unit(0, nj)),

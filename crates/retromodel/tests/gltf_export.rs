@@ -962,7 +962,10 @@ fn two_roots() -> Model {
                 vec![(0, 1.0)],
                 vec![(0, 0.1), (1, 0.3), (2, 0.2), (3, 0.25), (4, 0.15)],
                 vec![],
-            ],
+            ]
+            .into_iter()
+            .map(Into::into)
+            .collect(),
             positions,
             ..Mesh::default()
         }],
@@ -970,7 +973,7 @@ fn two_roots() -> Model {
         animations: vec![SkeletalAnimation {
             name: "move".into(),
             fps: 5.0,
-            frames: vec![rest, moved],
+            frames: vec![rest, moved].into(),
             bounds: Vec::new(),
             loops: false,
             weight_scales: None,

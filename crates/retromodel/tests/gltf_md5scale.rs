@@ -129,7 +129,10 @@ fn model(weight_scales: Option<WeightScales>) -> Model {
                 vec![(2, 1.0)],
                 vec![(2, 1.0)],
                 vec![(1, 0.5), (0, 0.5)],
-            ],
+            ]
+            .into_iter()
+            .map(Into::into)
+            .collect(),
             positions,
             ..Mesh::default()
         }],
@@ -137,7 +140,7 @@ fn model(weight_scales: Option<WeightScales>) -> Model {
         animations: vec![SkeletalAnimation {
             name: "wave".into(),
             fps: FPS,
-            frames,
+            frames: frames.into(),
             bounds: Vec::new(),
             loops: false,
             weight_scales,
@@ -456,9 +459,9 @@ fn import_gives_the_weight_scales_back() {
     for list in &mut weights {
         list.sort_by_key(|e| e.0);
     }
-    assert_eq!(weights[2], [(1, 1.0)]);
-    assert_eq!(weights[4], [(2, 1.0)]);
-    assert_eq!(weights[6], [(0, 0.5), (1, 0.5)]);
+    assert_eq!(weights[2].as_slice(), [(1, 1.0)]);
+    assert_eq!(weights[4].as_slice(), [(2, 1.0)]);
+    assert_eq!(weights[6].as_slice(), [(0, 0.5), (1, 0.5)]);
     // And the imported model exports the same helpers again.
     let again = Glb::new(&export(&imported));
     assert_eq!(

@@ -261,8 +261,8 @@ fn literal_values_of_the_pyramid_with_bones() {
     assert_eq!(sides.morph_targets[2].positions[0], [-1.0, -1.0, 0.0]);
     assert_eq!(sides.positions, sides.morph_targets[0].positions);
     // Weights: deformer for the apex (0.25 root, 0.75 apex), bone index for the rest.
-    assert_eq!(sides.joint_weights[1], [(0, 0.25), (1, 0.75)]);
-    assert_eq!(sides.joint_weights[0], [(0, 1.0)]);
+    assert_eq!(sides.joint_weights[1].as_slice(), [(0, 0.25), (1, 0.75)]);
+    assert_eq!(sides.joint_weights[0].as_slice(), [(0, 1.0)]);
     assert_eq!(model.frames[2].name, "walk 0");
     assert_eq!(model.frames[2].bounds_max, [1.0, 1.0, 3.0]);
     let clips: Vec<(&str, usize, usize)> = model

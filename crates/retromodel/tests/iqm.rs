@@ -207,8 +207,8 @@ fn fixture_vertices_by_value_in_every_format() {
         if !m.joint_weights.is_empty() {
             // Vertex 2 of the head: joints 2 (0.75) and 2 again (0.25 after clamping to the
             // last joint) merged: weight 1 on joint 2; vertex 0: joint 1 alone.
-            assert_eq!(m.joint_weights[0], vec![(1, 1.0)], "{name}");
-            assert_eq!(m.joint_weights[2], vec![(2, 1.0)], "{name}");
+            assert_eq!(m.joint_weights[0].as_slice(), [(1, 1.0)], "{name}");
+            assert_eq!(m.joint_weights[2].as_slice(), [(2, 1.0)], "{name}");
             let body = &model.meshes[0];
             let w = &body.joint_weights[2];
             assert_eq!(w.len(), 2, "{name}");

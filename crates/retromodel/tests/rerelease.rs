@@ -74,7 +74,7 @@ fn skeletal(frames: usize, meshes: usize) -> Model {
         [0.0, 3.0, 5.0],
         [-2.0, -2.0, 21.0],
     ];
-    let weights = vec![
+    let weights = [
         vec![(ROOT as u32, 1.0)],
         vec![(LIMB as u32, 1.0)],
         vec![(LIMB as u32, 1.0)],
@@ -91,7 +91,7 @@ fn skeletal(frames: usize, meshes: usize) -> Model {
             .collect(),
         triangles: vec![[0, 1, 2], [1, 3, 2], [0, 4, 1], [3, 5, 2]],
         source_vertices: (0..positions.len() as u32).collect(),
-        joint_weights: weights.clone(),
+        joint_weights: weights.iter().map(|w| w.as_slice().into()).collect(),
         ..Mesh::default()
     };
     let frames_t: Vec<Vec<JointTransform>> = (0..frames)
@@ -133,7 +133,7 @@ fn skeletal(frames: usize, meshes: usize) -> Model {
         animations: vec![SkeletalAnimation {
             name: "act".into(),
             fps: 10.0,
-            frames: frames_t,
+            frames: frames_t.into(),
             bounds: Vec::new(),
             loops: false,
             weight_scales: Some(ws),

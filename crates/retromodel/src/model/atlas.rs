@@ -681,7 +681,7 @@ fn into_rgba(image: Image) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::image::Palette;
-    use crate::model::{Frame, Joint};
+    use crate::model::{Frame, Influences, Joint};
     use std::sync::Arc;
 
     /// A `w` x `h` RGBA picture coloured by `px(x, y)`.
@@ -1030,7 +1030,9 @@ mod tests {
             t.normals.extend([[0.0, 0.0, 1.0]; 2]);
         }
         mesh.triangles.extend(right.triangles);
-        mesh.joint_weights = (0..6).map(|v| vec![(0, 1.0 - v as f32 * 0.1)]).collect();
+        mesh.joint_weights = (0..6)
+            .map(|v| Influences::from_slice(&[(0, 1.0 - v as f32 * 0.1)]))
+            .collect();
         let mut before = model(
             vec![mesh, grid(1, [0.0; 2], [1.0; 2], Some(1))],
             vec![

@@ -183,7 +183,7 @@ pub fn resample_animation(a: &SkeletalAnimation, fps: f32) -> SkeletalAnimation 
     SkeletalAnimation {
         name: a.name.clone(),
         fps,
-        frames,
+        frames: frames.into(),
         bounds: Vec::new(),
         loops: a.loops,
         weight_scales: a

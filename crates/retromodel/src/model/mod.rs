@@ -23,8 +23,16 @@ pub mod weld;
 
 pub use clips::{clips_from_frame_names, opening_clip};
 pub use scene::{mul_matrix, Matrix4, MeshPart, NodeTransform, SceneNode};
-pub use skeletal::{CameraKey, CameraPath, JointTransform, SkeletalAnimation, WeightScales};
+pub use skeletal::{
+    CameraKey, CameraPath, FrameSource, Frames, JointTransform, ScaleFrames, SkeletalAnimation,
+    Stored, WeightScales,
+};
 pub use timeline::{KeyPose, Timeline, DEFAULT_FPS};
+
+/// A vertex's joint influences, `(index into Model::joints, weight)`: a list that keeps up to
+/// four inline (no allocation per vertex for the usual case) and dereferences to a slice.
+/// Build one with `Influences::from_slice`, `.into()` from a `Vec` or array, or `collect()`.
+pub type Influences = smallvec::SmallVec<[(u32, f32); 4]>;
 
 use crate::image::Image;
 
@@ -50,7 +58,8 @@ pub struct Model {
     /// Scales of the animations' joint transforms, for formats whose bone matrices scale
     /// (MDL7): per animation of [`Model::animations`], per frame, per joint, the scale `S`
     /// of the local transform `T · R · S`. Empty when every scale is 1 (MD5).
-    pub animation_scales: Vec<Vec<Vec<[f32; 3]>>>,
+    /// Each may stay in its format's stored form until read ([`Stored`]).
+    pub animation_scales: Vec<ScaleFrames>,
     /// A camera path (Doom 3 md5camera), if the file is one.
     pub camera: Option<CameraPath>,
     /// Quake MDL header values no other format has (effect flags, synctype, eye position),
@@ -127,7 +136,7 @@ pub struct Mesh {
     pub skin: Option<usize>,
     /// Joint influences of each vertex, `(index into Model::joints, weight)` with weights
     /// summing to 1; empty for vertex-animated meshes.
-    pub joint_weights: Vec<Vec<(u32, f32)>>,
+    pub joint_weights: Vec<Influences>,
     /// Width and height in texels that the texture coordinates were made for (the file's
     /// skin size), when known; writers of texel-based formats use it when the skin has no
     /// picture to measure.

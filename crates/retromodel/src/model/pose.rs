@@ -705,7 +705,8 @@ mod tests {
                 frames: vec![
                     vec![t(0.0, [0.0, 0.0, 0.0, 1.0]), t(1.0, [0.0, 0.0, 0.0, 1.0])],
                     vec![t(2.0, [0.0, 0.0, h, h]), t(1.0, [0.0, 0.0, 0.0, 2.0])],
-                ],
+                ]
+                .into(),
                 bounds: Vec::new(),
                 loops: false,
                 weight_scales: None,

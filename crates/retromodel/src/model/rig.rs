@@ -7,7 +7,7 @@
 //! What other tools do: Blender's MD5 exporters refuse meshes without an armature; the
 //! vertex-joint form is the lossless one.
 
-use super::{Clip, Joint, JointTransform, Model, SkeletalAnimation};
+use super::{Clip, Influences, Joint, JointTransform, Model, SkeletalAnimation};
 
 /// Joints above which the rig's warning says engines may refuse the file.
 pub const MANY_JOINTS: usize = 256;
@@ -27,7 +27,8 @@ pub fn vertex_rig(model: &Model) -> Model {
     for (mi, mesh) in out.meshes.iter_mut().enumerate() {
         mesh.joint_weights = Vec::with_capacity(mesh.positions.len());
         for (v, p) in mesh.positions.iter().enumerate() {
-            mesh.joint_weights.push(vec![(joints.len() as u32, 1.0)]);
+            mesh.joint_weights
+                .push(Influences::from_slice(&[(joints.len() as u32, 1.0)]));
             joints.push(Joint {
                 name: format!("mesh{mi}_vertex{v}"),
                 parent: Some(0),
@@ -126,7 +127,10 @@ mod tests {
         assert_eq!(rig.joints.len(), 3);
         assert_eq!(
             rig.meshes[0].joint_weights,
-            vec![vec![(1, 1.0)], vec![(2, 1.0)]]
+            vec![
+                Influences::from_slice(&[(1, 1.0)]),
+                Influences::from_slice(&[(2, 1.0)])
+            ]
         );
         assert_eq!(rig.animations.len(), 1);
         let a = &rig.animations[0];

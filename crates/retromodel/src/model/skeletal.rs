@@ -1,5 +1,9 @@
 //! Skeletal animation and camera paths in the format-neutral model.
 
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, OnceLock};
+
 /// A joint's transform relative to its parent (or to the object for a root).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct JointTransform {
@@ -16,8 +20,10 @@ pub struct SkeletalAnimation {
     pub name: String,
     /// Frames per second.
     pub fps: f32,
-    /// Per frame, one local transform per joint of [`crate::model::Model::joints`], in joint order.
-    pub frames: Vec<Vec<JointTransform>>,
+    /// Per frame, one local transform per joint of [`crate::model::Model::joints`], in joint
+    /// order. A [`Frames`] reads as `Vec<Vec<JointTransform>>`; a format may keep its frames
+    /// in their stored form until they are first read (IQM's quantised channels).
+    pub frames: Frames,
     /// Per frame, the bounds `[min, max]` of the animated mesh, when the file stores them.
     pub bounds: Vec<[[f32; 3]; 2]>,
     /// Whether the last frame repeats the first (Doom 3's looping cycles).
@@ -25,6 +31,164 @@ pub struct SkeletalAnimation {
     /// Per-frame weight scales of joints (the Quake II re-release's `.md5scale`), or `None`
     /// when nothing scales.
     pub weight_scales: Option<WeightScales>,
+}
+
+/// A format's per-frame data kept in its stored form, decoded when first read (see
+/// [`Stored::from_source`]): `T` is one frame's value (a joint transform per joint for
+/// [`Frames`], a scale per joint for [`ScaleFrames`]).
+pub trait FrameSource<T>: fmt::Debug + Send + Sync {
+    /// The number of frames.
+    fn frame_count(&self) -> usize;
+    /// Every frame, decoded.
+    fn decode(&self) -> Vec<T>;
+}
+
+/// The frames of a [`SkeletalAnimation`]: per frame, one local transform per joint.
+pub type Frames = Stored<Vec<JointTransform>>;
+
+/// The joint scales of an animation ([`crate::model::Model::animation_scales`]): per frame,
+/// one scale per joint.
+pub type ScaleFrames = Stored<Vec<[f32; 3]>>;
+
+/// Per-frame values (`Vec<T>`), decoded or still in a format's stored form.
+///
+/// It dereferences to `Vec<T>`, so it reads and changes like one. A format whose frames are
+/// stored compactly (IQM's 16-bit channels) hands over a [`FrameSource`] instead: loading
+/// then costs no decoding, and the frames are decoded once, on first read, by whichever
+/// thread reads them first. Two are equal when their decoded frames are.
+///
+/// ```
+/// use retromodel::model::{Frames, JointTransform};
+/// let t = JointTransform { translation: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] };
+/// let mut frames = Frames::from(vec![vec![t]; 2]);
+/// frames.push(vec![t]);
+/// assert_eq!(frames.len(), 3);
+/// assert_eq!(frames.count(), 3);
+/// ```
+pub struct Stored<T> {
+    decoded: OnceLock<Vec<T>>,
+    source: Option<Arc<dyn FrameSource<T>>>,
+}
+
+impl<T> Default for Stored<T> {
+    fn default() -> Self {
+        Stored {
+            decoded: OnceLock::new(),
+            source: None,
+        }
+    }
+}
+
+impl<T> Stored<T> {
+    /// Frames that `source` decodes when they are first read.
+    pub fn from_source(source: Arc<dyn FrameSource<T>>) -> Stored<T> {
+        Stored {
+            decoded: OnceLock::new(),
+            source: Some(source),
+        }
+    }
+
+    /// The number of frames, without decoding stored frames.
+    pub fn count(&self) -> usize {
+        match (self.decoded.get(), &self.source) {
+            (Some(d), _) => d.len(),
+            (None, Some(s)) => s.frame_count(),
+            (None, None) => 0,
+        }
+    }
+
+    /// Whether the frames are still in their stored form (not decoded yet).
+    pub fn is_stored(&self) -> bool {
+        self.decoded.get().is_none() && self.source.is_some()
+    }
+
+    /// The decoded frames, taken out.
+    pub fn into_vec(mut self) -> Vec<T> {
+        std::mem::take(&mut *self)
+    }
+
+    fn get(&self) -> &Vec<T> {
+        self.decoded
+            .get_or_init(|| self.source.as_ref().map(|s| s.decode()).unwrap_or_default())
+    }
+}
+
+impl<T> Deref for Stored<T> {
+    type Target = Vec<T>;
+
+    fn deref(&self) -> &Vec<T> {
+        self.get()
+    }
+}
+
+impl<T> DerefMut for Stored<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        self.get();
+        // Changed frames are no longer the stored ones.
+        self.source = None;
+        self.decoded.get_mut().expect("decoded just above")
+    }
+}
+
+impl<T> From<Vec<T>> for Stored<T> {
+    fn from(frames: Vec<T>) -> Stored<T> {
+        Stored {
+            decoded: OnceLock::from(frames),
+            source: None,
+        }
+    }
+}
+
+impl<T> FromIterator<T> for Stored<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Stored<T> {
+        Stored::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl<T: Clone> Clone for Stored<T> {
+    fn clone(&self) -> Stored<T> {
+        match (self.decoded.get(), &self.source) {
+            // Still stored: the copy shares the source and decodes on its own first read.
+            (None, Some(s)) => Stored::from_source(Arc::clone(s)),
+            _ => Stored::from(self.get().clone()),
+        }
+    }
+}
+
+impl<T: PartialEq> PartialEq for Stored<T> {
+    fn eq(&self, other: &Stored<T>) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: PartialEq> PartialEq<Vec<T>> for Stored<T> {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        **self == *other
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Stored<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Stored<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a mut Stored<T> {
+    type Item = &'a mut T;
+    type IntoIter = std::slice::IterMut<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
 }
 
 /// Joint scales as the Quake II re-release applies them (its `.md5scale` files, read by

@@ -326,7 +326,7 @@ mod tests {
             animations: vec![SkeletalAnimation {
                 name: "a".into(),
                 fps: 24.0,
-                frames: vec![vec![t(1.0), t(1.0)]],
+                frames: vec![vec![t(1.0), t(1.0)]].into(),
                 bounds: vec![],
                 loops: false,
                 weight_scales: None,

@@ -44,8 +44,8 @@ use crate::image::{self, Image, Palette, Pixels};
 use crate::limits::{Budget, Limits};
 use crate::math::{self, IDENTITY};
 use crate::model::{
-    clips_from_frame_names, Clip, Converted, Frame as ModelFrame, Joint, JointTransform, Mesh,
-    Model, MorphTarget, SkeletalAnimation, Skin as ModelSkin,
+    clips_from_frame_names, Clip, Converted, Frame as ModelFrame, Influences, Joint,
+    JointTransform, Mesh, Model, MorphTarget, SkeletalAnimation, Skin as ModelSkin,
 };
 use crate::options::ConvertOptions;
 use crate::resolve::Resolver;
@@ -276,7 +276,7 @@ impl Skeleton {
 }
 
 /// Skeletal animations and their joint scales (see [`Model::animation_scales`]).
-type Animations = (Vec<SkeletalAnimation>, Vec<Vec<Vec<[f32; 3]>>>);
+type Animations = (Vec<SkeletalAnimation>, Vec<crate::model::ScaleFrames>);
 
 impl Skeleton {
     /// The bone matrix of each bone in frame `f` (the first transform naming it, as
@@ -397,7 +397,7 @@ impl Skeleton {
             animations.push(SkeletalAnimation {
                 name: c.name.clone(),
                 fps: c.fps,
-                frames: per_frame[range.clone()].to_vec(),
+                frames: per_frame[range.clone()].to_vec().into(),
                 bounds: Vec::new(),
                 loops: false,
                 weight_scales: None,
@@ -412,7 +412,10 @@ impl Skeleton {
         if unit {
             animation_scales.clear();
         }
-        Some((animations, animation_scales))
+        Some((
+            animations,
+            animation_scales.into_iter().map(Into::into).collect(),
+        ))
     }
 }
 
@@ -761,7 +764,7 @@ impl GroupMeshes {
                 let joint_weights = if skinned {
                     p.source_vertices
                         .iter()
-                        .map(|&v| influences[v as usize].clone())
+                        .map(|&v| Influences::from_slice(&influences[v as usize]))
                         .collect()
                 } else {
                     Vec::new()

@@ -17,19 +17,31 @@
 use super::raw::*;
 use crate::math::{self, Quat};
 use crate::model::pose::JointPose;
-use crate::model::{Converted, JointTransform, Mesh, Model, SkeletalAnimation};
+use crate::model::{
+    Converted, FrameSource, Frames, Influences, JointTransform, Mesh, Model, ScaleFrames,
+    SkeletalAnimation, Stored,
+};
+use std::sync::Arc;
 
 /// The frame rate given to an animation whose file stores 0 (Cube 2's default speed).
 pub const DEFAULT_FPS: f32 = 10.0;
 
-/// A vertex array's components as `f32`, `N` a vertex (missing components 0); weights and
-/// colours (`normalised`) divided by their integer format's largest value.
-fn components<const N: usize>(a: &VertexArray<'_>, n: usize, normalised: bool) -> Vec<[f32; N]> {
+/// A vertex array's components as `f32` for the vertices `range`, `N` a vertex (missing
+/// components 0); weights and colours (`normalised`) divided by their integer format's
+/// largest value.
+fn components<const N: usize>(
+    a: &VertexArray<'_>,
+    range: std::ops::Range<usize>,
+    normalised: bool,
+) -> Vec<[f32; N]> {
     let f = a.component_format();
+    let n = range.len();
     if f == ComponentFormat::Float && a.size as usize == N {
         // The usual cases, read in one pass.
         return a
             .data
+            .get(4 * N * range.start..)
+            .unwrap_or(&[])
             .chunks_exact(4 * N)
             .take(n)
             .map(|c| {
@@ -43,6 +55,8 @@ fn components<const N: usize>(a: &VertexArray<'_>, n: usize, normalised: bool) -
         let k = if normalised { 1.0 / 255.0 } else { 1.0 };
         return a
             .data
+            .get(N * range.start..)
+            .unwrap_or(&[])
             .chunks_exact(N)
             .take(n)
             .map(|c| std::array::from_fn(|i| f32::from(c[i]) * k))
@@ -50,7 +64,7 @@ fn components<const N: usize>(a: &VertexArray<'_>, n: usize, normalised: bool) -
     }
     let unit = if normalised { f.unit() } else { 1.0 };
     let size = a.size as usize;
-    (0..n)
+    range
         .map(|v| {
             std::array::from_fn(|c| {
                 if c < size {
@@ -67,17 +81,20 @@ fn components<const N: usize>(a: &VertexArray<'_>, n: usize, normalised: bool) -
 type PosePlan = ([f32; 10], Vec<(usize, f32)>);
 
 /// Decodes frames: per pose its channels' base values and the animated channels with their
-/// scales, planned once; a frame is then one pass over its stored values.
-pub struct FrameDecoder<'f> {
-    frames: &'f [u16],
+/// scales, planned once; a frame is then one pass over its stored values. It keeps its own
+/// copy of the stored frames, so a Model's animations can keep it and decode on first read.
+#[derive(Debug)]
+pub struct FrameDecoder {
+    /// The stored values, little-endian.
+    frames: Arc<[u8]>,
     per_frame: usize,
     version: u32,
     poses: Vec<PosePlan>,
 }
 
-impl<'f> FrameDecoder<'f> {
+impl FrameDecoder {
     /// The decoder of `file`'s frames.
-    pub fn new(file: &'f File<'_>) -> FrameDecoder<'f> {
+    pub fn new(file: &File<'_>) -> FrameDecoder {
         let channels = file.channels();
         let poses = file
             .poses
@@ -93,7 +110,7 @@ impl<'f> FrameDecoder<'f> {
             })
             .collect();
         FrameDecoder {
-            frames: &file.frames,
+            frames: Arc::from(&*file.frames),
             per_frame: file.header.num_framechannels as usize,
             version: file.header.version,
             poses,
@@ -104,18 +121,179 @@ impl<'f> FrameDecoder<'f> {
     /// scale xyz; version 1's rotation w made from xyz): `offset + value × scale` for the
     /// channels in the pose's mask, the offset for the others.
     pub fn frame(&self, f: usize, out: &mut [[f32; 10]]) {
-        let start = (f * self.per_frame).min(self.frames.len());
-        let end = (start + self.per_frame).min(self.frames.len());
-        let mut values = self.frames[start..end].iter();
+        let mut values = self.values(f).iter();
         for (o, (base, animated)) in out.iter_mut().zip(&self.poses) {
             *o = *base;
             for &(c, scale) in animated {
-                o[c] += f32::from(values.next().copied().unwrap_or(0)) * scale;
+                o[c] += f32::from(values.next().map_or(0, |b| u16::from_le_bytes(*b))) * scale;
             }
             if self.version == 1 {
                 *o = upgrade_channels(1, *o);
             }
         }
+    }
+
+    /// The joint transforms of frames `range`, as [`SkeletalAnimation::frames`] keeps them:
+    /// a pose with a value not finite or beyond [`SANE`] is the identity, rotations
+    /// normalised.
+    pub fn transforms(&self, range: std::ops::Range<usize>) -> Vec<Vec<JointTransform>> {
+        let mut buffer = vec![[0f32; 10]; self.poses.len()];
+        range
+            .map(|f| {
+                self.frame(f, &mut buffer);
+                buffer.iter().map(joint_transform).collect()
+            })
+            .collect()
+    }
+
+    /// The joint scales of frames `range` (1 for a pose made the identity, see
+    /// [`FrameDecoder::transforms`]).
+    pub fn scales(&self, range: std::ops::Range<usize>) -> Vec<Vec<[f32; 3]>> {
+        let mut buffer = vec![[0f32; 10]; self.poses.len()];
+        range
+            .map(|f| {
+                self.frame(f, &mut buffer);
+                buffer
+                    .iter()
+                    .map(|v| {
+                        let v = finite_or_identity(v);
+                        [v[7], v[8], v[9]]
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Checks frames `range` without decoding them: how many poses (frame by pose) have a
+    /// value not finite or beyond [`SANE`] (those become the identity), and whether a scale
+    /// other than 1 occurs. Only channels whose stored values can reach such a value are read.
+    fn check(&self, range: std::ops::Range<usize>) -> (usize, bool) {
+        // Per pose: whether a constant channel is already out of range, and the animated
+        // channels to read (position in the frame, base, scale, whether it is a scale).
+        // A pose made the identity does not scale.
+        let frames = range.len();
+        let mut constant_bad = 0usize;
+        let mut scaled = false;
+        let mut reads: Vec<(bool, Vec<ChannelRead>)> = Vec::new();
+        let mut at = 0usize;
+        // Version 1 keeps its 9 channels here (upgraded after decoding): scales at 6..9,
+        // and a rotation `w` made from finite x, y, z is finite.
+        let scale_from = if self.version == 1 { 6 } else { 7 };
+        for (base, animated) in &self.poses {
+            let mut pose_reads = Vec::new();
+            let mut bad = false;
+            let mut constant_scaled = false;
+            let mut is_animated = [false; 10];
+            for &(c, scale) in animated {
+                is_animated[c] = true;
+                let reach = f64::from(base[c]).abs() + 65535.0 * f64::from(scale).abs();
+                let is_scale = c >= scale_from;
+                // Reaching 1e12 (with a margin for f32 rounding), or a scale channel whose
+                // step is not 0 (it can leave 1): read.
+                if reach.is_nan() || reach > 0.5 * f64::from(SANE) || (is_scale && scale != 0.0) {
+                    pose_reads.push((at, base[c], scale, is_scale));
+                } else if is_scale && !is_unit_scale([base[c]; 3]) {
+                    constant_scaled = true;
+                }
+                at += 1;
+            }
+            for c in 0..self.channels() {
+                if !is_animated[c] {
+                    bad |= !sane(base[c]);
+                    constant_scaled |= c >= scale_from && !is_unit_scale([base[c]; 3]);
+                }
+            }
+            if bad {
+                constant_bad += 1;
+            } else if pose_reads.is_empty() {
+                scaled |= constant_scaled && frames > 0;
+            } else {
+                reads.push((constant_scaled, pose_reads));
+            }
+        }
+        let mut bad_poses = constant_bad * frames;
+        for f in range {
+            // As `frame` reads them: values past the stored ones are 0.
+            let values = self.values(f);
+            for (constant_scaled, pose_reads) in &reads {
+                let mut bad = false;
+                let mut pose_scaled = *constant_scaled;
+                for &(at, base, scale, is_scale) in pose_reads {
+                    let q = values.get(at).map_or(0, |b| u16::from_le_bytes(*b));
+                    let v = base + f32::from(q) * scale;
+                    bad |= !sane(v);
+                    pose_scaled |= is_scale && !is_unit_scale([v; 3]);
+                }
+                bad_poses += usize::from(bad);
+                scaled |= !bad && pose_scaled;
+            }
+        }
+        (bad_poses, scaled)
+    }
+
+    /// Frame `f`'s stored values (fewer, or none, past the stored ones).
+    fn values(&self, f: usize) -> &[[u8; 2]] {
+        let len = self.frames.len() / 2;
+        let start = f.saturating_mul(self.per_frame).min(len);
+        let end = start.saturating_add(self.per_frame).min(len);
+        let (pairs, _) = self.frames[2 * start..2 * end].as_chunks::<2>();
+        pairs
+    }
+
+    /// The number of channels a pose has (10, version 1's 9).
+    fn channels(&self) -> usize {
+        if self.version == 1 {
+            9
+        } else {
+            10
+        }
+    }
+}
+
+/// A stored channel [`FrameDecoder::check`] reads: its place in the frame, base, step, and
+/// whether it is a scale.
+type ChannelRead = (usize, f32, f32, bool);
+
+/// One animation's frames kept stored, decoded on first read ([`Stored::from_source`]): its
+/// joint transforms, or (`scales`) its joint scales.
+#[derive(Debug)]
+struct IqmFrames {
+    decoder: Arc<FrameDecoder>,
+    range: std::ops::Range<usize>,
+}
+
+impl FrameSource<Vec<JointTransform>> for IqmFrames {
+    fn frame_count(&self) -> usize {
+        self.range.len()
+    }
+
+    fn decode(&self) -> Vec<Vec<JointTransform>> {
+        self.decoder.transforms(self.range.clone())
+    }
+}
+
+/// An animation's joint scales kept stored (see [`IqmFrames`]).
+#[derive(Debug)]
+struct IqmScales(IqmFrames);
+
+impl FrameSource<Vec<[f32; 3]>> for IqmScales {
+    fn frame_count(&self) -> usize {
+        self.0.range.len()
+    }
+
+    fn decode(&self) -> Vec<Vec<[f32; 3]>> {
+        self.0.decoder.scales(self.0.range.clone())
+    }
+}
+
+/// A pose's decoded channels as a joint transform: the identity where a value is not finite
+/// or beyond [`SANE`], the rotation normalised.
+#[inline]
+fn joint_transform(v: &[f32; 10]) -> JointTransform {
+    let v = finite_or_identity(v);
+    JointTransform {
+        translation: [v[0], v[1], v[2]],
+        rotation: normalized(v[3], v[4], v[5], v[6]),
     }
 }
 
@@ -218,15 +396,10 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
     let mut warnings = Vec::new();
     let version = file.header.version;
     let nv = file.header.num_vertexes as usize;
-    let positions = file
-        .array(ArrayType::Position)
-        .map(|a| components::<3>(a, nv, false));
-    let normals = file
-        .array(ArrayType::Normal)
-        .map(|a| components::<3>(a, nv, false));
-    let uvs = file
-        .array(ArrayType::Texcoord)
-        .map(|a| components::<2>(a, nv, false));
+    // Each mesh reads its own vertices from the arrays (no copy of the whole arrays first).
+    let positions = file.array(ArrayType::Position);
+    let normals = file.array(ArrayType::Normal);
+    let uvs = file.array(ArrayType::Texcoord);
     let blend = match (
         file.array(ArrayType::BlendIndexes),
         file.array(ArrayType::BlendWeights),
@@ -234,11 +407,22 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
         (Some(i), Some(w)) if !file.joints.is_empty() => Some((i, w)),
         _ => None,
     };
-    // Blend arrays of up to four components, decoded once.
+    // Blend arrays of up to four components, decoded once (but for four bytes each, the
+    // usual case, read in place).
     type Blend4 = (Vec<[f32; 4]>, Vec<[f32; 4]>);
+    let byte_blend = blend.filter(|(i, w)| {
+        [i, w]
+            .iter()
+            .all(|a| a.size == 4 && a.component_format() == ComponentFormat::UByte)
+    });
     let blend4: Option<Blend4> = blend
-        .filter(|(i, w)| i.size <= 4 && w.size <= 4)
-        .map(|(i, w)| (components::<4>(i, nv, false), components::<4>(w, nv, true)));
+        .filter(|(i, w)| i.size <= 4 && w.size <= 4 && byte_blend.is_none())
+        .map(|(i, w)| {
+            (
+                components::<4>(i, 0..nv, false),
+                components::<4>(w, 0..nv, true),
+            )
+        });
     if nv > 0 && !file.meshes.is_empty() && positions.is_none() {
         warnings.push("no position array: the meshes are left out".to_string());
     }
@@ -296,7 +480,7 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
         let Some(positions) = &positions else { break };
         let first = m.first_vertex as usize;
         let range = first..first + m.num_vertexes as usize;
-        let p: Vec<[f32; 3]> = positions[range.clone()].to_vec();
+        let p: Vec<[f32; 3]> = components::<3>(positions, range.clone(), false);
         let mut triangles = Vec::with_capacity(m.num_triangles as usize);
         let tris = &file.triangles
             [m.first_triangle as usize..(m.first_triangle + m.num_triangles) as usize];
@@ -308,25 +492,70 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
                 dropped += 1;
             }
         }
-        let n = match &normals {
-            Some(n) => n[range.clone()]
-                .iter()
-                .map(|v| math::normalize_or(*v, [0.0, 0.0, 1.0]))
-                .collect(),
+        let n = match normals {
+            Some(n) => {
+                let mut n = components::<3>(n, range.clone(), false);
+                n.iter_mut()
+                    .for_each(|v| *v = math::normalize_or(*v, [0.0, 0.0, 1.0]));
+                n
+            }
             None => math::smooth_normals(&p, &triangles),
         };
-        let uv = match &uvs {
-            Some(u) => u[range.clone()].to_vec(),
+        let uv = match uvs {
+            Some(u) => components::<2>(u, range.clone(), false),
             None => vec![[0.0; 2]; p.len()],
         };
         let joint_weights = match (blend, &blend4) {
+            (Some((ia, wa)), _) if byte_blend.is_some() => {
+                // Four byte indexes and four byte weights a vertex: what the blend4 path
+                // below computes, the same operations in the same order, without its copies.
+                let joints = file.joints.len();
+                let (ib, wb) = (
+                    ia.data.get(4 * range.start..).unwrap_or(&[]),
+                    wa.data.get(4 * range.start..).unwrap_or(&[]),
+                );
+                ib.chunks_exact(4)
+                    .zip(wb.chunks_exact(4))
+                    .take(range.len())
+                    .map(|(i, w)| {
+                        let mut inf = [(0u32, 0f32); 4];
+                        let mut k = 0;
+                        for c in 0..4 {
+                            let w = f32::from(w[c]) * (1.0 / 255.0);
+                            if w <= 0.0 {
+                                continue;
+                            }
+                            let j = u32::from(i[c]);
+                            if j as usize >= joints {
+                                bad_joint += 1;
+                                continue;
+                            }
+                            match inf[..k].iter_mut().find(|(q, _)| *q == j) {
+                                Some((_, acc)) => *acc += w,
+                                None => {
+                                    inf[k] = (j, w);
+                                    k += 1;
+                                }
+                            }
+                        }
+                        let sum: f32 = inf[..k].iter().map(|(_, w)| w).sum();
+                        if sum > 0.0 {
+                            inf[..k].iter_mut().for_each(|(_, w)| *w /= sum);
+                            Influences::from_slice(&inf[..k])
+                        } else {
+                            unweighted += 1;
+                            Influences::from_slice(&[(0, 1.0)])
+                        }
+                    })
+                    .collect()
+            }
             (Some((ia, wa)), blend4) => {
                 let size = ia.size.min(wa.size) as usize;
                 let wunit = wa.component_format().unit();
                 range
                     .clone()
                     .map(|v| {
-                        let mut inf: Vec<(u32, f32)> = Vec::with_capacity(size);
+                        let mut inf = Influences::new();
                         for c in 0..size {
                             let (j, w) = match blend4 {
                                 Some((i4, w4)) => (f64::from(i4[v][c]), w4[v][c]),
@@ -349,7 +578,7 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
                             inf.iter_mut().for_each(|(_, w)| *w /= sum);
                         } else {
                             unweighted += 1;
-                            inf = vec![(0, 1.0)];
+                            inf = Influences::from_slice(&[(0, 1.0)]);
                         }
                         inf
                     })
@@ -477,7 +706,7 @@ pub fn add_ranges(
     if ranges.is_empty() || file.poses.is_empty() {
         return;
     }
-    let decoder = FrameDecoder::new(file);
+    let decoder = Arc::new(FrameDecoder::new(file));
     let np = file.poses.len();
     let before = model.animations.len();
     let mut buffer = vec![[0f32; 10]; np];
@@ -518,38 +747,26 @@ pub fn add_ranges(
         ));
         return;
     }
+    // The frames (and the scales, where one is not 1) stay stored, decoded on first read.
+    // Checking reads only the channels that can leave the sane range or 1.
+    let checks: Vec<(usize, bool)> = ranges
+        .iter()
+        .map(|a| decoder.check(a.first as usize..(a.first + a.count) as usize))
+        .collect();
+    let scaled = checks.iter().any(|c| c.1);
+    let not_finite: usize = checks.iter().map(|c| c.0).sum();
     let mut all_scales = Vec::with_capacity(ranges.len());
-    let mut scaled = false;
     let mut zero_rate = Vec::new();
-    let mut not_finite = 0usize;
     for a in ranges {
         let name = a.name.clone();
         let range = a.first as usize..(a.first + a.count) as usize;
-        let mut frames = Vec::with_capacity(range.len());
-        // Scales, flat (frame-major), kept only when one is not 1.
-        let mut flat_scales: Vec<[f32; 3]> = Vec::with_capacity(range.len() * np);
-        for f in range.clone() {
-            decoder.frame(f, &mut buffer);
-            let mut fr = Vec::with_capacity(np);
-            for v in &buffer {
-                let ok = v.iter().all(|c| c.abs() <= SANE);
-                not_finite += usize::from(!ok);
-                let v = if ok { *v } else { finite_or_identity(v) };
-                fr.push(JointTransform {
-                    translation: [v[0], v[1], v[2]],
-                    rotation: normalized(v[3], v[4], v[5], v[6]),
-                });
-                let s = [v[7], v[8], v[9]];
-                scaled |= !is_unit_scale(s);
-                flat_scales.push(s);
-            }
-            frames.push(fr);
-        }
-        let scales: Vec<Vec<[f32; 3]>> = if scaled {
-            flat_scales.chunks(np.max(1)).map(<[_]>::to_vec).collect()
-        } else {
-            Vec::new()
+        let stored = || IqmFrames {
+            decoder: Arc::clone(&decoder),
+            range: range.clone(),
         };
+        let frames = Frames::from_source(Arc::new(stored()));
+        let scales: Option<ScaleFrames> =
+            scaled.then(|| Stored::from_source(Arc::new(IqmScales(stored()))));
         let fps = if a.fps.is_finite() && a.fps > 0.0 {
             a.fps
         } else {
@@ -564,7 +781,7 @@ pub fn add_ranges(
         } else {
             Vec::new()
         };
-        if frames.is_empty() {
+        if frames.count() == 0 {
             warnings.push(format!("animation {name:?} has no frames: left out"));
             continue;
         }
@@ -593,19 +810,17 @@ pub fn add_ranges(
     }
     if scaled || !model.animation_scales.is_empty() {
         // Scales for every animation or none: those before these scale by 1.
-        let unit = |a: &SkeletalAnimation| {
-            vec![vec![[1.0f32; 3]; a.frames.first().map_or(0, Vec::len)]; a.frames.len()]
-        };
+        // (Every frame has one transform per joint.)
+        let joints = model.joints.len();
+        let unit = |a: &SkeletalAnimation| vec![vec![[1.0f32; 3]; joints]; a.frames.count()];
         while model.animation_scales.len() < before {
             let a = &model.animations[model.animation_scales.len()];
-            model.animation_scales.push(unit(a));
+            model.animation_scales.push(unit(a).into());
         }
-        // An animation decoded before the first scale other than 1 kept none: all 1.
         for (i, sc) in all_scales.into_iter().enumerate() {
             let a = &model.animations[before + i];
-            model
-                .animation_scales
-                .push(if sc.is_empty() { unit(a) } else { sc });
+            let sc = sc.unwrap_or_else(|| unit(a).into());
+            model.animation_scales.push(sc);
         }
     }
 }

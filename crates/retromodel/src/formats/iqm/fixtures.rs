@@ -284,7 +284,7 @@ fn add_animation(file: &mut File<'static>, text: &mut Text) {
     file.header.num_frames = 5;
     file.header.num_framechannels = poses.iter().map(|p| p.animated(channels) as u32).sum();
     file.poses = poses;
-    file.frames = frames;
+    file.set_frame_values(&frames);
     file.bounds = (0..5)
         .map(|k| Bounds {
             bbmin: [-1.0, -1.0, 0.0],

@@ -209,7 +209,7 @@ pub fn from_model(
         uv.extend((0..m.positions.len()).map(|v| m.uvs.get(v).copied().unwrap_or([0.0; 2])));
         if skinned {
             for v in 0..m.positions.len() {
-                let w = m.joint_weights.get(v).map_or(&[][..], Vec::as_slice);
+                let w = m.joint_weights.get(v).map_or(&[][..], |w| w.as_slice());
                 if w.is_empty() {
                     unweighted += 1;
                 }
@@ -450,7 +450,7 @@ fn write_animations(model: &Model, file: &mut File<'static>, text: &mut Text) ->
     file.header.num_frames = frames_total as u32;
     file.header.num_framechannels = channels;
     file.poses = poses;
-    file.frames = frames;
+    file.set_frame_values(&frames);
     file.bounds = bounds;
     format!(
         "animation channels stored in 16 bits: largest error {:.3e} units in translation, \

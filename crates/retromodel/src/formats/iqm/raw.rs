@@ -492,8 +492,9 @@ pub struct File<'a> {
     pub poses: Vec<Pose>,
     /// The animations.
     pub anims: Vec<Anim>,
-    /// The frames' channel values, `num_frames × num_framechannels`, frame by frame.
-    pub frames: Vec<u16>,
+    /// The frames' channel values, `num_frames × num_framechannels` little-endian `u16`s,
+    /// frame by frame, as stored (see [`File::frame_values`]).
+    pub frames: Cow<'a, [u8]>,
     /// Per frame bounds; empty when the file stores none.
     pub bounds: Vec<Bounds>,
     /// The comment's `num_comment` bytes.
@@ -518,7 +519,7 @@ impl File<'static> {
             joints: Vec::new(),
             poses: Vec::new(),
             anims: Vec::new(),
-            frames: Vec::new(),
+            frames: Cow::Owned(Vec::new()),
             bounds: Vec::new(),
             comment: Cow::Owned(Vec::new()),
             extensions: Vec::new(),
@@ -537,6 +538,18 @@ impl File<'_> {
             Ok(s) => s.to_string(),
             Err(_) => t[..end].iter().map(|&b| char::from(b)).collect(),
         }
+    }
+
+    /// The frames' channel values, decoded.
+    pub fn frame_values(&self) -> impl Iterator<Item = u16> + '_ {
+        self.frames
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    /// Sets the frames' channel values (stored little-endian).
+    pub fn set_frame_values(&mut self, values: &[u16]) {
+        self.frames = Cow::Owned(values.iter().flat_map(|v| v.to_le_bytes()).collect());
     }
 
     /// The first vertex array of `kind`.
@@ -573,7 +586,7 @@ impl File<'_> {
             joints: self.joints,
             poses: self.poses,
             anims: self.anims,
-            frames: self.frames,
+            frames: Cow::Owned(self.frames.into_owned()),
             bounds: self.bounds,
             comment: Cow::Owned(self.comment.into_owned()),
             extensions: self

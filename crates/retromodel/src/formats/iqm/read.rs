@@ -385,11 +385,8 @@ impl<'a> File<'a> {
             2,
         )?;
         r.seek(frames_at)?;
-        let raw = r.bytes(frame_values as usize * 2)?;
-        let frames: Vec<u16> = raw
-            .chunks_exact(2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-            .collect();
+        // Kept as stored (little-endian 16-bit values): decoding waits for the frames' use.
+        let frames = Cow::Borrowed(r.bytes(frame_values as usize * 2)?);
         let bounds = if h.ofs_bounds != 0 && h.num_frames > 0 {
             let (at, _) = sect(
                 &mut covered,

@@ -67,8 +67,8 @@ impl File<'_> {
             anims.f32(a.framerate);
             anims.u32(a.flags);
         }
-        let mut frames = Writer::with_capacity(2 * self.frames.len());
-        self.frames.iter().for_each(|&v| frames.u16(v));
+        let mut frames = Writer::with_capacity(self.frames.len());
+        frames.bytes(&self.frames);
         let mut bounds = Writer::with_capacity(BOUNDS_SIZE * self.bounds.len());
         for b in &self.bounds {
             bounds.vec3(b.bbmin);
@@ -160,7 +160,7 @@ impl File<'_> {
         h.ofs_poses = place(pose_size(version) * self.poses.len(), 4);
         h.num_anims = self.anims.len() as u32;
         h.ofs_anims = place(ANIM_SIZE * self.anims.len(), 4);
-        h.ofs_frames = place(2 * self.frames.len(), 4);
+        h.ofs_frames = place(self.frames.len(), 4);
         h.ofs_bounds = place(BOUNDS_SIZE * self.bounds.len(), 4);
         h.num_comment = self.comment.len() as u32;
         h.ofs_comment = place(self.comment.len(), 4);

@@ -36,6 +36,7 @@ use super::raw::{AnimFile, BaseJoint, Bounds, HierarchyJoint, Joint, Mesh, VERSI
 use crate::hash::FastMap;
 use crate::math::{add, cross, dot, normalize_or, scale, sub};
 use crate::model::pose::{self as skeletal, check_parents, PoseTrack};
+use crate::model::Influences;
 use std::collections::HashMap;
 
 pub use crate::model::pose::{
@@ -578,11 +579,11 @@ pub fn inverse_bind_matrix(joint: &Joint) -> [f32; 16] {
 ///
 /// # Panics
 /// When the mesh's weight ranges are out of range ([`check_mesh`]).
-pub fn vertex_influences(mesh: &Mesh, max_influences: usize) -> Vec<Vec<(u32, f32)>> {
+pub fn vertex_influences(mesh: &Mesh, max_influences: usize) -> Vec<Influences> {
     mesh.verts
         .iter()
         .map(|v| {
-            let mut list: Vec<(u32, f32)> = Vec::with_capacity(v.count_weight as usize);
+            let mut list = Influences::new();
             for w in weights_of(mesh, v) {
                 match list.iter_mut().find(|(j, _)| *j == w.joint) {
                     Some(e) => e.1 += w.bias,

@@ -28,7 +28,7 @@ use crate::error::{ErrorKind, Result};
 use crate::interchange::ImportOptions;
 use crate::limits::Budget;
 use crate::math::{self, Mat4};
-use crate::model::{Joint, JointTransform, Model, SkeletalAnimation, WeightScales};
+use crate::model::{Influences, Joint, JointTransform, Model, SkeletalAnimation, WeightScales};
 
 /// Frames per second of a skeletal animation sampled at no rate of its own (Doom 3's).
 const SKELETAL_FPS: f32 = 24.0;
@@ -325,7 +325,7 @@ impl Skeleton {
                 .influences
                 .iter()
                 .map(|list| {
-                    let mut merged: Vec<(u32, f32)> = Vec::with_capacity(list.len());
+                    let mut merged = Influences::new();
                     for &(j, w) in list {
                         let j = slot_to_model[j as usize];
                         match merged.iter_mut().find(|(m, _)| *m == j) {
@@ -336,7 +336,7 @@ impl Skeleton {
                     let sum: f32 = merged.iter().map(|e| e.1).sum();
                     if merged.is_empty() || sum <= 0.0 {
                         dropped += 1;
-                        return vec![(0, 1.0)];
+                        return Influences::from_slice(&[(0, 1.0)]);
                     }
                     merged.iter_mut().for_each(|e| e.1 /= sum);
                     merged
@@ -517,7 +517,7 @@ impl Skeleton {
             model.animations.push(SkeletalAnimation {
                 name: a.name.clone(),
                 fps,
-                frames,
+                frames: frames.into(),
                 bounds: Vec::new(),
                 loops: false,
                 weight_scales: (weighed && !weight_scales.is_unit()).then_some(weight_scales),
