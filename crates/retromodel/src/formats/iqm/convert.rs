@@ -824,3 +824,88 @@ pub fn add_ranges(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+
+    /// What decoding every frame finds: poses with a value not finite or beyond [`SANE`],
+    /// and whether a pose kept as decoded scales.
+    fn by_decoding(d: &FrameDecoder, frames: usize) -> (usize, bool) {
+        let mut buffer = vec![[0f32; 10]; d.poses.len()];
+        let (mut bad, mut scaled) = (0, false);
+        for f in 0..frames {
+            d.frame(f, &mut buffer);
+            for v in &buffer {
+                if v.iter().all(|c| sane(*c)) {
+                    scaled |= !is_unit_scale([v[7], v[8], v[9]]);
+                } else {
+                    bad += 1;
+                }
+            }
+        }
+        (bad, scaled)
+    }
+
+    /// `FrameDecoder::check`, which reads only some channels, finds what decoding every
+    /// frame finds: on the fixtures, on variants of them with a scale, a huge step and a NaN
+    /// offset, and (with `RETROMODEL_CORPUS`) on every corpus IQM file.
+    #[test]
+    fn check_agrees_with_decoding() {
+        let mut inputs: Vec<Vec<u8>> = super::super::fixtures::all()
+            .into_iter()
+            .map(|(_, b)| b)
+            .collect();
+        if let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") {
+            let mut stack = vec![std::path::PathBuf::from(dir)];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                    let path = e.path();
+                    if path.is_dir() {
+                        stack.push(path);
+                    } else if path
+                        .extension()
+                        .is_some_and(|x| x == "iqm" || x == "vvm" || x == "exm")
+                    {
+                        inputs.push(std::fs::read(&path).unwrap());
+                    }
+                }
+            }
+        }
+        let (mut checked, mut found_bad, mut found_scaled) = (0, 0, 0);
+        for bytes in &inputs {
+            let Ok(file) = File::parse(bytes, &Limits::default()) else {
+                continue;
+            };
+            if file.poses.is_empty() || file.header.num_frames == 0 {
+                continue;
+            }
+            let mut variants = vec![file.clone()];
+            for change in 0..3 {
+                let mut v = file.clone();
+                let p = &mut v.poses[0];
+                match change {
+                    0 => p.channel_offset[7] = 2.0,
+                    1 => {
+                        if let Some(c) = (0..10).find(|c| p.mask & (1 << c) != 0) {
+                            p.channel_scale[c] = 1e9;
+                        }
+                    }
+                    _ => p.channel_offset[1] = f32::NAN,
+                }
+                variants.push(v);
+            }
+            for v in &variants {
+                let d = FrameDecoder::new(v);
+                let frames = v.header.num_frames as usize;
+                let expected = by_decoding(&d, frames);
+                assert_eq!(d.check(0..frames), expected);
+                checked += 1;
+                found_bad += usize::from(expected.0 > 0);
+                found_scaled += usize::from(expected.1);
+            }
+        }
+        assert!(checked >= 8 && found_bad >= 2 && found_scaled >= 2);
+    }
+}
