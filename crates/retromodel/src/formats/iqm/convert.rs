@@ -167,20 +167,21 @@ impl FrameDecoder {
     /// Checks frames `range` without decoding them: how many poses (frame by pose) have a
     /// value not finite or beyond [`SANE`] (those become the identity), and whether a scale
     /// other than 1 occurs. Only channels whose stored values can reach such a value are read.
-    fn check(&self, range: std::ops::Range<usize>) -> (usize, bool) {
-        // Per pose: whether a constant channel is already out of range, and the animated
-        // channels to read (position in the frame, base, scale, whether it is a scale).
-        // A pose made the identity does not scale.
-        let frames = range.len();
+    fn check(&self, ranges: &[std::ops::Range<usize>]) -> Vec<(usize, bool)> {
+        // Planned once for all ranges. Per pose: whether a constant channel is already out
+        // of range, and the animated channels to read (`ChannelRead`, all poses' in one
+        // list: each pose's part with whether its constant channels scale). A pose made the
+        // identity does not scale.
         let mut constant_bad = 0usize;
-        let mut scaled = false;
-        let mut reads: Vec<(bool, Vec<ChannelRead>)> = Vec::new();
+        let mut constant_scaled_any = false;
+        let mut reads: Vec<ChannelRead> = Vec::new();
+        let mut pose_reads: Vec<(bool, std::ops::Range<usize>)> = Vec::new();
         let mut at = 0usize;
         // Version 1 keeps its 9 channels here (upgraded after decoding): scales at 6..9,
         // and a rotation `w` made from finite x, y, z is finite.
         let scale_from = if self.version == 1 { 6 } else { 7 };
         for (base, animated) in &self.poses {
-            let mut pose_reads = Vec::new();
+            let first = reads.len();
             let mut bad = false;
             let mut constant_scaled = false;
             let mut is_animated = [false; 10];
@@ -191,7 +192,7 @@ impl FrameDecoder {
                 // Reaching 1e12 (with a margin for f32 rounding), or a scale channel whose
                 // step is not 0 (it can leave 1): read.
                 if reach.is_nan() || reach > 0.5 * f64::from(SANE) || (is_scale && scale != 0.0) {
-                    pose_reads.push((at, base[c], scale, is_scale));
+                    reads.push((at, base[c], scale, is_scale));
                 } else if is_scale && !is_unit_scale([base[c]; 3]) {
                     constant_scaled = true;
                 }
@@ -205,30 +206,38 @@ impl FrameDecoder {
             }
             if bad {
                 constant_bad += 1;
-            } else if pose_reads.is_empty() {
-                scaled |= constant_scaled && frames > 0;
+                reads.truncate(first);
+            } else if reads.len() == first {
+                constant_scaled_any |= constant_scaled;
             } else {
-                reads.push((constant_scaled, pose_reads));
+                pose_reads.push((constant_scaled, first..reads.len()));
             }
         }
-        let mut bad_poses = constant_bad * frames;
-        for f in range {
-            // As `frame` reads them: values past the stored ones are 0.
-            let values = self.values(f);
-            for (constant_scaled, pose_reads) in &reads {
-                let mut bad = false;
-                let mut pose_scaled = *constant_scaled;
-                for &(at, base, scale, is_scale) in pose_reads {
-                    let q = values.get(at).map_or(0, |b| u16::from_le_bytes(*b));
-                    let v = base + f32::from(q) * scale;
-                    bad |= !sane(v);
-                    pose_scaled |= is_scale && !is_unit_scale([v; 3]);
+        ranges
+            .iter()
+            .map(|range| {
+                let frames = range.len();
+                let mut bad_poses = constant_bad * frames;
+                let mut scaled = constant_scaled_any && frames > 0;
+                for f in range.clone() {
+                    // As `frame` reads them: values past the stored ones are 0.
+                    let values = self.values(f);
+                    for (constant_scaled, part) in &pose_reads {
+                        let mut bad = false;
+                        let mut pose_scaled = *constant_scaled;
+                        for &(at, base, scale, is_scale) in &reads[part.clone()] {
+                            let q = values.get(at).map_or(0, |b| u16::from_le_bytes(*b));
+                            let v = base + f32::from(q) * scale;
+                            bad |= !sane(v);
+                            pose_scaled |= is_scale && !is_unit_scale([v; 3]);
+                        }
+                        bad_poses += usize::from(bad);
+                        scaled |= !bad && pose_scaled;
+                    }
                 }
-                bad_poses += usize::from(bad);
-                scaled |= !bad && pose_scaled;
-            }
-        }
-        (bad_poses, scaled)
+                (bad_poses, scaled)
+            })
+            .collect()
     }
 
     /// Frame `f`'s stored values (fewer, or none, past the stored ones).
@@ -541,7 +550,7 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
                         let sum: f32 = inf[..k].iter().map(|(_, w)| w).sum();
                         if sum > 0.0 {
                             inf[..k].iter_mut().for_each(|(_, w)| *w /= sum);
-                            Influences::from_slice(&inf[..k])
+                            Influences::from_buf_and_len(inf, k)
                         } else {
                             unweighted += 1;
                             Influences::from_slice(&[(0, 1.0)])
@@ -749,10 +758,11 @@ pub fn add_ranges(
     }
     // The frames (and the scales, where one is not 1) stay stored, decoded on first read.
     // Checking reads only the channels that can leave the sane range or 1.
-    let checks: Vec<(usize, bool)> = ranges
+    let spans: Vec<std::ops::Range<usize>> = ranges
         .iter()
-        .map(|a| decoder.check(a.first as usize..(a.first + a.count) as usize))
+        .map(|a| a.first as usize..(a.first + a.count) as usize)
         .collect();
+    let checks = decoder.check(&spans);
     let scaled = checks.iter().any(|c| c.1);
     let not_finite: usize = checks.iter().map(|c| c.0).sum();
     let mut all_scales = Vec::with_capacity(ranges.len());
@@ -900,7 +910,7 @@ mod tests {
                 let d = FrameDecoder::new(v);
                 let frames = v.header.num_frames as usize;
                 let expected = by_decoding(&d, frames);
-                assert_eq!(d.check(0..frames), expected);
+                assert_eq!(d.check(&[0..frames, 0..0]), [expected, (0, false)]);
                 checked += 1;
                 found_bad += usize::from(expected.0 > 0);
                 found_scaled += usize::from(expected.1);
