@@ -591,7 +591,7 @@ impl Animation {
     /// Frames.
     #[getter]
     fn frame_count(&self) -> usize {
-        self.animation().frames.len()
+        self.animation().frames.count()
     }
 
     /// Whether it loops (the last frame repeats the first, as Doom 3's cycles).
@@ -632,7 +632,7 @@ impl Animation {
         format!(
             "<retromodel.Animation {:?}: {} frames at {} fps>",
             a.name,
-            a.frames.len(),
+            a.frames.count(),
             a.fps
         )
     }

@@ -327,7 +327,8 @@ impl Model {
         } else if let Some(camera) = &self.camera {
             camera.keys.len()
         } else {
-            self.animations.iter().map(|a| a.frames.len()).sum()
+            // Counted without decoding frames kept stored.
+            self.animations.iter().map(|a| a.frames.count()).sum()
         }
     }
 }

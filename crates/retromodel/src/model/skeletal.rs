@@ -36,7 +36,7 @@ pub struct SkeletalAnimation {
 /// A format's per-frame data kept in its stored form, decoded when first read (see
 /// [`Stored::from_source`]): `T` is one frame's value (a joint transform per joint for
 /// [`Frames`], a scale per joint for [`ScaleFrames`]).
-pub trait FrameSource<T>: fmt::Debug + Send + Sync {
+pub trait FrameSource<T>: fmt::Debug + Send + Sync + std::panic::RefUnwindSafe {
     /// The number of frames.
     fn frame_count(&self) -> usize;
     /// Every frame, decoded.
@@ -54,8 +54,10 @@ pub type ScaleFrames = Stored<Vec<[f32; 3]>>;
 ///
 /// It dereferences to `Vec<T>`, so it reads and changes like one. A format whose frames are
 /// stored compactly (IQM's 16-bit channels) hands over a [`FrameSource`] instead: loading
-/// then costs no decoding, and the frames are decoded once, on first read, by whichever
-/// thread reads them first. Two are equal when their decoded frames are.
+/// then costs no decoding, and the frames are decoded on first read, once per value (by
+/// whichever thread reads first). A clone made before that shares the source and decodes on
+/// its own first read; the source (the stored form) is kept until the frames are changed.
+/// Two are equal when their decoded frames are. `{:?}` shows stored frames by their count.
 ///
 /// ```
 /// use retromodel::model::{Frames, JointTransform};
@@ -157,7 +159,11 @@ impl<T: Clone> Clone for Stored<T> {
 
 impl<T: PartialEq> PartialEq for Stored<T> {
     fn eq(&self, other: &Stored<T>) -> bool {
-        **self == **other
+        match (&self.source, &other.source) {
+            // The same stored frames, neither changed: equal without decoding.
+            (Some(a), Some(b)) if Arc::ptr_eq(a, b) => true,
+            _ => **self == **other,
+        }
     }
 }
 
@@ -168,8 +174,15 @@ impl<T: PartialEq> PartialEq<Vec<T>> for Stored<T> {
 }
 
 impl<T: fmt::Debug> fmt::Debug for Stored<T> {
+    /// Decoded frames as the `Vec` they are; stored ones by their count, without decoding.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&**self, f)
+        match (self.decoded.get(), &self.source) {
+            (None, Some(s)) => f
+                .debug_struct("Stored")
+                .field("frames", &s.frame_count())
+                .finish_non_exhaustive(),
+            _ => fmt::Debug::fmt(&**self, f),
+        }
     }
 }
 
@@ -261,4 +274,49 @@ pub struct CameraPath {
     pub cuts: Vec<u32>,
     /// One key per frame.
     pub keys: Vec<CameraKey>,
+}
+
+#[cfg(test)]
+mod stored_tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Three frames of one value each, counting its decodings.
+    #[derive(Debug, Default)]
+    struct Counting(AtomicUsize);
+
+    impl FrameSource<Vec<u8>> for Counting {
+        fn frame_count(&self) -> usize {
+            3
+        }
+        fn decode(&self) -> Vec<Vec<u8>> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            vec![vec![1], vec![2], vec![3]]
+        }
+    }
+
+    #[test]
+    fn stored_frames_decode_once_on_first_read() {
+        let source = Arc::new(Counting::default());
+        let decodings = || source.0.load(Ordering::SeqCst);
+        let mut frames: Stored<Vec<u8>> = Stored::from_source(source.clone());
+        let copy = frames.clone();
+        // Counting, printing and comparing to a copy of the same source decode nothing.
+        assert_eq!((frames.count(), frames.is_stored()), (3, true));
+        assert_eq!(format!("{frames:?}"), "Stored { frames: 3, .. }");
+        assert!(frames == copy);
+        assert_eq!(decodings(), 0);
+        // The first read decodes, once.
+        assert_eq!(frames[1], vec![2]);
+        assert_eq!(frames.len(), 3);
+        assert_eq!((decodings(), frames.is_stored()), (1, false));
+        // The clone made before decodes on its own read.
+        assert_eq!(copy[0], vec![1]);
+        assert_eq!(decodings(), 2);
+        // Changing them leaves the stored form behind.
+        frames.push(vec![4]);
+        assert_eq!((frames.count(), decodings()), (4, 2));
+        assert!(frames != copy);
+        assert_eq!(format!("{frames:?}"), "[[1], [2], [3], [4]]");
+    }
 }

@@ -7,10 +7,12 @@
 //! - Joints: the bind pose composed into object space ([`Model::joints`]); a bind scale
 //!   other than 1 is warned about (the Model's joints do not scale).
 //! - Each animation becomes a [`SkeletalAnimation`] (its frame rate, 10 where the file
-//!   stores 0, said in a warning; its loop flag; its frames' bounds) with the frames'
-//!   channels decoded (`offset + value × scale` for the channels in the pose's mask),
-//!   local `T · R · S` as the reference animator composes them; scales other than 1 go to
-//!   [`Model::animation_scales`].
+//!   stores 0, said in a warning; its loop flag; its frames' bounds) whose frames stay the
+//!   file's 16-bit channels until first read ([`Frames::from_source`]; decoded as
+//!   `offset + value × scale` for the channels in the pose's mask, local `T · R · S` as the
+//!   reference animator composes them); scales other than 1 go to
+//!   [`Model::animation_scales`], stored the same way. Loading checks the frames for the
+//!   warnings decoding would give ([`FrameDecoder`]'s check).
 //! - An animation-only file (poses and frames, no joints) gets joints `pose0`, `pose1`, ...
 //!   from its poses' parents, in the pose of its first frame.
 
@@ -679,8 +681,9 @@ pub fn add_ranges(
     warnings: &mut Vec<String>,
 ) {
     let total = file.header.num_frames;
-    // Ranges may overlap (an "all" animation beside its parts): together they decode at most
-    // twice the file's frames, the memory the parser charged for; the rest are left out.
+    // Ranges may overlap (an "all" animation beside its parts): together they decode (when
+    // read) at most twice the file's frames, the memory the parser charged for; the rest are
+    // left out.
     let allowed = 2 * u64::from(total.max(1));
     let mut decoded = 0u64;
     let mut over = Vec::new();
@@ -892,7 +895,7 @@ mod tests {
                 continue;
             }
             let mut variants = vec![file.clone()];
-            for change in 0..3 {
+            for change in 0..4 {
                 let mut v = file.clone();
                 let p = &mut v.poses[0];
                 match change {
@@ -902,7 +905,13 @@ mod tests {
                             p.channel_scale[c] = 1e9;
                         }
                     }
-                    _ => p.channel_offset[1] = f32::NAN,
+                    2 => p.channel_offset[1] = f32::NAN,
+                    // An infinite step on a scale channel (0 × inf is NaN), else an
+                    // infinite constant scale.
+                    _ => match (7..10).find(|c| p.mask & (1 << c) != 0) {
+                        Some(c) => p.channel_scale[c] = f32::INFINITY,
+                        None => p.channel_offset[8] = f32::INFINITY,
+                    },
                 }
                 variants.push(v);
             }
