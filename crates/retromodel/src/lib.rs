@@ -71,3 +71,28 @@ pub fn read(data: &[u8], limits: &Limits, resolver: &dyn Resolver) -> Result<Mod
         .to_model(&ConvertOptions::default(), resolver)
         .model)
 }
+
+/// The bytes of every file under `$RETROMODEL_CORPUS` whose extension is one of `extensions`
+/// (none when it is not set): corpus input for the library's unit tests.
+#[cfg(test)]
+pub(crate) fn corpus_files(extensions: &[&str]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") else {
+        return out;
+    };
+    let mut stack = vec![std::path::PathBuf::from(dir)];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|x| extensions.iter().any(|e| x == *e))
+            {
+                out.push(std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}

@@ -870,22 +870,7 @@ mod tests {
             .into_iter()
             .map(|(_, b)| b)
             .collect();
-        if let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") {
-            let mut stack = vec![std::path::PathBuf::from(dir)];
-            while let Some(d) = stack.pop() {
-                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-                    let path = e.path();
-                    if path.is_dir() {
-                        stack.push(path);
-                    } else if path
-                        .extension()
-                        .is_some_and(|x| x == "iqm" || x == "vvm" || x == "exm")
-                    {
-                        inputs.push(std::fs::read(&path).unwrap());
-                    }
-                }
-            }
-        }
+        inputs.extend(crate::corpus_files(&["iqm", "vvm", "exm"]));
         let (mut checked, mut found_bad, mut found_scaled) = (0, 0, 0);
         for bytes in &inputs {
             let Ok(file) = File::parse(bytes, &Limits::default()) else {

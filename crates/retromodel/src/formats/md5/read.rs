@@ -1235,19 +1235,7 @@ mod tests {
         ];
         let mut texts: Vec<Vec<u8>> = made_up.iter().map(|t| t.to_vec()).collect();
         texts.push(crate::formats::md5::fixtures::two_meshes());
-        if let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") {
-            let mut stack = vec![std::path::PathBuf::from(dir)];
-            while let Some(d) = stack.pop() {
-                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-                    let path = e.path();
-                    if path.is_dir() {
-                        stack.push(path);
-                    } else if path.extension().is_some_and(|x| x == "md5mesh") {
-                        texts.push(std::fs::read(&path).unwrap());
-                    }
-                }
-            }
-        }
+        texts.extend(crate::corpus_files(&["md5mesh"]));
         let mut named = 0;
         for text in &texts {
             let Ok(parsed) = parse_mesh(text, &crate::limits::Limits::default()) else {
