@@ -183,7 +183,9 @@ pub fn from_bytes<R: Resolver>(
     anims: &[PathBuf],
 ) -> Result<(Model, Vec<String>)> {
     let limits = Limits::default();
-    let doc = Document::parse(&bytes, &limits)?;
+    // Shared: the Model may keep parts of the file (IQM's frames) instead of copies.
+    let bytes = retromodel::io::SharedBytes::from(bytes);
+    let doc = Document::parse_shared(&bytes, &limits)?;
     let converted = doc.try_to_model(convert, resolver)?;
     retromodel::inputs::check_listed(anims, &converted).map_err(Fail::Value)?;
     let anims_beside = summary::animations_beside(&converted.model, resolver);
@@ -202,7 +204,7 @@ pub fn from_bytes<R: Resolver>(
             info,
             Some(shown.to_string()),
             Some(format),
-            Some(Arc::new(bytes)),
+            Some(bytes),
         ),
         warnings,
     ))

@@ -26,7 +26,7 @@ pub struct Model {
     /// The format of the file it was read from.
     format: Option<Format>,
     /// The file's bytes, to write it back as read.
-    source: Option<Arc<Vec<u8>>>,
+    source: Option<retromodel::io::SharedBytes>,
 }
 
 impl Model {
@@ -36,7 +36,7 @@ impl Model {
         info: serde_json::Value,
         path: Option<String>,
         format: Option<Format>,
-        source: Option<Arc<Vec<u8>>>,
+        source: Option<retromodel::io::SharedBytes>,
     ) -> Self {
         Model {
             model: Arc::new(model),
@@ -52,7 +52,7 @@ impl Model {
         save::Source {
             model: &self.model,
             format: self.format,
-            bytes: self.source.as_deref().map(Vec::as_slice),
+            bytes: self.source.as_deref(),
             path: self.path.as_deref(),
         }
     }

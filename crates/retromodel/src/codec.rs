@@ -271,6 +271,17 @@ pub trait Codec: Sync {
     /// Parses a file that [`Codec::detect`] accepted.
     fn parse<'a>(&self, data: &'a [u8], limits: &Limits) -> Result<Box<dyn ParsedFile + 'a>>;
 
+    /// [`Codec::parse`] of bytes held by reference count: a format whose Model keeps parts
+    /// of its input (IQM's frames, until first read) shares them instead of copying them.
+    /// By default the same as [`Codec::parse`].
+    fn parse_shared<'a>(
+        &self,
+        data: &'a crate::io::SharedBytes,
+        limits: &Limits,
+    ) -> Result<Box<dyn ParsedFile + 'a>> {
+        self.parse(data, limits)
+    }
+
     /// Parses `data` as `format`, one of [`Codec::formats`], without detecting which: for a
     /// damaged file that must still be judged as the format it came from. By default the
     /// same as [`Codec::parse`].

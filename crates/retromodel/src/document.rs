@@ -20,6 +20,36 @@ pub struct Document<'a> {
     file: Box<dyn ParsedFile + 'a>,
 }
 
+/// The error for bytes of no registered format: an unsupported known one, empty, or unknown.
+fn undetected(data: &[u8]) -> Error {
+    match detect(data) {
+        Some(f) => Error::new(
+            f.name(),
+            ErrorKind::Unsupported,
+            format!("{} files are not supported yet", f.description()),
+            Location::None,
+        ),
+        None if data.is_empty() => Error::new(
+            "unknown",
+            ErrorKind::Truncated,
+            "empty file",
+            Location::Offset(0),
+        ),
+        None => {
+            let n = data.len().min(4);
+            Error::new(
+                "unknown",
+                ErrorKind::BadMagic,
+                format!(
+                    "not a known model format (magic {})",
+                    show_magic(&data[..n])
+                ),
+                Location::Offset(0),
+            )
+        }
+    }
+}
+
 impl fmt::Debug for Document<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Document")
@@ -36,32 +66,29 @@ impl<'a> Document<'a> {
             let file = codec.parse(data, limits)?;
             return Ok(Document { codec, file });
         }
-        match detect(data) {
-            Some(f) => Err(Error::new(
-                f.name(),
-                ErrorKind::Unsupported,
-                format!("{} files are not supported yet", f.description()),
-                Location::None,
-            )),
-            None if data.is_empty() => Err(Error::new(
-                "unknown",
-                ErrorKind::Truncated,
-                "empty file",
-                Location::Offset(0),
-            )),
-            None => {
-                let n = data.len().min(4);
-                Err(Error::new(
-                    "unknown",
-                    ErrorKind::BadMagic,
-                    format!(
-                        "not a known model format (magic {})",
-                        show_magic(&data[..n])
-                    ),
-                    Location::Offset(0),
-                ))
-            }
+        Err(undetected(data))
+    }
+
+    /// [`Document::parse`] of bytes held by reference count: the Model may keep parts of
+    /// them rather than copies (IQM's frames stay in the file's bytes until first read).
+    /// The same document and model as [`Document::parse`] otherwise.
+    ///
+    /// ```
+    /// use retromodel::{io::SharedBytes, Document, Limits, NoFiles};
+    /// let bytes = SharedBytes::from(retromodel::formats::iqm::fixtures::skinned());
+    /// let doc = Document::parse_shared(&bytes, &Limits::default())?;
+    /// let model = doc.to_model(&Default::default(), &NoFiles).model;
+    /// // The IQM fixture's animations: still the file's 16-bit channels, in `bytes`.
+    /// assert!(model.animations.iter().all(|a| a.frames.is_stored()));
+    /// assert_eq!(model.animations[0].frames.count(), 3);
+    /// # Ok::<(), retromodel::Error>(())
+    /// ```
+    pub fn parse_shared(data: &'a crate::io::SharedBytes, limits: &Limits) -> Result<Document<'a>> {
+        if let Some((_, codec)) = registry::detect_codec(data) {
+            let file = codec.parse_shared(data, limits)?;
+            return Ok(Document { codec, file });
         }
+        Err(undetected(data))
     }
 
     /// Parses `data` as `format` (a registered one) without detection: a damaged file is

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
+use retromodel::io::SharedBytes;
 use retromodel::{registry, ConvertOptions, Document, Limits, NoFiles};
 
 use crate::files;
@@ -16,7 +17,8 @@ use crate::files;
 /// (D: megabytes of positions and normals in the Models, every pose; G: those decoded per
 /// second; left out with --parse-only).
 ///
-/// Files are read into memory first; only parsing and conversion are timed. Files that do
+/// Files are read into memory first, held as the other commands hold a file they load
+/// (shared, `Document::parse_shared`); only parsing and conversion are timed. Files that do
 /// not load are reported and left out.
 ///
 /// With --files-from LIST the files are also taken from LIST, one path per line (the same
@@ -138,18 +140,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let bytes: usize = data.iter().map(Vec::len).sum();
     // The pose data a full load decodes (positions and normals of every mesh in every
     // pose), counted once, untimed.
+    // Held as the commands hold a file they load (shared: a Model may keep parts of it).
+    let shared: Vec<SharedBytes> = data.iter().map(|b| SharedBytes::from(b.clone())).collect();
     let decoded: usize = if args.parse_only {
         0
     } else {
-        data.iter()
-            .filter_map(|b| Document::parse(b, &limits).ok())
+        shared
+            .iter()
+            .filter_map(|b| Document::parse_shared(b, &limits).ok())
             .map(|doc| decoded_bytes(&doc.to_model(&options, &NoFiles).model))
             .sum()
     };
     let start = Instant::now();
     for _ in 0..args.rounds {
-        for b in &data {
-            let doc = Document::parse(b, &limits)?;
+        for b in &shared {
+            let doc = Document::parse_shared(b, &limits)?;
             if !args.parse_only {
                 black_box(doc.to_model(&options, &NoFiles));
             }

@@ -42,8 +42,9 @@ pub fn load<T>(
     listed: &[PathBuf],
     f: impl FnOnce(&Document<'_>, Converted) -> T,
 ) -> Result<T> {
-    let bytes = files::read(path)?;
-    let doc = Document::parse(&bytes, &Limits::default())?;
+    // Shared: the Model may keep parts of the file (IQM's frames) instead of copies.
+    let bytes = retromodel::io::SharedBytes::from(files::read(path)?);
+    let doc = Document::parse_shared(&bytes, &Limits::default())?;
     let resolver = resolver(path, side).with_listed(listed);
     let converted = doc.to_model(&side.convert_options(), &resolver);
     convert::check_listed(listed, &converted)?;

@@ -4,18 +4,21 @@
 //! naming a file's first bytes in errors).
 //!
 //! Parsers never index file bytes directly: every read goes through [`Reader`], which fails with
-//! [`crate::error::ErrorKind::Truncated`] instead of panicking, and every count goes through
-//! [`Reader::count`] before anything is allocated for it.
+//! [`crate::error::ErrorKind::Truncated`] instead of panicking (a table of fixed-size records
+//! is checked once, [`Reader::records`], and its fields read with [`Fields`]), and every count
+//! goes through [`Reader::count`] before anything is allocated for it.
 
 pub mod layout;
 pub mod magic;
 pub mod names;
 mod reader;
+mod shared;
 pub mod text;
 mod writer;
 
 pub use layout::Gap;
-pub use reader::Reader;
+pub use reader::{Fields, Reader};
+pub use shared::SharedBytes;
 pub use writer::Writer;
 
 /// Rows of numbers as their little-endian bytes, row after row: input for the readers' tests

@@ -83,6 +83,22 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Consumes `count` records of `size` bytes each, one bounds check for all of them:
+    /// each record's bytes, for [`Fields`] to read.
+    pub fn records(
+        &mut self,
+        count: usize,
+        size: usize,
+    ) -> Result<std::slice::ChunksExact<'a, u8>> {
+        let n = count.checked_mul(size).ok_or_else(|| {
+            self.error(
+                ErrorKind::LimitExceeded,
+                format!("{count} records of {size} bytes are too many"),
+            )
+        })?;
+        Ok(self.bytes(n)?.chunks_exact(size.max(1)))
+    }
+
     /// Consumes a fixed-size byte array.
     pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
         let s = self.bytes(N)?;
@@ -261,6 +277,46 @@ mod tests {
     }
 
     #[test]
+    fn records_check_once_and_fields_read_in_order() {
+        let mut data = Vec::new();
+        for (a, b, c) in [(1u32, -2i32, 0.5f32), (3, 4, -1.0)] {
+            data.extend(a.to_le_bytes());
+            data.extend(b.to_le_bytes());
+            data.extend(c.to_le_bytes());
+        }
+        data.push(9);
+        let mut r = Reader::new(&data, "test");
+        let rows: Vec<(u32, i32, f32)> = r
+            .records(2, 12)
+            .unwrap()
+            .map(|rec| {
+                let mut f = Fields::new(rec);
+                (f.u32(), f.i32(), f.f32())
+            })
+            .collect();
+        assert_eq!(rows, [(1, -2, 0.5), (3, 4, -1.0)]);
+        assert_eq!(r.pos(), 24);
+        let e = r.records(1, 12).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "test: unexpected end of data (needed 12 bytes, 1 left) at offset 0x18"
+        );
+        let e = r.records(usize::MAX, 2).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::LimitExceeded);
+        let mut f = Fields::new(&data[..12]);
+        assert_eq!(
+            f.f32s::<3>().map(f32::to_bits),
+            [1, (-2i32) as u32, 0.5f32.to_bits()]
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "a field inside its record")]
+    fn a_field_past_its_record_is_a_bug() {
+        Fields::new(&[0, 0]).u32();
+    }
+
+    #[test]
     fn count_rejects_negative_huge_and_overlong() {
         let data = [0u8; 16];
         let r = Reader::new(&data, "test");
@@ -278,5 +334,55 @@ mod tests {
             r.count(i32::MAX, "n", 1, 0, &l).unwrap_err().kind,
             ErrorKind::LimitExceeded
         );
+    }
+}
+
+/// The fields of one record from [`Reader::records`], read in order (little-endian). The
+/// record's size was checked when it was read, so a read cannot fail: reading past the
+/// record is a bug of the caller's layout, and panics.
+#[derive(Debug, Clone)]
+pub struct Fields<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Fields<'a> {
+    /// The fields of `record`, from its first byte.
+    #[inline]
+    pub fn new(record: &'a [u8]) -> Self {
+        Fields { rest: record }
+    }
+
+    #[inline]
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let (head, rest) = self
+            .rest
+            .split_first_chunk::<N>()
+            .expect("a field inside its record");
+        self.rest = rest;
+        *head
+    }
+
+    /// A little-endian `u32`.
+    #[inline]
+    pub fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+
+    /// A little-endian `i32`.
+    #[inline]
+    pub fn i32(&mut self) -> i32 {
+        i32::from_le_bytes(self.take())
+    }
+
+    /// A little-endian IEEE `f32`, bit for bit.
+    #[inline]
+    pub fn f32(&mut self) -> f32 {
+        f32::from_le_bytes(self.take())
+    }
+
+    /// `N` little-endian `f32`s.
+    #[inline]
+    pub fn f32s<const N: usize>(&mut self) -> [f32; N] {
+        std::array::from_fn(|_| self.f32())
     }
 }

@@ -126,6 +126,24 @@ pub fn normalize_or(a: [f32; 3], fallback: [f32; 3]) -> [f32; 3] {
     }
 }
 
+/// [`normalize_or`] for vectors that are mostly unit already (stored normals), cheaper: kept
+/// as they are where the squared length is within 1e-6 of 1 (unit to `f32` precision),
+/// divided by their length in `f32` where it lies in 1e-6..=1e6, else [`normalize_or`].
+/// Applied twice it gives the same vector.
+#[inline]
+pub fn unit_or(a: [f32; 3], fallback: [f32; 3]) -> [f32; 3] {
+    let [x, y, z] = a;
+    let len2 = x * x + y * y + z * z;
+    if (len2 - 1.0).abs() <= 1e-6 {
+        a
+    } else if (1e-6..=1e6).contains(&len2) {
+        let len = len2.sqrt();
+        [x / len, y / len, z / len]
+    } else {
+        normalize_or(a, fallback)
+    }
+}
+
 /// `v` scaled to unit length in `f32`, or `fallback` when its length is at most 1e-20 or
 /// not finite.
 pub fn normalize3(v: [f32; 3], fallback: [f32; 3]) -> [f32; 3] {
@@ -715,6 +733,31 @@ pub(crate) mod tests {
         assert_eq!(Quat::new(0.0, 0.0, 0.0, 0.0).normalize(), Quat::IDENTITY);
         assert_eq!(Quat::from_axis_angle([0.0; 3], 1.0), Quat::IDENTITY);
         assert_eq!(Quat::default(), Quat::IDENTITY);
+    }
+
+    #[test]
+    fn unit_or_keeps_unit_normalises_the_rest_and_is_stable() {
+        let unit = [0.6f32, 0.0, 0.8];
+        assert_eq!(unit_or(unit, [0.0, 0.0, 1.0]), unit);
+        let long = unit_or([0.0, 3.0, 4.0], [0.0, 0.0, 1.0]);
+        assert!(close(&long, &[0.0, 0.6, 0.8]));
+        assert_eq!(unit_or(long, [0.0, 0.0, 1.0]), long);
+        // Outside f32's comfortable range: the f64 path.
+        let huge = unit_or([3e30, 0.0, 4e30], [0.0, 0.0, 1.0]);
+        assert!(close(&huge, &[0.6, 0.0, 0.8]));
+        let tiny = unit_or([3e-30, 0.0, 4e-30], [0.0, 0.0, 1.0]);
+        assert!(close(&tiny, &[0.6, 0.0, 0.8]));
+        for bad in [[0.0; 3], [f32::NAN, 0.0, 1.0], [f32::INFINITY, 0.0, 0.0]] {
+            assert_eq!(unit_or(bad, [0.0, 0.0, 1.0]), [0.0, 0.0, 1.0]);
+        }
+        // Within an f32 rounding of the f64 result.
+        for v in [[0.3f32, -0.2, 0.9], [1.5, 2.5, -0.5], [0.01, 0.02, 0.03]] {
+            let (a, b) = (unit_or(v, [0.0; 3]), normalize_or(v, [0.0; 3]));
+            assert!(a
+                .iter()
+                .zip(&b)
+                .all(|(x, y)| (x - y).abs() <= 2.0 * f32::EPSILON));
+        }
     }
 
     fn close(a: &[f32], b: &[f32]) -> bool {

@@ -18,10 +18,11 @@
 //!   `mdltrans`, `mdlyaw`/`pitch`/`roll` and the `iqmanim` speeds, applied as the engine
 //!   shows the model and said in a warning.
 
-use super::{file_to_model, fixtures, from_model, summary, validate, File, FORMAT};
+use super::{file_to_model_from, fixtures, from_model, summary, validate, File, FORMAT};
 use crate::codec::{self, binary_parsed_file, codec, parse_file, Format, Output, Writer};
 use crate::error::Result;
 use crate::formats::shared::cube2::Cube2Config;
+use crate::io::SharedBytes;
 use crate::limits::Limits;
 use crate::model::{Converted, Model};
 use crate::options::{ConvertOptions, WriteOptions};
@@ -58,6 +59,18 @@ codec! {
         engines: ENGINES,
     }
     parse_file!();
+    /// The file with the bytes it was parsed from ([`SharedFile`]): its Model's animations
+    /// keep their frames in them, not in a copy.
+    fn parse_shared<'a>(
+        &self,
+        data: &'a SharedBytes,
+        limits: &Limits,
+    ) -> Result<Box<dyn crate::codec::ParsedFile + 'a>> {
+        Ok(Box::new(SharedFile {
+            file: File::parse(data, limits)?,
+            source: data.clone(),
+        }))
+    }
     fn detect(&self, data: &[u8]) -> Option<Format> {
         data.starts_with(&super::MAGIC).then_some(IQM)
     }
@@ -85,9 +98,45 @@ codec! {
 
 binary_parsed_file!(File, |_| IQM, |file, engine| validate(file, engine));
 
+/// A file parsed from shared bytes ([`crate::Document::parse_shared`]), with them: the same
+/// as the [`File`] but that its Model keeps the stored frames in `source`.
+#[derive(Debug)]
+struct SharedFile<'a> {
+    file: File<'a>,
+    source: SharedBytes,
+}
+
+impl crate::codec::ParsedFile for SharedFile<'_> {
+    fn format(&self) -> Format {
+        IQM
+    }
+    fn write(&self) -> Vec<u8> {
+        self.file.write()
+    }
+    fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
+        to_model_from(&self.file, Some(&self.source), options, resolver)
+    }
+    fn summary(&self, converted: &Converted) -> crate::summary::Summary {
+        summary(&self.file, converted)
+    }
+    fn validate(&self, engine: &str) -> Vec<crate::diagnostic::Diagnostic> {
+        validate(&self.file, engine)
+    }
+}
+
 /// The model of a parsed file with its side files (see the module documentation).
 pub fn to_model(file: &File<'_>, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
-    let mut converted = file_to_model(file);
+    to_model_from(file, None, options, resolver)
+}
+
+/// [`to_model`] of a file parsed from `source` (see [`SharedFile`]).
+fn to_model_from(
+    file: &File<'_>,
+    source: Option<&SharedBytes>,
+    options: &ConvertOptions,
+    resolver: &dyn Resolver,
+) -> Converted {
+    let mut converted = file_to_model_from(file, source);
     let cfg = Cube2Config::find(resolver, "iqmload");
     attach_skins(file, &mut converted, resolver);
     attach_animation_files(&mut converted, resolver, cfg.as_ref(), options);
@@ -190,6 +239,8 @@ fn attach_animation_files(
                 .push(format!("{name}: cannot be read; left out"));
             continue;
         };
+        // Shared, so that the animations keep their frames in these bytes.
+        let bytes = SharedBytes::from(bytes);
         let file = match File::parse(&bytes, &limits) {
             Ok(f) => f,
             Err(e) => {
@@ -202,7 +253,7 @@ fn attach_animation_files(
         }
         let before = converted.model.animations.len();
         let mut w = Vec::new();
-        super::add_animations(&file, &mut converted.model, &mut w);
+        super::add_animations_from(&file, Some(&bytes), &mut converted.model, &mut w);
         if converted.model.animations.len() == before {
             converted.warnings.push(format!(
                 "{name}: its poses do not match the model's joints; left out"

@@ -17,6 +17,7 @@
 //!   from its poses' parents, in the pose of its first frame.
 
 use super::raw::*;
+use crate::io::SharedBytes;
 use crate::math::{self, Quat};
 use crate::model::pose::JointPose;
 use crate::model::{
@@ -87,16 +88,24 @@ type PosePlan = ([f32; 10], Vec<(usize, f32)>);
 /// copy of the stored frames, so a Model's animations can keep it and decode on first read.
 #[derive(Debug)]
 pub struct FrameDecoder {
-    /// The stored values, little-endian.
-    frames: Arc<[u8]>,
+    /// The stored values, little-endian: `at` in `frames` (the file's bytes where they are
+    /// shared, else a copy).
+    frames: SharedBytes,
+    at: std::ops::Range<usize>,
     per_frame: usize,
     version: u32,
     poses: Vec<PosePlan>,
 }
 
 impl FrameDecoder {
-    /// The decoder of `file`'s frames.
+    /// The decoder of `file`'s frames, with its own copy of them.
     pub fn new(file: &File<'_>) -> FrameDecoder {
+        FrameDecoder::from_source(file, None)
+    }
+
+    /// The decoder of `file`'s frames, keeping them in `source` (the bytes `file` was
+    /// parsed from) where they lie there, else copying them.
+    pub fn from_source(file: &File<'_>, source: Option<&SharedBytes>) -> FrameDecoder {
         let channels = file.channels();
         let poses = file
             .poses
@@ -111,8 +120,15 @@ impl FrameDecoder {
                 (base, animated)
             })
             .collect();
+        let shared = source.and_then(|s| Some((s.clone(), s.range_of(&file.frames)?)));
+        let (frames, at) = shared.unwrap_or_else(|| {
+            let copy = file.frames.to_vec();
+            let len = copy.len();
+            (SharedBytes::from(copy), 0..len)
+        });
         FrameDecoder {
-            frames: Arc::from(&*file.frames),
+            frames,
+            at,
             per_frame: file.header.num_framechannels as usize,
             version: file.header.version,
             poses,
@@ -244,10 +260,11 @@ impl FrameDecoder {
 
     /// Frame `f`'s stored values (fewer, or none, past the stored ones).
     fn values(&self, f: usize) -> &[[u8; 2]] {
-        let len = self.frames.len() / 2;
+        let frames = &self.frames[self.at.clone()];
+        let len = frames.len() / 2;
         let start = f.saturating_mul(self.per_frame).min(len);
         let end = start.saturating_add(self.per_frame).min(len);
-        let (pairs, _) = self.frames[2 * start..2 * end].as_chunks::<2>();
+        let (pairs, _) = frames[2 * start..2 * end].as_chunks::<2>();
         pairs
     }
 
@@ -404,6 +421,12 @@ fn is_unit_scale(s: [f32; 3]) -> bool {
 
 /// Converts a parsed file; side files (skins, animations) are the codec's business.
 pub fn file_to_model(file: &File<'_>) -> Converted {
+    file_to_model_from(file, None)
+}
+
+/// [`file_to_model`] of a file parsed from `source`: its animations keep their stored
+/// frames in those bytes rather than in a copy ([`FrameDecoder::from_source`]).
+pub fn file_to_model_from(file: &File<'_>, source: Option<&SharedBytes>) -> Converted {
     let mut warnings = Vec::new();
     let version = file.header.version;
     let nv = file.header.num_vertexes as usize;
@@ -487,27 +510,43 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
 
     let mut meshes = Vec::with_capacity(file.meshes.len());
     let (mut dropped, mut unweighted, mut bad_joint) = (0usize, 0usize, 0usize);
-    for (mi, m) in file.meshes.iter().enumerate() {
+    for m in &file.meshes {
         let Some(positions) = &positions else { break };
         let first = m.first_vertex as usize;
         let range = first..first + m.num_vertexes as usize;
         let p: Vec<[f32; 3]> = components::<3>(positions, range.clone(), false);
-        let mut triangles = Vec::with_capacity(m.num_triangles as usize);
         let tris = &file.triangles
             [m.first_triangle as usize..(m.first_triangle + m.num_triangles) as usize];
-        for t in tris {
-            if t.iter().all(|&v| range.contains(&(v as usize))) {
-                // Clockwise seen from the front, as the Model keeps them.
-                triangles.push(t.map(|v| v - m.first_vertex));
-            } else {
-                dropped += 1;
-            }
-        }
+        // Clockwise seen from the front, as the Model keeps them; in one pass where every
+        // triangle lies in the mesh's range (the usual case).
+        let (lo, count) = (m.first_vertex, m.num_vertexes);
+        let inside = |t: &&[u32; 3]| t.iter().all(|&v| v.wrapping_sub(lo) < count);
+        // Both passes over the flat indices, without an early exit: they vectorise.
+        let all_inside = tris
+            .as_flattened()
+            .iter()
+            .fold(true, |ok, &v| ok & (v.wrapping_sub(lo) < count));
+        let triangles: Vec<[u32; 3]> = if all_inside {
+            let mut out = vec![[0u32; 3]; tris.len()];
+            out.as_flattened_mut()
+                .iter_mut()
+                .zip(tris.as_flattened())
+                .for_each(|(o, &v)| *o = v - lo);
+            out
+        } else {
+            let kept: Vec<[u32; 3]> = tris
+                .iter()
+                .filter(inside)
+                .map(|t| t.map(|v| v - lo))
+                .collect();
+            dropped += tris.len() - kept.len();
+            kept
+        };
         let n = match normals {
             Some(n) => {
                 let mut n = components::<3>(n, range.clone(), false);
                 n.iter_mut()
-                    .for_each(|v| *v = math::normalize_or(*v, [0.0, 0.0, 1.0]));
+                    .for_each(|v| *v = math::unit_or(*v, [0.0, 0.0, 1.0]));
                 n
             }
             None => math::smooth_normals(&p, &triangles),
@@ -529,29 +568,51 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
                     .zip(wb.chunks_exact(4))
                     .take(range.len())
                     .map(|(i, w)| {
-                        let mut inf = [(0u32, 0f32); 4];
+                        let (i, w): (&[u8; 4], &[u8; 4]) = match (i.try_into(), w.try_into()) {
+                            (Ok(i), Ok(w)) => (i, w),
+                            _ => unreachable!("chunks of four"),
+                        };
+                        // The usual vertex: its weights not 0 up to some lane and 0 after
+                        // it, those lanes naming distinct joints. Computed in registers
+                        // (no array written lane by lane and read back whole, which stalls).
+                        let used = w.iter().take_while(|&&b| b != 0).count();
+                        let fast = w[used..].iter().all(|&b| b == 0)
+                            && (0..used)
+                                .all(|c| usize::from(i[c]) < joints && !i[..c].contains(&i[c]));
+                        if fast && used > 0 {
+                            let f = w.map(|b| f32::from(b) * (1.0 / 255.0));
+                            // Lanes past `used` are 0: they add nothing.
+                            let sum = ((f[0] + f[1]) + f[2]) + f[3];
+                            let inf = std::array::from_fn(|c| (u32::from(i[c]), f[c] / sum));
+                            return Influences::from_buf_and_len(inf, used);
+                        }
+                        // Kept influences first, in the stored order (a joint named twice
+                        // adds up in its first place), unused lanes 0.
+                        let mut js = [0u32; 4];
+                        let mut ws = [0f32; 4];
                         let mut k = 0;
                         for c in 0..4 {
-                            let w = f32::from(w[c]) * (1.0 / 255.0);
-                            if w <= 0.0 {
+                            if w[c] == 0 {
                                 continue;
                             }
+                            let w = f32::from(w[c]) * (1.0 / 255.0);
                             let j = u32::from(i[c]);
                             if j as usize >= joints {
                                 bad_joint += 1;
                                 continue;
                             }
-                            match inf[..k].iter_mut().find(|(q, _)| *q == j) {
-                                Some((_, acc)) => *acc += w,
+                            match js[..k].iter().position(|&q| q == j) {
+                                Some(at) => ws[at] += w,
                                 None => {
-                                    inf[k] = (j, w);
+                                    js[k] = j;
+                                    ws[k] = w;
                                     k += 1;
                                 }
                             }
                         }
-                        let sum: f32 = inf[..k].iter().map(|(_, w)| w).sum();
+                        let sum: f32 = ws[..k].iter().sum();
                         if sum > 0.0 {
-                            inf[..k].iter_mut().for_each(|(_, w)| *w /= sum);
+                            let inf = std::array::from_fn(|c| (js[c], ws[c] / sum));
                             Influences::from_buf_and_len(inf, k)
                         } else {
                             unweighted += 1;
@@ -597,7 +658,6 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
             }
             (None, _) => Vec::new(),
         };
-        let _ = mi;
         meshes.push(Mesh {
             name: file.text_at(m.name),
             source_vertices: range.map(|v| v as u32).collect(),
@@ -632,7 +692,7 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
         joints,
         ..Model::default()
     };
-    add_animations(file, &mut model, &mut warnings);
+    add_animations_from(file, source, &mut model, &mut warnings);
     Converted { model, warnings }
 }
 
@@ -669,13 +729,34 @@ pub fn anim_ranges(file: &File<'_>) -> Vec<FrameRange> {
 /// The file's animations added to `model`, whose joints they animate (for an
 /// animation-only file, joints made from its poses first).
 pub fn add_animations(file: &File<'_>, model: &mut Model, warnings: &mut Vec<String>) {
-    add_ranges(file, &anim_ranges(file), model, warnings);
+    add_animations_from(file, None, model, warnings);
+}
+
+/// [`add_animations`] of a file parsed from `source` (see [`file_to_model_from`]).
+pub fn add_animations_from(
+    file: &File<'_>,
+    source: Option<&SharedBytes>,
+    model: &mut Model,
+    warnings: &mut Vec<String>,
+) {
+    add_ranges_from(file, source, &anim_ranges(file), model, warnings);
 }
 
 /// `ranges` of the file's frames added to `model` as animations (see [`add_animations`]);
 /// ranges past the file's frames are left out with a warning.
 pub fn add_ranges(
     file: &File<'_>,
+    ranges: &[FrameRange],
+    model: &mut Model,
+    warnings: &mut Vec<String>,
+) {
+    add_ranges_from(file, None, ranges, model, warnings);
+}
+
+/// [`add_ranges`] of a file parsed from `source` (see [`file_to_model_from`]).
+pub fn add_ranges_from(
+    file: &File<'_>,
+    source: Option<&SharedBytes>,
     ranges: &[FrameRange],
     model: &mut Model,
     warnings: &mut Vec<String>,
@@ -718,7 +799,7 @@ pub fn add_ranges(
     if ranges.is_empty() || file.poses.is_empty() {
         return;
     }
-    let decoder = Arc::new(FrameDecoder::new(file));
+    let decoder = Arc::new(FrameDecoder::from_source(file, source));
     let np = file.poses.len();
     let before = model.animations.len();
     let mut buffer = vec![[0f32; 10]; np];
@@ -787,9 +868,14 @@ pub fn add_ranges(
             DEFAULT_FPS
         };
         let bounds = if file.bounds.len() == file.header.num_frames as usize {
+            // Element by element: a copy of the two arrays as a whole goes through the stack
+            // and stalls.
             file.bounds[range]
                 .iter()
-                .map(|b| [b.bbmin, b.bbmax])
+                .map(|b| {
+                    let ([a, b2, c], [d, e, f]) = (b.bbmin, b.bbmax);
+                    [[a, b2, c], [d, e, f]]
+                })
                 .collect()
         } else {
             Vec::new()
@@ -842,6 +928,30 @@ pub fn add_ranges(
 mod tests {
     use super::*;
     use crate::limits::Limits;
+
+    /// Parsed from shared bytes, the decoder keeps the frames where they lie in them (no
+    /// copy), and the Model is the one the copying path gives.
+    #[test]
+    fn shared_input_keeps_frames_in_place() {
+        let bytes = SharedBytes::from(super::super::fixtures::skinned());
+        let file = File::parse(&bytes, &Limits::default()).unwrap();
+        let start = file.header.ofs_frames as usize;
+        let shared = FrameDecoder::from_source(&file, Some(&bytes));
+        assert_eq!(shared.frames.len(), bytes.len());
+        assert_eq!(shared.at, start..start + file.frames.len());
+        assert!(!file.frames.is_empty());
+        // Bytes the file was not parsed from (an equal copy) are not used.
+        let other = SharedBytes::from(bytes.to_vec());
+        let copied = FrameDecoder::from_source(&file, Some(&other));
+        assert_eq!(copied.at, 0..file.frames.len());
+        let frames = file.header.num_frames as usize;
+        assert_eq!(shared.transforms(0..frames), copied.transforms(0..frames));
+        let a = file_to_model_from(&file, Some(&bytes));
+        assert!(a.model.animations.iter().all(|x| x.frames.is_stored()));
+        let b = file_to_model(&file);
+        assert_eq!(a.model, b.model);
+        assert_eq!(a.warnings, b.warnings);
+    }
 
     /// What decoding every frame finds: poses with a value not finite or beyond [`SANE`],
     /// and whether a pose kept as decoded scales.

@@ -57,8 +57,8 @@ mod write;
 
 pub use codec::{IqmCodec, CODEC, IQM};
 pub use convert::{
-    add_animations, add_ranges, anim_ranges, decode_frames, file_to_model, joint_rotation,
-    FrameDecoder, FrameRange, DEFAULT_FPS,
+    add_animations, add_animations_from, add_ranges, add_ranges_from, anim_ranges, decode_frames,
+    file_to_model, file_to_model_from, joint_rotation, FrameDecoder, FrameRange, DEFAULT_FPS,
 };
 pub use from_model::{from_model, weight_bytes, INFLUENCES, MAX_BYTE_JOINTS};
 pub use raw::*;

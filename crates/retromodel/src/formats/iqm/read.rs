@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use super::raw::*;
 use super::FORMAT;
 use crate::error::{ErrorKind, Result, ResultExt};
-use crate::io::{layout, Reader};
+use crate::io::{layout, Fields, Reader};
 use crate::limits::{Budget, Limits};
 
 /// The header field offsets (the magic, then 27 `u32` fields).
@@ -105,15 +105,16 @@ impl<'a> File<'a> {
         r.charge(&mut budget, u64::from(h.num_meshes) * 1024, field_at(5))?;
         r.seek(meshes_at)?;
         let mut meshes = Vec::with_capacity(h.num_meshes as usize);
-        for i in 0..h.num_meshes as usize {
-            let at = r.pos();
+        for (i, rec) in r.records(h.num_meshes as usize, MESH_SIZE)?.enumerate() {
+            let at = meshes_at + i * MESH_SIZE;
+            let mut f = Fields::new(rec);
             let m = Mesh {
-                name: r.u32()?,
-                material: r.u32()?,
-                first_vertex: r.u32()?,
-                num_vertexes: r.u32()?,
-                first_triangle: r.u32()?,
-                num_triangles: r.u32()?,
+                name: f.u32(),
+                material: f.u32(),
+                first_vertex: f.u32(),
+                num_vertexes: f.u32(),
+                first_triangle: f.u32(),
+                num_triangles: f.u32(),
             };
             for (what, ofs) in [("name", m.name), ("material", m.material)] {
                 if !name_ok(ofs) {
@@ -159,11 +160,12 @@ impl<'a> File<'a> {
             VERTEX_ARRAY_SIZE,
         )?;
         let mut vertex_arrays = Vec::with_capacity(h.num_vertexarrays as usize);
-        for i in 0..h.num_vertexarrays as usize {
-            r.seek(arrays_at + i * VERTEX_ARRAY_SIZE)?;
-            let at = r.pos();
-            let (kind, flags, format, size, offset) =
-                (r.u32()?, r.u32()?, r.u32()?, r.u32()?, r.u32()?);
+        r.seek(arrays_at)?;
+        let records = r.records(h.num_vertexarrays as usize, VERTEX_ARRAY_SIZE)?;
+        for (i, rec) in records.enumerate() {
+            let at = arrays_at + i * VERTEX_ARRAY_SIZE;
+            let mut f = Fields::new(rec);
+            let (kind, flags, format, size, offset) = (f.u32(), f.u32(), f.u32(), f.u32(), f.u32());
             let Some(f) = ComponentFormat::of(format) else {
                 return Err(r.error_at(
                     at + 8,
@@ -217,7 +219,12 @@ impl<'a> File<'a> {
         )?;
         r.charge(&mut budget, u64::from(h.num_triangles) * 40, field_at(10))?;
         let triangles = read_triangles(&mut r, tris_at, h.num_triangles)?;
-        for (i, t) in triangles.iter().enumerate() {
+        // One pass without an early exit (it vectorises), then the triangle to blame.
+        let all_inside = triangles
+            .as_flattened()
+            .iter()
+            .fold(true, |ok, &v| ok & (v < h.num_vertexes));
+        for (i, t) in triangles.iter().enumerate().filter(|_| !all_inside) {
             if let Some(&v) = t.iter().find(|&&v| v >= h.num_vertexes) {
                 return Err(r.error_at(
                     tris_at + i * TRIANGLE_SIZE,
@@ -257,18 +264,19 @@ impl<'a> File<'a> {
         r.charge(&mut budget, u64::from(h.num_joints) * 256, field_at(13))?;
         r.seek(joints_at)?;
         let mut joints = Vec::with_capacity(h.num_joints as usize);
-        for i in 0..h.num_joints as usize {
-            let at = r.pos();
-            let name = r.u32()?;
-            let parent = r.i32()?;
-            let translate = r.vec3()?;
+        for (i, rec) in r.records(h.num_joints as usize, jsize)?.enumerate() {
+            let at = joints_at + i * jsize;
+            let mut f = Fields::new(rec);
+            let name = f.u32();
+            let parent = f.i32();
+            let translate = f.f32s();
             let rotate = if version == 1 {
-                let [x, y, z] = r.vec3()?;
+                let [x, y, z] = f.f32s();
                 [x, y, z, 0.0]
             } else {
-                [r.f32()?, r.f32()?, r.f32()?, r.f32()?]
+                f.f32s()
             };
-            let scale = r.vec3()?;
+            let scale = f.f32s();
             if !name_ok(name) {
                 return Err(bad_name(&r, at, format!("joint {i}"), name));
             }
@@ -295,20 +303,22 @@ impl<'a> File<'a> {
         r.charge(&mut budget, u64::from(h.num_poses) * 128, field_at(15))?;
         r.seek(poses_at)?;
         let mut poses = Vec::with_capacity(h.num_poses as usize);
-        for i in 0..h.num_poses as usize {
-            let at = r.pos();
-            let parent = r.i32()?;
-            let mask = r.u32()?;
+        let psize = pose_size(version);
+        for (i, rec) in r.records(h.num_poses as usize, psize)?.enumerate() {
+            let at = poses_at + i * psize;
+            let mut f = Fields::new(rec);
+            let parent = f.i32();
+            let mask = f.u32();
             let mut p = Pose {
                 parent,
                 mask,
                 ..Pose::default()
             };
             for c in 0..channels {
-                p.channel_offset[c] = r.f32()?;
+                p.channel_offset[c] = f.f32();
             }
             for c in 0..channels {
-                p.channel_scale[c] = r.f32()?;
+                p.channel_scale[c] = f.f32();
             }
             check_parent(&r, at, "pose", i, parent)?;
             poses.push(p);
@@ -337,14 +347,15 @@ impl<'a> File<'a> {
         r.charge(&mut budget, u64::from(h.num_anims) * 256, field_at(17))?;
         r.seek(anims_at)?;
         let mut anims = Vec::with_capacity(h.num_anims as usize);
-        for i in 0..h.num_anims as usize {
-            let at = r.pos();
+        for (i, rec) in r.records(h.num_anims as usize, ANIM_SIZE)?.enumerate() {
+            let at = anims_at + i * ANIM_SIZE;
+            let mut f = Fields::new(rec);
             let a = Anim {
-                name: r.u32()?,
-                first_frame: r.u32()?,
-                num_frames: r.u32()?,
-                framerate: r.f32()?,
-                flags: r.u32()?,
+                name: f.u32(),
+                first_frame: f.u32(),
+                num_frames: f.u32(),
+                framerate: f.f32(),
+                flags: f.u32(),
             };
             if !name_ok(a.name) {
                 return Err(bad_name(&r, at, format!("anim {i}"), a.name));
@@ -398,16 +409,17 @@ impl<'a> File<'a> {
                 BOUNDS_SIZE,
             )?;
             r.seek(at)?;
-            let mut out = Vec::with_capacity(h.num_frames as usize);
-            for _ in 0..h.num_frames {
-                out.push(Bounds {
-                    bbmin: r.vec3()?,
-                    bbmax: r.vec3()?,
-                    xyradius: r.f32()?,
-                    radius: r.f32()?,
-                });
-            }
-            out
+            r.records(h.num_frames as usize, BOUNDS_SIZE)?
+                .map(|rec| {
+                    let mut f = Fields::new(rec);
+                    Bounds {
+                        bbmin: f.f32s(),
+                        bbmax: f.f32s(),
+                        xyradius: f.f32(),
+                        radius: f.f32(),
+                    }
+                })
+                .collect()
         } else {
             Vec::new()
         };
@@ -504,6 +516,7 @@ fn read_header(r: &mut Reader<'_>) -> Result<Header> {
             ),
         ));
     }
+    // Field by field, so that a truncated header names the field it ends in.
     let mut v = [0u32; 27];
     for f in &mut v {
         *f = r.u32()?;
@@ -551,14 +564,13 @@ fn section(
 fn read_triangles(r: &mut Reader<'_>, at: usize, n: u32) -> Result<Vec<[u32; 3]>> {
     r.seek(at)?;
     let raw = r.bytes(n as usize * TRIANGLE_SIZE)?;
-    Ok(raw
-        .chunks_exact(TRIANGLE_SIZE)
-        .map(|c| {
-            let v =
-                |k: usize| u32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]]);
-            [v(0), v(1), v(2)]
-        })
-        .collect())
+    // Index by index over the flat data (it vectorises).
+    let mut out = vec![[0u32; 3]; n as usize];
+    out.as_flattened_mut()
+        .iter_mut()
+        .zip(raw.as_chunks::<4>().0)
+        .for_each(|(o, b)| *o = u32::from_le_bytes(*b));
+    Ok(out)
 }
 
 fn check_parent(r: &Reader<'_>, at: usize, what: &str, i: usize, parent: i32) -> Result<()> {
