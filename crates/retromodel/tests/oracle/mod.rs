@@ -65,6 +65,8 @@ pub fn check_parse(codec: &dyn Codec, data: &[u8], limits: &Limits) -> Option<Mo
         );
     }
     let converted = file.to_model(&ConvertOptions::default(), &NoFiles);
+    // Before anything reads the frames: compared, they stay stored (see `check_shared`).
+    check_shared(codec, data, &written, limits, &converted);
     converted
         .model
         .validate()
@@ -74,6 +76,75 @@ pub fn check_parse(codec: &dyn Codec, data: &[u8], limits: &Limits) -> Option<Mo
         let _ = file.validate(e.name);
     }
     Some(converted.model)
+}
+
+/// The codecs that override `Codec::parse_shared` (their Models keep parts of the input).
+const SHARING: &[&str] = &["iqm"];
+
+/// Parsed from shared bytes (`Codec::parse_shared`), the same file must write what the
+/// borrowed parse wrote (`written`); for the
+/// codecs that share ([`SHARING`]) it must also give the same Model and warnings. Stored
+/// frames are compared an animation at a time (each decoded copy dropped before the next)
+/// while the Models keep them stored, so that the comparison stays within the memory one
+/// Model may use; the rest by `{:?}` (NaN equals NaN there, as a file's NaN stays NaN).
+fn check_shared(
+    codec: &dyn Codec,
+    data: &[u8],
+    written: &[u8],
+    limits: &Limits,
+    converted: &retromodel::Converted,
+) {
+    let bytes = retromodel::io::SharedBytes::from(data.to_vec());
+    let file = codec
+        .parse_shared(&bytes, limits)
+        .unwrap_or_else(|e| panic!("{}: shared bytes do not parse: {e}", codec.name()));
+    assert!(
+        file.write() == written,
+        "{}: a shared parse must write back as the borrowed one",
+        codec.name()
+    );
+    if !SHARING.contains(&codec.name()) {
+        return;
+    }
+    let mut shared = file.to_model(&ConvertOptions::default(), &NoFiles);
+    assert_eq!(
+        shared.warnings,
+        converted.warnings,
+        "{}: a shared parse must warn alike",
+        codec.name()
+    );
+    let (a, b) = (&converted.model, &mut shared.model);
+    assert_eq!(a.animations.len(), b.animations.len(), "{}", codec.name());
+    assert_eq!(
+        a.animation_scales.len(),
+        b.animation_scales.len(),
+        "{}",
+        codec.name()
+    );
+    for (x, y) in a.animations.iter().zip(&mut b.animations) {
+        let (dx, dy) = (x.frames.clone(), y.frames.clone());
+        assert!(
+            format!("{:?}", *dx) == format!("{:?}", *dy),
+            "{}: shared frames differ",
+            codec.name()
+        );
+        // The same source from here on: the rest of the Model prints without decoding.
+        y.frames = x.frames.clone();
+    }
+    for (x, y) in a.animation_scales.iter().zip(&mut b.animation_scales) {
+        let (dx, dy) = (x.clone(), y.clone());
+        assert!(
+            format!("{:?}", *dx) == format!("{:?}", *dy),
+            "{}: shared scales differ",
+            codec.name()
+        );
+        *y = x.clone();
+    }
+    assert!(
+        format!("{a:?}") == format!("{b:?}"),
+        "{}: a shared parse must give the same Model",
+        codec.name()
+    );
 }
 
 /// Every registered writer on a small `model`: what it writes must parse again.
