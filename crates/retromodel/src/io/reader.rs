@@ -84,12 +84,14 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes `count` records of `size` bytes each, one bounds check for all of them:
-    /// each record's bytes, for [`Fields`] to read.
+    /// each record's bytes, for [`Fields`] to read. `size` is not 0 (records of 0 bytes
+    /// would come back as none).
     pub fn records(
         &mut self,
         count: usize,
         size: usize,
     ) -> Result<std::slice::ChunksExact<'a, u8>> {
+        debug_assert!(size > 0, "records of 0 bytes");
         let n = count.checked_mul(size).ok_or_else(|| {
             self.error(
                 ErrorKind::LimitExceeded,

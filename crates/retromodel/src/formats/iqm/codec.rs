@@ -100,10 +100,16 @@ binary_parsed_file!(File, |_| IQM, |file, engine| validate(file, engine));
 
 /// A file parsed from shared bytes ([`crate::Document::parse_shared`]), with them: the same
 /// as the [`File`] but that its Model keeps the stored frames in `source`.
-#[derive(Debug)]
 struct SharedFile<'a> {
     file: File<'a>,
     source: SharedBytes,
+}
+
+impl std::fmt::Debug for SharedFile<'_> {
+    /// As the [`File`] shows itself (a document prints the same either way).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.file.fmt(f)
+    }
 }
 
 impl crate::codec::ParsedFile for SharedFile<'_> {
@@ -143,7 +149,7 @@ fn to_model_from(
     if let Some(name) = resolver.model_name() {
         let side = format!("{name}.framegroups");
         if let Some(bytes) = resolver.load(&side) {
-            super::framegroups::apply(file, &mut converted, &side, &bytes);
+            super::framegroups::apply(file, source, &mut converted, &side, &bytes);
         }
     }
     if options.model_config {

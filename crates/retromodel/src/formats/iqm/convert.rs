@@ -520,12 +520,14 @@ pub fn file_to_model_from(file: &File<'_>, source: Option<&SharedBytes>) -> Conv
         // Clockwise seen from the front, as the Model keeps them; in one pass where every
         // triangle lies in the mesh's range (the usual case).
         let (lo, count) = (m.first_vertex, m.num_vertexes);
-        let inside = |t: &&[u32; 3]| t.iter().all(|&v| v.wrapping_sub(lo) < count);
+        // In the mesh's range (exactly, even for a range a parsed file would not have).
+        let within = |v: u32| (v >= lo) & (v.wrapping_sub(lo) < count);
+        let inside = |t: &&[u32; 3]| t.iter().all(|&v| within(v));
         // Both passes over the flat indices, without an early exit: they vectorise.
         let all_inside = tris
             .as_flattened()
             .iter()
-            .fold(true, |ok, &v| ok & (v.wrapping_sub(lo) < count));
+            .fold(true, |ok, &v| ok & within(v));
         let triangles: Vec<[u32; 3]> = if all_inside {
             let mut out = vec![[0u32; 3]; tris.len()];
             out.as_flattened_mut()

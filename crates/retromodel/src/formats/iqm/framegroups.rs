@@ -6,8 +6,9 @@
 //! names the group when the line has no NAME (`groupified_N_anim` without either, as
 //! DarkPlaces calls it).
 
-use super::convert::{add_ranges, FrameRange};
+use super::convert::{add_ranges_from, FrameRange};
 use super::raw::File;
+use crate::io::SharedBytes;
 use crate::model::Converted;
 
 /// The groups of a `.framegroups` text, or the first line that is not one (`line N: ...`).
@@ -122,7 +123,15 @@ pub fn write(ranges: &[FrameRange]) -> String {
 
 /// Replaces the converted model's animations by the groups of `bytes` (the side file
 /// `side`), as DarkPlaces does; a file that does not parse is left out with a warning.
-pub fn apply(file: &File<'_>, converted: &mut Converted, side: &str, bytes: &[u8]) {
+/// `source`: the bytes `file` was parsed from, where shared (the frames stay in them, see
+/// [`super::file_to_model_from`]).
+pub fn apply(
+    file: &File<'_>,
+    source: Option<&SharedBytes>,
+    converted: &mut Converted,
+    side: &str,
+    bytes: &[u8],
+) {
     let text = String::from_utf8_lossy(bytes);
     let groups = match parse(&text) {
         Ok(g) => g,
@@ -152,7 +161,7 @@ pub fn apply(file: &File<'_>, converted: &mut Converted, side: &str, bytes: &[u8
     model.animations.clear();
     model.animation_scales.clear();
     let mut w = Vec::new();
-    add_ranges(file, &groups, model, &mut w);
+    add_ranges_from(file, source, &groups, model, &mut w);
     converted
         .warnings
         .extend(w.into_iter().map(|m| format!("{side}: {m}")));
