@@ -566,14 +566,12 @@ pub fn file_to_model_from(file: &File<'_>, source: Option<&SharedBytes>) -> Conv
                     ia.data.get(4 * range.start..).unwrap_or(&[]),
                     wa.data.get(4 * range.start..).unwrap_or(&[]),
                 );
-                ib.chunks_exact(4)
-                    .zip(wb.chunks_exact(4))
+                ib.as_chunks::<4>()
+                    .0
+                    .iter()
+                    .zip(wb.as_chunks::<4>().0)
                     .take(range.len())
                     .map(|(i, w)| {
-                        let (i, w): (&[u8; 4], &[u8; 4]) = match (i.try_into(), w.try_into()) {
-                            (Ok(i), Ok(w)) => (i, w),
-                            _ => unreachable!("chunks of four"),
-                        };
                         // The usual vertex: its weights not 0 up to some lane and 0 after
                         // it, those lanes naming distinct joints. Computed in registers
                         // (no array written lane by lane and read back whole, which stalls).
