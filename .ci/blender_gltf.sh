@@ -31,7 +31,7 @@ expect_keyframes "$corpus/quake_mdl/github-Ademan-LibreQuake/lq1/progs/zombie.md
 expect_keyframes "$corpus/md2/debian-ufoai-data/ufoai/base/0models.pk3/models/aliens/bloodspider/bloodspider.md2" bloodspider
 mesh="$corpus/assimp/test/models-nonbsd/MD5/Bob.md5mesh"
 "$bin" convert "$mesh" "$out/bob.glb" >/dev/null 2>&1
-read -r joints anims < <("$bin" info --json "$mesh" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["joints"], len(d["animations"]))')
+read -r joints anims < <("$bin" info --json "$mesh" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["joints"], len([a for a in d["animations"] if a["kind"] == "skeletal"]))')
 specs+=("$out/bob.glb:armature_bones=$joints:actions=$anims")
 quantized "$mesh" bob "armature_bones=$joints:actions=$anims"
 # IQM (issue 29): an armature with every joint and one action per IQM animation (those of
@@ -42,7 +42,7 @@ for iqm in assimp/test/models/IQM/mrfixit.iqm \
   iqm/github-excessive-ludum-dare-44/assets/models/slime.exm; do
   name=iqm-$(basename "$iqm")
   "$bin" convert "$corpus/$iqm" "$out/$name.glb" >/dev/null 2>&1
-  read -r joints anims < <("$bin" info --json "$corpus/$iqm" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["joints"], d["header"]["num_anims"] + len(d.get("animations") or []))')
+  read -r joints anims < <("$bin" info --json "$corpus/$iqm" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["joints"], len([a for a in d["animations"] if a["kind"] == "skeletal"]))')
   [ "$anims" -gt 0 ] || { echo "$iqm: no animations in info --json"; exit 1; }
   specs+=("$out/$name.glb:armature_bones=$joints:actions=$anims")
 done

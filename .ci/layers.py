@@ -26,6 +26,7 @@ LAYERS = [
     ["interchange", "formats"],
     ["registry", "conform"],
     ["inputs", "document", "rerelease"],
+    ["front"],
     ["lib"],
 ]
 # Imports from a lower layer to a higher one that are allowed, each justified in

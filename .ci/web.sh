@@ -51,6 +51,13 @@ mkdir -p "$out/interchange"
 "$bin" convert "$corpus/quake_mdl/github-pnahratow-LibreQuake/lq1/progs/ogre.mdl" "$out/interchange/ogre.glb"
 "$bin" convert "$corpus/quake_mdl/github-pnahratow-LibreQuake/lq1/progs/ogre.mdl" "$out/interchange/ogre.obj"
 export INTERCHANGE_DIR="$out/interchange"
+# A glTF in metres (the ogre at 1/40: under 2 m tall) and the CLI's Quake MDL of it: the
+# page's export must equal it (issue 39).
+"$bin" convert "$corpus/quake_mdl/github-pnahratow-LibreQuake/lq1/progs/ogre.mdl" "$out/interchange/ogre_m.glb" --scale 0.025
+"$bin" convert "$out/interchange/ogre_m.glb" "$out/interchange/ogre_m.mdl"
+export METRES_GLB="$out/interchange/ogre_m.glb" METRES_MDL="$out/interchange/ogre_m.mdl"
+READ_EXTS="$("$bin" formats --json | python3 -c 'import json,sys; print(",".join(e for l in sys.stdin for e in json.loads(l)["extensions"]))')"
+export READ_EXTS
 
 export NODE_PATH=target/npm/node_modules
 echo "-- WebGL2"

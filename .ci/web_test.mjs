@@ -242,6 +242,30 @@ for (const t of cases) {
   }
 }
 
+// Issue 39: the page writes what the command line writes. A glTF file in metres (made by the
+// CLI from the ogre at 1/40 scale, METRES_GLB) exported to Quake MDL equals the CLI's
+// conversion of it (METRES_MDL): both scale metres to game units.
+const metres = process.env.METRES_GLB;
+if (metres) {
+  console.log('\n== a glTF file in metres exported to Quake MDL, as the CLI converts it');
+  const r = await give([metres]);
+  check(r.state === 'loaded', `opens (${r.state})`);
+  await page.selectOption('#export-format', 'mdl:quake');
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+  const saved = path.join(outDir, 'metres_' + d.suggestedFilename());
+  await d.saveAs(saved);
+  const ours = fs.readFileSync(saved);
+  const cli = fs.readFileSync(process.env.METRES_MDL);
+  check(ours.equals(cli), `the page's ${d.suggestedFilename()} equals the CLI's (${ours.length} and ${cli.length} bytes)`);
+}
+// The page lists every format the registry reads (READ_EXTS: `retromodel formats --json`).
+const readExts = (process.env.READ_EXTS || '').split(',').filter(Boolean);
+if (readExts.length) {
+  const text = await page.$eval('#formats', (e) => e.textContent);
+  const missing = readExts.filter((e) => !text.includes('.' + e));
+  check(missing.length === 0, `the page lists every readable format (${readExts.length} extensions${missing.length ? '; missing: ' + missing.join(' ') : ''})`);
+}
+
 console.log('\n== a truncated file, then the next file');
 {
   const bytes = fs.readFileSync(cases[1].files[0]);

@@ -364,6 +364,7 @@ function wire() {
   $('export').addEventListener('click', exportModel);
   const select = $('export-format');
   for (const [id, label] of JSON.parse(Viewer.export_formats())) select.add(new Option(label, id));
+  showReadFormats();
   const canvas = $('view');
   let drag = null;
   canvas.addEventListener('pointerdown', (e) => {
@@ -384,6 +385,17 @@ function wire() {
     },
     { passive: false },
   );
+}
+
+// The formats the page opens, from the library's registry: the hint's list and the open
+// dialog's filter (side files such as pictures, palettes and .bin/.mtl files stay pickable:
+// "All files" is kept).
+function showReadFormats() {
+  const formats = JSON.parse(Viewer.read_formats());
+  const words = formats.map(([d, exts]) => `${d} (${exts.map((e) => '.' + e).join(' ')})`);
+  $('formats').textContent = words.join(', ');
+  const accept = formats.flatMap(([, exts]) => exts.map((e) => '.' + e));
+  $('file-input').dataset.formats = accept.join(',');
 }
 
 async function start() {

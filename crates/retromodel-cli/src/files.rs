@@ -60,11 +60,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
     Ok(retromodel::vfs::write_atomic(path, bytes, force)?)
 }
 
-/// Side files for a model on disk or inside an archive ([`retromodel::vfs::PathResolver`]).
-pub type FsResolver = retromodel::vfs::PathResolver<'static>;
-
-pub use retromodel::resolve::Listed;
-
 /// Loads and checks a `--palette` file.
 pub fn load_palette(path: Option<&Path>) -> Result<Option<Vec<u8>>> {
     let Some(path) = path else { return Ok(None) };

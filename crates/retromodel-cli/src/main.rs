@@ -31,8 +31,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Read, validate, convert, render and view classic game models: Quake MDL, Quake 2 MD2,
-/// Quake 3 MD3, Doom 3 MD5 (mesh, anim, camera), 3D GameStudio MDL, HMP and WMP.
+// `Parser` gives `Cli::command()` through `CommandFactory`.
+
+/// Read, validate, convert, render and view classic game models (`retromodel formats` lists
+/// every format, from the library's registry).
 ///
 /// Paths may be files, directories or archives (.pak .pk3 .pk4 .zip); directories are
 /// searched recursively for model files. A bad file is reported and the others
@@ -49,6 +51,7 @@ struct Cli {
 #[allow(clippy::large_enum_variant)]
 enum Command {
     Info(commands::info::Args),
+    Formats(commands::formats::Args),
     Ls(commands::ls::Args),
     Validate(commands::validate::Args),
     Convert(commands::convert::Args),
@@ -99,27 +102,12 @@ pub struct SideFileArgs {
     /// .md2/.mdl/.md3 bakes the replacement for engines without MD5.
     #[arg(long, value_name = "KIND", value_parser = ["md5"])]
     prefer: Option<String>,
-}
-
-/// [`SideFileArgs`] with the palette file read and checked and the game folders mounted.
-pub struct SideFiles {
-    palette: Option<Vec<u8>>,
-    skin_name: Option<String>,
-    replacements: bool,
-    prefer_md5: bool,
-    game: Option<std::sync::Arc<retromodel::vfs::GameFs>>,
-}
-
-impl SideFiles {
-    /// The conversion options these side-file arguments ask for (skin name, replacements).
-    pub fn convert_options(&self) -> retromodel::ConvertOptions {
-        retromodel::ConvertOptions {
-            skin_name: self.skin_name.clone(),
-            prefer_replacements: self.replacements,
-            prefer_md5: self.prefer_md5,
-            ..Default::default()
-        }
-    }
+    /// Keep the model as its file stores it: do not apply what a model configuration
+    /// beside it says about size, turn and animation speeds (Cube 2 / Red Eclipse
+    /// `md5.cfg`, `iqm.cfg`: mdlscale, mdlyaw, mdlpitch, mdlroll, mdltrans, animation
+    /// speeds), which every command applies by default, as the engine shows the model.
+    #[arg(long)]
+    no_model_config: bool,
 }
 
 impl SideFileArgs {
@@ -128,35 +116,60 @@ impl SideFileArgs {
         self.prefer.as_deref() == Some("md5")
     }
 
-    /// Reads and checks the palette file, if any, and mounts the game folders.
-    pub fn load(&self) -> anyhow::Result<SideFiles> {
-        files::set_ignore_case(self.ignore_case);
-        let game = if self.game_dir.is_empty() {
-            None
-        } else {
-            let mut fs = files::new_game_fs();
-            for dir in &self.game_dir {
-                fs.mount_game_dir(dir)?;
-            }
-            for w in fs.warnings() {
-                eprintln!("warning: {w}");
-            }
-            Some(std::sync::Arc::new(fs))
-        };
-        Ok(SideFiles {
-            palette: files::load_palette(self.palette.as_deref())?,
+    /// The front door's options these flags ask for (the rest at their defaults).
+    pub fn open_options(&self) -> retromodel::front::OpenOptions {
+        retromodel::front::OpenOptions {
+            game_dirs: self.game_dir.clone(),
+            palette: self.palette.clone(),
+            ignore_case: self.ignore_case,
             skin_name: self.skin_name.clone(),
             replacements: self.replacements,
-            prefer_md5: self.prefer.as_deref() == Some("md5"),
-            game,
-        })
+            prefer_md5: self.prefers_md5(),
+            model_config: !self.no_model_config,
+            ..Default::default()
+        }
+    }
+
+    /// The run's opener with `options` (from [`SideFileArgs::open_options`]): the game
+    /// folders mounted (their warnings printed), the palette read and checked.
+    pub fn opener(
+        &self,
+        options: retromodel::front::OpenOptions,
+    ) -> anyhow::Result<retromodel::front::Opener<'static>> {
+        files::set_ignore_case(options.ignore_case);
+        let opener = retromodel::front::Opener::new(files::archives(), options)?;
+        for w in opener.warnings() {
+            eprintln!("warning: {w}");
+        }
+        Ok(opener)
     }
 }
 
+/// The command line with the registry's formats in its help: the formats read after the
+/// main help, the formats written after `convert`'s.
+fn command() -> clap::Command {
+    use clap::CommandFactory as _;
+    let written: Vec<String> = retromodel::front::formats()
+        .iter()
+        .filter(|f| !f.writers.is_empty())
+        .map(|f| format!("{} (.{})", f.description, f.extensions[0]))
+        .collect();
+    Cli::command()
+        .after_help(format!(
+            "Formats read: {}; archives: .pak .pk3 .pk4 .zip.",
+            retromodel::front::formats_in_words()
+        ))
+        .mut_subcommand("convert", |c| {
+            c.after_help(format!("Formats written: {}.", written.join(", ")))
+        })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::FromArgMatches as _;
+    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Info(a) => commands::info::run(a),
+        Command::Formats(a) => commands::formats::run(a),
         Command::Ls(a) => commands::ls::run(a),
         Command::Validate(a) => commands::validate::run(a),
         Command::Convert(a) => commands::convert::run(a),

@@ -215,7 +215,10 @@ fn skins_export_writes_every_picture_and_the_fullbright_mask() {
         "--palette",
         p.to_str().unwrap(),
     ]);
-    assert_contains(&bad.stderr, "palette-lmp: expected 768 bytes");
+    assert_contains(
+        &bad.stderr,
+        &format!("palette-lmp: {}: expected 768 bytes", p.display()),
+    );
 }
 
 #[test]

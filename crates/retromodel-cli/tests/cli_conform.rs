@@ -416,16 +416,17 @@ fn placement_errors_are_clear() {
     for (args, want) in [
         (
             vec!["--rotate", "90,x"],
-            "--rotate 90,x: \"x\" is not a number of degrees",
+            "'90,x' for '--rotate <YAW[,PITCH[,ROLL]]>': 90,x: \"x\" is not a number of degrees",
         ),
         (
             vec!["--rotate", "1,2,3,4"],
             "give YAW, YAW,PITCH or YAW,PITCH,ROLL",
         ),
-        (vec!["--scale", "-2"], "--scale -2: give a positive number"),
+        // Checked by the front door, in the same words for every front end.
+        (vec!["--scale", "-2"], "scale -2: give a positive number"),
         (
             vec!["--fit-height", "0"],
-            "--fit-height 0: give a positive number",
+            "fit-height 0: give a positive number",
         ),
     ] {
         let mut a = vec!["convert", s(&mdl), s(&out)];

@@ -35,6 +35,20 @@ impl From<retromodel::Error> for Fail {
     }
 }
 
+impl From<retromodel::front::Fail> for Fail {
+    fn from(e: retromodel::front::Fail) -> Self {
+        use retromodel::front::Fail as F;
+        match e {
+            F::Format(e) => Fail::Format(e),
+            F::FormatText(m) => Fail::FormatText(m),
+            // The command line's words for its flag, in Python's.
+            F::File(m) => Fail::File(m.replace("pass --force to", "pass force=True to")),
+            F::Missing(m) => Fail::Missing(m),
+            F::Value(m) => Fail::Value(m),
+        }
+    }
+}
+
 impl From<retromodel::vfs::FileError> for Fail {
     fn from(e: retromodel::vfs::FileError) -> Self {
         Fail::File(e.0)

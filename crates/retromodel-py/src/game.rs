@@ -7,9 +7,8 @@ use std::sync::{Arc, RwLock};
 use pyo3::exceptions::{PyKeyError, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use retromodel::resolve::Listed;
 use retromodel::vfs::{self, GameFsResolver};
-use retromodel::{ConvertOptions, Limits};
+use retromodel::Limits;
 
 use crate::errors::Fail;
 use crate::model::Model;
@@ -152,13 +151,15 @@ impl GameFs {
                 Some(r) => r?,
                 None => return Err(Fail::Missing(format!("{path}: not in the game tree"))),
             };
-            let resolver = Listed::new(GameFsResolver::new(&fs, &path));
-            let convert = ConvertOptions {
+            let resolver = GameFsResolver::new(&fs, &path);
+            let options = retromodel::front::OpenOptions {
                 skin_name,
-                sample_fps: fps,
+                fps,
                 ..Default::default()
             };
-            crate::load::from_bytes(bytes, &path, &convert, &resolver, &[])
+            let opened =
+                retromodel::front::open_bytes(bytes, &path, &options.convert_options(), &resolver)?;
+            Ok(crate::load::model_of(opened))
         })?)
     }
 }

@@ -27,6 +27,8 @@ pub struct Model {
     format: Option<Format>,
     /// The file's bytes, to write it back as read.
     source: Option<retromodel::io::SharedBytes>,
+    /// Opened showing a classic model's re-release replacement (`prefer_md5=True`).
+    prefer_md5: bool,
 }
 
 impl Model {
@@ -44,16 +46,30 @@ impl Model {
             path,
             format,
             source,
+            prefer_md5: false,
+        }
+    }
+
+    /// A model opened through the front door, with what `info()` says of it.
+    pub fn from_opened(opened: retromodel::front::Opened, info: serde_json::Value) -> Self {
+        Model {
+            model: Arc::new(opened.model),
+            info,
+            path: Some(opened.shown),
+            format: opened.format,
+            source: opened.bytes,
+            prefer_md5: opened.prefer_md5,
         }
     }
 
     /// What saving needs of it.
-    pub(crate) fn saved(&self) -> save::Source<'_> {
-        save::Source {
+    pub(crate) fn saved(&self) -> retromodel::front::Source<'_> {
+        retromodel::front::Source {
             model: &self.model,
             format: self.format,
             bytes: self.source.as_deref(),
             path: self.path.as_deref(),
+            prefer_md5: self.prefer_md5,
         }
     }
 }

@@ -7,34 +7,11 @@
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
-use retromodel::image::Palette;
-use retromodel::options::{ClipSplit, Filter, Frames};
-use retromodel::registry::{self, Target};
-use retromodel::vfs::write_atomic;
-use retromodel::{Diagnostic, Document, Limits, Placement, WriteOptions};
+use retromodel::front::{self, Source};
+use retromodel::registry;
+use retromodel::{Diagnostic, Document, Limits, WriteOptions};
 
 use crate::errors::{Fail, Result};
-
-/// What saving needs of a model: the model, the format and bytes of the file it was read
-/// from (written back as read), and its path (naming in-memory output). The package's
-/// `Model` lends one (`Model::saved`), so this module does not depend on it.
-pub struct Source<'a> {
-    /// The format-neutral model.
-    pub model: &'a retromodel::Model,
-    /// The format of the file it was read from.
-    pub format: Option<retromodel::Format>,
-    /// That file's bytes.
-    pub bytes: Option<&'a [u8]>,
-    /// The path it was read from.
-    pub path: Option<&'a str>,
-}
-
-impl Source<'_> {
-    /// Whether it was read from glTF or OBJ (sized in metres, maybe).
-    fn interchange(&self) -> bool {
-        self.format.is_some_and(registry::is_interchange)
-    }
-}
 
 /// `save`'s options, as the package's `Model.save` passes them (every key present).
 #[derive(FromPyObject, Clone)]
@@ -60,12 +37,41 @@ pub struct SaveOptions {
     clip_split: String,
     frames: String,
     filter: String,
+    rerelease: bool,
 }
 
 impl SaveOptions {
     /// Whether existing files are replaced.
     pub fn force_set(&self) -> bool {
         self.force
+    }
+
+    /// The front door's options: the words parsed as the command line parses them.
+    fn front(&self) -> Result<front::SaveOptions> {
+        let word = |name: &str, e: String| Fail::Value(format!("{name}={e}"));
+        Ok(front::SaveOptions {
+            force: self.force,
+            variant: self.mdl.clone(),
+            fps: self.fps,
+            target_palette: self.target_palette.clone(),
+            dither: self.dither,
+            fullbrights: self.fullbrights,
+            strict: self.strict,
+            quantize: self.quantize,
+            embed: self.embed,
+            skin: self.skin.clone(),
+            skin_paths: self.skin_paths.clone(),
+            scale: self.scale,
+            rotate: self.rotate,
+            fit_height: self.fit_height,
+            keep_skin_size: self.keep_skin_size,
+            qc: self.qc,
+            frame: self.frame,
+            clip_split: self.clip_split.parse().map_err(|e| word("clip_split", e))?,
+            frames: self.frames.parse().map_err(|e| word("frames", e))?,
+            filter: self.filter.parse().map_err(|e| word("filter", e))?,
+            rerelease: self.rerelease,
+        })
     }
 }
 
@@ -108,215 +114,27 @@ impl SaveReport {
     }
 }
 
-/// The files a save writes (the main one last) and its report.
-type Planned = (Vec<(PathBuf, Vec<u8>)>, SaveReport);
-
-/// Plans writing `model` to `path`: every file's bytes and the report.
-fn plan(model: &Source<'_>, path: &Path, o: &SaveOptions) -> Result<Planned> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or_default();
-    let unknown = || {
-        Fail::Value(format!(
-            "{}: cannot tell the output format from the extension {ext:?} (use .{})",
-            path.display(),
-            registry::target_extensions().join(", .")
-        ))
-    };
-    let mut target =
-        registry::target_for(ext, model.format, o.mdl.as_deref()).ok_or_else(unknown)?;
-    let placed = o.scale.is_some() || o.rotate.is_some() || o.fit_height.is_some();
-    if let (Target::WriteBack(f), true) = (target, placed) {
-        // Placement rebuilds the file from its model.
-        target = match registry::writers().find(|w| w.format == f) {
-            Some(w) => Target::Convert(w),
-            None => {
-                return Err(Fail::Value(format!(
-                    "scale, rotate and fit_height rebuild the file, and {} is not written from \
-                     a model; save to another format",
-                    f.description()
-                )))
-            }
-        };
-    }
-    let options = write_options(path, o)?;
-    let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
-    let mut report = SaveReport::default();
-    let mut files = Vec::new();
-    let writer = match target {
-        Target::WriteBack(f) => {
-            let source = model.bytes.ok_or_else(|| {
-                Fail::Value(format!(
-                    "the model has no {} file to write back",
-                    f.description()
-                ))
-            })?;
-            if let Some(skin) = &o.skin {
-                // The same format with a new skin: the file as stored, skin 0 replaced.
-                let picture = read_picture(skin)?;
-                let out = registry::replace_skin(source, 0, &picture, &options)?;
-                report.warnings.extend(out.warnings);
-                report.notes.extend(out.notes);
-                for side in out.side_files {
-                    files.push((dir.join(&side.name), side.bytes));
-                }
-                files.push((path.to_path_buf(), out.bytes));
-            } else {
-                let doc = Document::parse(source, &Limits::default())?;
-                files.push((path.to_path_buf(), doc.write()));
-                report.written_back = true;
-            }
-            return Ok(finish(files, report));
-        }
-        Target::ReadOnly(f) => {
-            return Err(Fail::Value(format!(
-                "converting {} to {} is not supported yet",
-                model
-                    .format
-                    .map(|f| f.description())
-                    .unwrap_or("this model"),
-                f.description()
-            )))
-        }
-        Target::Convert(w) => w,
-    };
-    let replaced;
-    let mut source = model.model;
-    if let Some(skin) = &o.skin {
-        let picture = read_picture(skin)?;
-        let mut m = source.clone();
-        let name = skin
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        m.use_only_skin(name, picture);
-        replaced = m;
-        source = &replaced;
-    }
-    let mut options = options;
-    options.placement.metres = model.interchange()
-        && o.scale.is_none()
-        && o.fit_height.is_none()
-        && retromodel::model::transform::looks_like_metres(source);
-    let written = registry::write_model(source, writer, &options)?;
-    for side in &written.side_files {
-        files.push((dir.join(&side.name), side.bytes.clone()));
-    }
-    files.push((path.to_path_buf(), written.bytes));
-    report.max_error = written.frame_errors.iter().copied().reduce(f32::max);
-    report.frame_errors = written.frame_errors;
-    report.frame_names = written.frame_names;
-    report.warnings = written.warnings;
-    report.notes = written.notes;
-    report.summary = written.summary;
-    Ok(finish(files, report))
-}
-
-/// Fills in the report's file list and size.
-fn finish(files: Vec<(PathBuf, Vec<u8>)>, mut report: SaveReport) -> Planned {
-    report.files = files.iter().map(|(p, _)| p.display().to_string()).collect();
-    report.bytes = files.iter().map(|(_, b)| b.len()).sum();
-    (files, report)
-}
-
-/// A picture file (PNG, PCX, TGA, JPEG, ...) decoded.
-fn read_picture(path: &Path) -> Result<retromodel::image::Image> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Fail::File(format!("cannot read {}: {e}", path.display())))?;
-    Ok(
-        retromodel::image::decode(&bytes, &path.to_string_lossy(), &Limits::default())
-            .map_err(|e| e.in_context(format!("skin {}", path.display())))?,
-    )
-}
-
-/// The library's write options for `o`.
-fn write_options(path: &Path, o: &SaveOptions) -> Result<WriteOptions> {
-    let palette = match &o.target_palette {
-        Some(p) => {
-            let bytes = std::fs::read(p)
-                .map_err(|e| Fail::File(format!("cannot read {}: {e}", p.display())))?;
-            Some(Palette::from_lmp(&bytes).map_err(|e| e.in_context(p.display().to_string()))?)
-        }
-        None => None,
-    };
-    for (name, v) in [("scale", o.scale), ("fit_height", o.fit_height)] {
-        if let Some(v) = v.filter(|v| !(v.is_finite() && *v > 0.0)) {
-            return Err(Fail::Value(format!("{name} {v}: give a positive number")));
+impl SaveReport {
+    /// The front door's report, as Python sees it.
+    fn of(r: front::Report) -> SaveReport {
+        SaveReport {
+            files: r.files.iter().map(|p| p.display().to_string()).collect(),
+            max_error: r.max_error(),
+            warnings: r.warnings,
+            notes: r.notes,
+            frame_errors: r.frame_errors,
+            frame_names: r.frame_names,
+            summary: r.summary,
+            bytes: r.bytes,
+            written_back: r.written_back,
         }
     }
-    if let Some(r) = o.rotate.filter(|r| r.iter().any(|v| !v.is_finite())) {
-        return Err(Fail::Value(format!("rotate {r:?}: give finite degrees")));
-    }
-    let choice = |name: &str, value: &str, allowed: &[&str]| -> Result<()> {
-        if allowed.contains(&value) {
-            Ok(())
-        } else {
-            Err(Fail::Value(format!(
-                "{name}={value:?}: give one of {}",
-                allowed.join(", ")
-            )))
-        }
-    };
-    choice("clip_split", &o.clip_split, &["names", "groups", "none"])?;
-    choice("frames", &o.frames, &["all", "first"])?;
-    choice("filter", &o.filter, &["nearest", "linear"])?;
-    Ok(WriteOptions {
-        strict: o.strict,
-        skin_paths: o.skin_paths.clone(),
-        palette,
-        fullbrights: o.fullbrights,
-        dither: o.dither,
-        fps: o.fps,
-        stem: path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "model".into()),
-        clip_split: match o.clip_split.as_str() {
-            "groups" => ClipSplit::Groups,
-            "none" => ClipSplit::None,
-            _ => ClipSplit::Names,
-        },
-        frames: if o.frames == "first" {
-            Frames::First
-        } else {
-            Frames::All
-        },
-        filter: if o.filter == "linear" {
-            Filter::Linear
-        } else {
-            Filter::Nearest
-        },
-        quantize: o.quantize,
-        embed: o.embed,
-        frame: o.frame,
-        placement: Placement {
-            scale: o.scale,
-            rotate: o.rotate.unwrap_or_default(),
-            fit_height: o.fit_height,
-            metres: false,
-        },
-        keep_skin_size: o.keep_skin_size,
-        qc: o.qc,
-    })
 }
 
 /// Writes `model` to `path` (and its side files beside it): nothing is written when one of
 /// the files exists, unless `force`.
 pub fn save(model: &Source<'_>, path: &Path, o: &SaveOptions) -> Result<SaveReport> {
-    let (files, report) = plan(model, path, o)?;
-    if !o.force {
-        if let Some((p, _)) = files.iter().find(|(p, _)| p.exists()) {
-            return Err(Fail::File(format!(
-                "{} exists; pass force=True to replace it",
-                p.display()
-            )));
-        }
-    }
-    for (p, bytes) in &files {
-        write_atomic(p, bytes, o.force)?;
-    }
-    Ok(report)
+    Ok(SaveReport::of(front::save(model, path, &o.front()?)?))
 }
 
 /// The main file `save` would write for `extension`, in memory.
@@ -334,9 +152,9 @@ pub fn to_bytes(
         })
         .unwrap_or_else(|| "model".into());
     let path = PathBuf::from(format!("{name}.{extension}"));
-    let (mut files, report) = plan(model, &path, o)?;
-    let (_, bytes) = files.pop().unwrap_or_default();
-    Ok((bytes, report))
+    let mut planned = front::plan(model, &path, &o.front()?)?;
+    let (_, bytes) = planned.files.pop().unwrap_or_default();
+    Ok((bytes, SaveReport::of(planned.report)))
 }
 
 /// `validate`: the file's own findings when it was read from one, else the model written

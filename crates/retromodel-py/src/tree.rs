@@ -7,13 +7,12 @@ use std::path::PathBuf;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use retromodel::front::{OpenOptions, Opener};
 use retromodel::inputs;
-use retromodel::resolve::Listed;
-use retromodel::vfs::{Archives, PathResolver};
+use retromodel::vfs::Archives;
 use retromodel::Limits;
 
 use crate::errors::Fail;
-use crate::load::{self, LoadOptions};
 use crate::save::{self, SaveOptions};
 
 /// What happened to one file of a tree conversion: `(input, output, outcome, message)`,
@@ -49,17 +48,15 @@ pub fn convert_tree(
         )));
     }
     let (game_dirs, skin_name, ignore_case, fps) = load_options;
-    let lo = LoadOptions {
+    let lo = OpenOptions {
         game_dirs,
         skin_name,
         ignore_case,
         fps,
-        model_config: true,
         ..Default::default()
     };
     let archives = Archives::new(&Limits::default(), ignore_case);
-    let mut mount_warnings = Vec::new();
-    let game = load::mount(&archives, &lo.game_dirs, &mut mount_warnings)?;
+    let opener = Opener::new(&archives, lo).map_err(Fail::from)?;
     let found = py.detach(|| inputs::batch_inputs(&archives, &src, &to));
     if found.is_empty() {
         return Err(Fail::Missing(format!("no model files under {}", src.display())).into());
@@ -80,15 +77,8 @@ pub fn convert_tree(
                         .map_err(|e| Fail::File(format!("cannot create {}: {e}", dir.display())))?;
                 }
                 let bytes = input.read()?;
-                let resolver = PathResolver::new(&archives, &input.path, None, game.clone());
-                let (model, _) = load::from_bytes(
-                    bytes,
-                    &shown_in,
-                    &lo_convert(&lo),
-                    &Listed::new(resolver),
-                    &[],
-                )?;
-                save::save(&model.saved(), output, &options)?;
+                let opened = opener.open_read(&input.path, bytes)?;
+                save::save(&opened.source(), output, &options)?;
                 Ok(())
             })();
             match result {
@@ -113,14 +103,4 @@ pub fn convert_tree(
         entries.push(entry);
     }
     Ok(entries)
-}
-
-/// The conversion options of a tree's loads.
-fn lo_convert(lo: &LoadOptions) -> retromodel::ConvertOptions {
-    retromodel::ConvertOptions {
-        skin_name: lo.skin_name.clone(),
-        sample_fps: lo.fps,
-        model_config: lo.model_config,
-        ..Default::default()
-    }
 }

@@ -17,9 +17,10 @@
 use std::io::Write as _;
 use std::sync::Arc;
 
+use retromodel::front;
 use retromodel::registry;
 use retromodel::vfs::{self, Archive, GameFs, GameFsResolver, MemoryArchive};
-use retromodel::{ConvertOptions, Document, Limits, Model, WriteOptions};
+use retromodel::{Limits, Model};
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
@@ -33,17 +34,27 @@ pub struct ModelFile {
     pub size: u64,
 }
 
-/// A model opened from a [`Workspace`].
+/// A model opened from a [`Workspace`] through the library's front door.
 #[derive(Debug, Clone)]
 pub struct Opened {
     /// Its path in the tree.
     pub path: String,
-    /// The model, side files applied (skins, md5anims).
-    pub model: Model,
-    /// The info panel's rows ([`retromodel::Summary::plain_words`]).
+    /// The info panel's rows ([`retromodel::Summary::plain_words`], then every animation).
     pub info: Vec<(String, String)>,
+    /// The model with its file, as the command line opens it.
+    pub opened: front::Opened,
+}
+
+impl Opened {
+    /// The model, side files applied (skins, md5anims).
+    pub fn model(&self) -> &Model {
+        &self.opened.model
+    }
+
     /// The conversion's warnings.
-    pub warnings: Vec<String>,
+    pub fn warnings(&self) -> &[String] {
+        &self.opened.warnings
+    }
 }
 
 /// The files the user gave the page, as one game tree: loose files on top of the archives
@@ -141,28 +152,83 @@ impl Workspace {
     /// command line finds them in a game folder. Errors are the library's text, prefixed with
     /// the path.
     pub fn open(&mut self, path: &str) -> Result<Opened, String> {
-        let options = ConvertOptions {
+        let options = front::OpenOptions {
             prefer_md5: self.prefer_md5,
-            ..ConvertOptions::default()
+            ..front::OpenOptions::default()
         };
+        self.open_with(path, &options)
+    }
+
+    /// [`Workspace::open`] with open options of the caller's (the page's are the defaults
+    /// and its `--prefer md5` choice; game folders, palettes and `--anim` files do not
+    /// apply: the tree is the workspace).
+    pub fn open_with(
+        &mut self,
+        path: &str,
+        options: &front::OpenOptions,
+    ) -> Result<Opened, String> {
         let fs = self.fs();
         let bytes = fs
             .read(path)
             .ok_or_else(|| format!("{path}: no such file"))?
             .map_err(|e| format!("{path}: {e}"))?;
-        let doc =
-            Document::parse(&bytes, &Limits::default()).map_err(|e| format!("{path}: {e}"))?;
         let resolver = GameFsResolver::new(fs, path);
-        let converted = doc.to_model(&options, &resolver);
-        let summary = doc.summary(&converted);
-        let info = summary.plain_words(Some(&converted.model));
+        let opened = front::open_bytes(bytes, path, &options.convert_options(), &resolver)
+            .map_err(|e| format!("{path}: {e}"))?;
+        let mut info = opened.summary.plain_words(Some(&opened.model));
+        info.extend(animation_rows(&opened.animations));
         Ok(Opened {
             path: path.to_string(),
-            model: converted.model,
             info,
-            warnings: converted.warnings,
+            opened,
         })
     }
+}
+
+/// The info panel's rows for every animation: `("Animation", "walk: 8 frames at 10 fps,
+/// 0.8 s, keyframe, from ogre.mdl")`.
+fn animation_rows(animations: &[front::AnimationEntry]) -> Vec<(String, String)> {
+    animations
+        .iter()
+        .map(|a| {
+            let looping = match a.looping {
+                Some(true) => ", loops",
+                Some(false) => ", plays once",
+                None => "",
+            };
+            (
+                "Animation".to_string(),
+                format!(
+                    "{}: {} frames at {} fps, {:.2} s, {}{looping}, from {}",
+                    a.name, a.frames, a.fps, a.seconds, a.kind, a.file
+                ),
+            )
+        })
+        .collect()
+}
+
+/// The formats the page opens, from the registry: `(description, extensions)`, each format
+/// once, then the archives it mounts.
+pub fn read_formats() -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for f in front::formats().into_iter().filter(|f| f.read) {
+        let exts: Vec<String> = f.extensions.iter().map(|e| e.to_string()).collect();
+        match out.iter_mut().find(|(d, _)| d == f.description) {
+            Some((_, have)) => {
+                for e in exts {
+                    if !have.contains(&e) {
+                        have.push(e);
+                    }
+                }
+            }
+            None => out.push((f.description.to_string(), exts)),
+        }
+    }
+    out.push((
+        "archives".to_string(),
+        ["pak", "pk3", "pk4", "zip"].map(String::from).to_vec(),
+    ));
+    out
 }
 
 /// A file to download.
@@ -219,47 +285,72 @@ fn zip_files(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, String> {
     Ok(out.into_inner())
 }
 
-/// `model` written as `format` (an id of [`export_formats`]) for a file named `stem.EXT`:
-/// one file, or a `.zip` of the main file and the files that go beside it.
-pub fn export(model: &Model, stem: &str, format: &str) -> Result<Download, String> {
-    let (ext, variant) = match format.split_once(':') {
-        Some((e, v)) => (e, Some(v)),
-        None => (format, None),
-    };
-    let writer = registry::writers()
-        .find(|w| {
-            w.format.extensions().first() == Some(&ext) && variant.is_none_or(|v| w.variant == v)
-        })
-        .ok_or_else(|| format!("no writer for {format:?}"))?;
-    // The interchange files (an OBJ's `.mtl` and skins, a `.gltf`'s buffer) are named after
-    // the model; the classic formats' side files keep the writers' default stem (`model`),
-    // as this page has always written them.
-    let options = WriteOptions {
-        stem: if registry::is_interchange(writer.format) {
-            stem.to_string()
-        } else {
-            String::new()
-        },
-        ..WriteOptions::default()
-    };
-    let out = registry::write_model(model, writer, &options).map_err(|e| e.to_string())?;
-    let mut notes = out.warnings;
-    notes.extend(out.notes);
-    let main = format!("{stem}.{ext}");
-    if out.side_files.is_empty() {
-        return Ok(Download {
-            name: main,
-            bytes: out.bytes,
-            notes,
-        });
+/// `opened` written as `format` (an id of [`export_formats`]) for a file named `stem.EXT`,
+/// through the front door as the command line writes it (`convert X STEM.EXT`): one file, or
+/// a `.zip` of the main file and the files that go beside it.
+pub fn export(opened: &front::Opened, stem: &str, format: &str) -> Result<Download, String> {
+    export_with(opened, stem, format, &front::SaveOptions::default())
+}
+
+/// [`export`] with save options other than the page's defaults (`options.variant` is taken
+/// from `format`).
+pub fn export_with(
+    opened: &front::Opened,
+    stem: &str,
+    format: &str,
+    options: &front::SaveOptions,
+) -> Result<Download, String> {
+    let (mut files, notes) = export_files(opened, stem, format, options)?;
+    if files.len() == 1 {
+        let (name, bytes) = files.remove(0);
+        return Ok(Download { name, bytes, notes });
     }
-    let mut files = vec![(main, out.bytes)];
-    files.extend(out.side_files.into_iter().map(|f| (f.name, f.bytes)));
+    // The main file first in the archive.
+    files.rotate_right(1);
+    let ext = format.split(':').next().unwrap_or(format);
     Ok(Download {
         name: format!("{stem}_{ext}.zip"),
         bytes: zip_files(&files)?,
         notes,
     })
+}
+
+/// Files by name, with their bytes.
+pub type Files = Vec<(String, Vec<u8>)>;
+
+/// The files [`export_with`] downloads, each with its name (`/`-separated, side files in
+/// their folders), the main file last, and the writer's notes.
+pub fn export_files(
+    opened: &front::Opened,
+    stem: &str,
+    format: &str,
+    options: &front::SaveOptions,
+) -> Result<(Files, Vec<String>), String> {
+    let (ext, variant) = match format.split_once(':') {
+        Some((e, v)) => (e, Some(v.to_string())),
+        None => (format, None),
+    };
+    if !registry::writers().any(|w| {
+        w.format.extensions().first() == Some(&ext)
+            && variant.as_deref().is_none_or(|v| w.variant == v)
+    }) {
+        return Err(format!("no writer for {format:?}"));
+    }
+    let main = format!("{stem}.{ext}");
+    let options = front::SaveOptions {
+        variant,
+        ..options.clone()
+    };
+    let planned = front::plan(&opened.source(), std::path::Path::new(&main), &options)
+        .map_err(|e| e.to_string())?;
+    let mut notes = planned.report.warnings;
+    notes.extend(planned.report.notes);
+    let files = planned
+        .files
+        .into_iter()
+        .map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), b))
+        .collect();
+    Ok((files, notes))
 }
 
 /// The file stem of a tree path (`models/ogre.mdl` -> `ogre`).

@@ -5,7 +5,7 @@ use retromodel_render::{Gpu, GpuModel};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
-use crate::{export, export_formats, rows_json, stem_of, Opened, Workspace};
+use crate::{export, export_formats, read_formats, rows_json, stem_of, Opened, Workspace};
 
 /// An open model on the GPU.
 struct Doc {
@@ -103,13 +103,13 @@ impl Viewer {
     /// error the previous model stays and the error text is returned.
     pub fn open(&mut self, path: &str) -> Result<String, JsValue> {
         let opened = self.workspace.open(path).map_err(err)?;
-        let scene = GpuModel::new(&self.screen.gpu, &self.screen.renderer, &opened.model)
+        let scene = GpuModel::new(&self.screen.gpu, &self.screen.renderer, opened.model())
             .map_err(|e| err(format!("{path}: {e}")))?;
-        let clips = clips_of(&opened.model, &scene);
+        let clips = clips_of(opened.model(), &scene);
         self.controls.opened(retromodel::model::opening_clip(
             clips.iter().map(|e| e.name.as_str()),
         ));
-        let mut warnings = opened.warnings.clone();
+        let mut warnings = opened.warnings().to_vec();
         warnings.extend(scene.warnings().iter().cloned());
         let info = json!({
             "path": opened.path,
@@ -228,6 +228,16 @@ impl Viewer {
         .to_string()
     }
 
+    /// The formats the page opens, JSON: `[[description, [extensions]]]` (the registry's,
+    /// then the archives).
+    pub fn read_formats() -> String {
+        let list: Vec<_> = read_formats()
+            .into_iter()
+            .map(|(d, e)| json!([d, e]))
+            .collect();
+        serde_json::Value::Array(list).to_string()
+    }
+
     /// The export choices, JSON: `[[id, label]]`.
     pub fn export_formats() -> String {
         let list: Vec<_> = export_formats()
@@ -241,7 +251,7 @@ impl Viewer {
     /// notes JSON]`.
     pub fn export(&self, format: &str) -> Result<js_sys::Array, JsValue> {
         let doc = self.doc.as_ref().ok_or_else(|| err("no model is open"))?;
-        let d = export(&doc.opened.model, stem_of(&doc.opened.path), format).map_err(err)?;
+        let d = export(&doc.opened.opened, stem_of(&doc.opened.path), format).map_err(err)?;
         let out = js_sys::Array::new();
         out.push(&JsValue::from_str(&d.name));
         out.push(&js_sys::Uint8Array::from(&d.bytes[..]));

@@ -500,8 +500,12 @@ pub fn output_paths(out_root: &Path, inputs: &[Input], to: &str) -> Vec<PathBuf>
 /// `load(anims=...)`): the error names the first that it did not take (it does not parse, is
 /// not an animation, or its joints do not fit the mesh), with the reader's own warning when
 /// there is one. Keyframe models take no animations, so for them nothing is checked.
-pub fn check_listed(anims: &[PathBuf], converted: &crate::model::Converted) -> Result<(), String> {
-    if converted.model.joints.is_empty() {
+pub fn check_listed(
+    anims: &[PathBuf],
+    model: &crate::model::Model,
+    warnings: &[String],
+) -> Result<(), String> {
+    if model.joints.is_empty() {
         return Ok(());
     }
     for path in anims {
@@ -512,8 +516,7 @@ pub fn check_listed(anims: &[PathBuf], converted: &crate::model::Converted) -> R
         // An md5anim's animation is named after its file; an IQM animation file's after its
         // file, or `FILE:ANIMATION` for each of several.
         let prefix = format!("{stem}:");
-        if converted
-            .model
+        if model
             .animations
             .iter()
             .any(|a| a.name == stem || a.name.starts_with(&prefix))
@@ -521,7 +524,7 @@ pub fn check_listed(anims: &[PathBuf], converted: &crate::model::Converted) -> R
             continue;
         }
         let shown = path.to_string_lossy();
-        if let Some(w) = converted.warnings.iter().find(|w| w.starts_with(&*shown)) {
+        if let Some(w) = warnings.iter().find(|w| w.starts_with(&*shown)) {
             return Err(w.clone());
         }
         return Err(format!(

@@ -37,6 +37,7 @@ pub mod diagnostic;
 mod document;
 pub mod error;
 pub mod formats;
+pub mod front;
 mod hash;
 pub mod image;
 pub mod inputs;

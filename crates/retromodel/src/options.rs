@@ -40,8 +40,8 @@ pub struct ConvertOptions {
     /// Apply what a model configuration beside the file says, as its engine shows the
     /// model: a Cube 2 `md5.cfg` (or other `.cfg` that `md5load`s the mesh) scales, turns and
     /// moves an md5mesh (`mdlscale`, `mdlyaw`, `mdlpitch`, `mdlroll`, `mdltrans`) and sets
-    /// its animations' speeds (`md5anim NAME FILE SPEED`). Off by default (the file as
-    /// stored); `convert` turns it on.
+    /// its animations' speeds (`md5anim NAME FILE SPEED`). Off here (the file as stored); the
+    /// front door ([`crate::front::OpenOptions`]) turns it on for every front end.
     pub model_config: bool,
     /// Show a classic model's re-release MD5 replacement in its place when the engine would
     /// use it (`--prefer md5`): an MD2's `md5/NAME.md5mesh` + `.md5anim` (+ `.md5scale`), a
@@ -98,6 +98,87 @@ pub enum Filter {
     Nearest,
     /// Smooth (`LINEAR` magnification, `LINEAR_MIPMAP_LINEAR` minification).
     Linear,
+}
+
+/// One word of a fixed set, parsed in one place for every front end (the command line's
+/// `--clip-split`, Python's `clip_split=`, the web page): `FromStr` gives the error text
+/// `"WORD" is not one of a, b, c`.
+fn parse_word<T: Copy>(s: &str, table: &[(&str, T)]) -> Result<T, String> {
+    table
+        .iter()
+        .find(|(w, _)| w.eq_ignore_ascii_case(s.trim()))
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let words: Vec<&str> = table.iter().map(|(w, _)| *w).collect();
+            format!("{s:?} is not one of {}", words.join(", "))
+        })
+}
+
+impl ClipSplit {
+    /// The words [`ClipSplit`] is parsed from, in the order help texts list them.
+    pub const WORDS: [(&'static str, ClipSplit); 3] = [
+        ("names", ClipSplit::Names),
+        ("groups", ClipSplit::Groups),
+        ("none", ClipSplit::None),
+    ];
+}
+
+impl std::str::FromStr for ClipSplit {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        parse_word(s, &ClipSplit::WORDS)
+    }
+}
+
+impl Frames {
+    /// The words [`Frames`] is parsed from.
+    pub const WORDS: [(&'static str, Frames); 2] = [("all", Frames::All), ("first", Frames::First)];
+}
+
+impl std::str::FromStr for Frames {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        parse_word(s, &Frames::WORDS)
+    }
+}
+
+impl Filter {
+    /// The words [`Filter`] is parsed from.
+    pub const WORDS: [(&'static str, Filter); 2] =
+        [("nearest", Filter::Nearest), ("linear", Filter::Linear)];
+}
+
+impl std::str::FromStr for Filter {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        parse_word(s, &Filter::WORDS)
+    }
+}
+
+/// A turn of the model in degrees, `[yaw, pitch, roll]`, parsed from `YAW`, `YAW,PITCH` or
+/// `YAW,PITCH,ROLL` (the command line's `--rotate`; Python passes the numbers).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Rotation(pub [f32; 3]);
+
+impl std::str::FromStr for Rotation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+        if parts.len() > 3 {
+            return Err(format!(
+                "{s}: give YAW, YAW,PITCH or YAW,PITCH,ROLL in degrees"
+            ));
+        }
+        let mut out = [0.0f32; 3];
+        for (k, p) in parts.iter().enumerate() {
+            out[k] = p
+                .parse::<f32>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("{s}: \"{p}\" is not a number of degrees"))?;
+        }
+        Ok(Rotation(out))
+    }
 }
 
 /// Options for writing a [`crate::model::Model`] in a file format.

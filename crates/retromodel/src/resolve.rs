@@ -48,6 +48,29 @@ pub trait Resolver {
     }
 }
 
+/// A borrowed resolver resolves as the one it borrows (so a `&dyn Resolver` can be wrapped,
+/// as in [`Listed`]).
+impl<R: Resolver + ?Sized> Resolver for &R {
+    fn load(&self, name: &str) -> Option<Vec<u8>> {
+        (**self).load(name)
+    }
+    fn load_path(&self, name: &str) -> Option<Vec<u8>> {
+        (**self).load_path(name)
+    }
+    fn search_layer(&self, name: &str) -> Option<usize> {
+        (**self).search_layer(name)
+    }
+    fn list(&self, extension: &str) -> Vec<String> {
+        (**self).list(extension)
+    }
+    fn list_in(&self, dir: &str, extension: &str) -> Vec<String> {
+        (**self).list_in(dir, extension)
+    }
+    fn model_name(&self) -> Option<String> {
+        (**self).model_name()
+    }
+}
+
 /// A resolver that finds nothing: converters fall back to built-in data.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoFiles;

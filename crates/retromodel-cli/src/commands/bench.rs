@@ -262,10 +262,10 @@ fn bench_kernel(
     let Some(kernel) = registry::kernels().find(|k| k.name == name) else {
         bail!("no kernel {name:?}");
     };
-    let side = crate::SideFileArgs::default().load()?;
+    let opener = crate::SideFileArgs::default().opener(Default::default())?;
     let mut inputs = Vec::new();
     for (path, b) in paths.iter().zip(data) {
-        match registry::prepare_kernel(kernel, b, &super::resolver(path, &side))? {
+        match registry::prepare_kernel(kernel, b, &opener.resolver(path))? {
             Some(p) if p.note.is_empty() => inputs.push(p),
             Some(p) => {
                 eprintln!("{}: {}", path.display(), p.note);

@@ -4,12 +4,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
-use retromodel::summary::AnimationBeside;
-use retromodel::{Document, Limits, Summary};
+use retromodel::front::{pair_engines, AnimationEntry};
+use retromodel::Summary;
 use serde_json::json;
 
-use super::resolver;
-use crate::files::{self, Listed, Tally};
+use crate::files::{self, Tally};
 use crate::SideFileArgs;
 
 /// Print a summary of each model: format, header fields, counts, clips, warnings.
@@ -30,62 +29,31 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let side = args.side.load()?;
+    let opener = args.side.opener(args.side.open_options())?;
     let inputs = files::collect_inputs(&args.paths);
     let mut tally = Tally::new(inputs.len());
     for input in &inputs {
         let path = &input.path;
-        let result = (|| -> Result<Loaded> {
-            let bytes = input.read()?;
-            let doc = Document::parse(&bytes, &Limits::default())?;
-            let listed = Listed::new(resolver(path, &side));
-            let c = doc.to_model(&side.convert_options(), &listed);
-            // Formats that take side files (an md5mesh) list the animations they took.
-            let anims = retromodel::summary::animations_beside(&c.model, &listed);
-            let sources = c.model.skins.iter().map(|k| k.source.clone()).collect();
-            // A classic model's re-release replacement, checked as its engine would.
-            let pair = retromodel::rerelease::Game::of_format(doc.format().name()).and_then(|g| {
-                let classic = if side.convert_options().prefer_md5 {
-                    doc.to_model(&Default::default(), &listed)
-                } else {
-                    c.clone()
-                };
-                retromodel::rerelease::find(g, &classic.model, &listed)
-            });
-            Ok((doc.summary(&c), anims, sources, pair))
-        })();
+        let result = input
+            .read()
+            .map_err(anyhow::Error::from)
+            .and_then(|bytes| Ok(opener.open_read(path, bytes)?));
         let result = match (result, args.json) {
-            (Ok((s, anims, sources, pair)), true) => {
-                let mut v = retromodel::summary::info_json(
-                    &path.display().to_string(),
-                    &s,
-                    &sources,
-                    anims.as_deref(),
-                );
-                if let (Some(p), Some(o)) = (&pair, v.as_object_mut()) {
-                    o.insert("rerelease".into(), pair_json(p));
-                }
-                outln!("{v}");
+            (Ok(opened), true) => {
+                outln!("{}", opened.info_json());
                 Ok(())
             }
-            (Ok((s, anims, sources, pair)), false) => {
-                print_text(path, &s);
-                if let Some(p) = &pair {
+            (Ok(opened), false) => {
+                print_text(path, &opened.summary);
+                if let Some(p) = &opened.rerelease {
                     print_pair(p);
                 }
-                for (i, src) in sources.iter().enumerate() {
+                for (i, src) in opened.skin_sources.iter().enumerate() {
                     if let Some(src) = src {
                         outln!("  skin {i} picture: {src}");
                     }
                 }
-                for a in anims.iter().flatten() {
-                    outln!(
-                        "  animation beside it: {} ({} frames at {} fps)",
-                        a.file,
-                        a.frames,
-                        float(a.fps)
-                    );
-                }
+                print_animations(&opened.animations);
                 Ok(())
             }
             (Err(e), true) => {
@@ -102,22 +70,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(tally.finish())
 }
 
-/// What `info` shows of one file: its summary, the animations it took from files beside it
-/// (formats that take side files), and where each looked-up skin came from.
-type Loaded = (
-    Summary,
-    Option<Vec<AnimationBeside>>,
-    Vec<Option<String>>,
-    Option<retromodel::rerelease::Replacement>,
-);
-
-/// The engines that would use a replacement of `p`'s game.
-fn pair_engines(p: &retromodel::rerelease::Replacement) -> Vec<&'static str> {
-    retromodel::rerelease::ENGINES
-        .iter()
-        .filter(|e| e.1 == p.game)
-        .map(|e| e.0)
-        .collect()
+/// Every animation, a line each: name, kind, frames, rate, length, loop flag and file.
+fn print_animations(animations: &[AnimationEntry]) {
+    for a in animations {
+        let looping = match a.looping {
+            Some(true) => ", loops",
+            Some(false) => ", plays once",
+            None => "",
+        };
+        outln!(
+            "  animation {:?}: {} frames at {} fps, {} s ({}{looping}) from {}",
+            a.name,
+            a.frames,
+            a.fps,
+            a.seconds,
+            a.kind,
+            a.file
+        );
+    }
 }
 
 /// The re-release replacement, as text lines.
@@ -144,21 +114,6 @@ fn print_pair(p: &retromodel::rerelease::Replacement) {
         let kind = if c.error { "error" } else { "warning" };
         outln!("    {kind}: {}", c.message);
     }
-}
-
-/// The re-release replacement as a JSON value.
-fn pair_json(p: &retromodel::rerelease::Replacement) -> serde_json::Value {
-    json!({
-        "game": p.game.describe(),
-        "mesh": p.names.mesh,
-        "anim": p.names.anim,
-        "scale": p.has_scale.then(|| p.names.scale.clone()),
-        "joints": p.model.joints.len(),
-        "frames": p.anim_frames,
-        "valid": p.usable(),
-        "engines": pair_engines(p),
-        "checks": p.checks.iter().map(|c| json!({"error": c.error, "message": c.message})).collect::<Vec<_>>(),
-    })
 }
 
 fn float(v: f32) -> serde_json::Value {

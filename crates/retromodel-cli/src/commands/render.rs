@@ -9,7 +9,6 @@ use retromodel::Model;
 use retromodel_render::timing::Timeline;
 use retromodel_render::{encode_gif, Camera, Gpu, GpuModel, Pose, Renderer, Target, View};
 
-use super::load;
 use crate::files;
 use crate::SideFileArgs;
 
@@ -198,13 +197,8 @@ fn is_gif(p: &Path) -> bool {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let side = args.side.load()?;
     let path = &args.input;
-    let model = if super::is_player_dir(path) {
-        super::load_player(path, &side, None)?.model
-    } else {
-        load(path, &side, &args.anim, |_, c| c.model)?
-    };
+    let model = super::open(&args.side, path, &args.anim)?.model;
     if args.turntable && !is_gif(&args.output) && args.out_gif.is_none() {
         bail!("--turntable needs a .gif OUTPUT or --out-gif FILE");
     }

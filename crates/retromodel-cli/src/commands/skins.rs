@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::load;
 use crate::files;
 use crate::SideFileArgs;
 
@@ -176,8 +175,7 @@ pub fn run(cmd: Command) -> Result<ExitCode> {
         Command::Export(args) => args,
         Command::Import(args) => return import(args),
     };
-    let side = args.side.load()?;
-    let converted = load(&args.input, &side, &[], |_, c| c)?;
+    let converted = super::open(&args.side, &args.input, &[])?;
     fs::create_dir_all(&args.dir)
         .with_context(|| format!("cannot create {}", args.dir.display()))?;
     let stem = args

@@ -40,7 +40,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let engine = args.engine.as_deref().unwrap_or(doc.default_engine());
             // Side files (a .gltf's buffers) beside the file; an interchange file checked
             // against a classic format's engine is checked as converted.
-            let resolver = files::FsResolver::new(files::archives(), path, None, None);
+            let resolver = retromodel::vfs::PathResolver::new(files::archives(), path, None, None);
             let diags = if retromodel::rerelease::Game::of_engine(engine).is_some() {
                 // A re-release engine checks the classic model's MD5 replacement.
                 if retromodel::rerelease::Game::of_format(doc.format().name()).is_none() {

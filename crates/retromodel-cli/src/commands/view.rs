@@ -8,8 +8,7 @@ use anyhow::{anyhow, Result};
 use retromodel::Summary;
 use retromodel_render::viewer::{self, Loaded, Options};
 
-use super::load;
-use crate::{SideFileArgs, SideFiles};
+use crate::SideFileArgs;
 
 /// Open a window showing the model, animated on the GPU: clip list, play/pause, speed, time
 /// scrubber, interpolation on/off, skin, wireframe, orbit camera (drag, wheel), the `info`
@@ -51,26 +50,17 @@ fn info_text(path: &Path, s: &Summary, model: &retromodel::Model) -> String {
     t
 }
 
-fn load_for_viewer(path: &Path, side: &SideFiles) -> Result<Loaded> {
-    let (model, summary) = if super::is_player_dir(path) {
-        let c = super::load_player(path, side, None)?;
-        let summary = retromodel::Summary::of_converted("md3 player", 15, &c);
-        (c.model, summary)
-    } else {
-        load(path, side, &[], |doc, c| {
-            let summary = doc.summary(&c);
-            (c.model, summary)
-        })?
-    };
+fn load_for_viewer(path: &Path, side: &SideFileArgs) -> Result<Loaded> {
+    let opened = super::open(side, path, &[])?;
     Ok(Loaded {
-        info: info_text(path, &summary, &model),
-        model,
+        info: info_text(path, &opened.summary, &opened.model),
+        model: opened.model,
     })
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let side = args.side.load()?;
+    let side = args.side.clone();
     let (w, h) = args
         .size
         .split_once(['x', 'X'])

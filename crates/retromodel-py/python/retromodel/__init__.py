@@ -97,7 +97,7 @@ def load(
     ignore_case: bool = False,
     replacements: bool = False,
     fps: Optional[float] = None,
-    model_config: bool = False,
+    model_config: bool = True,
     weapon: Optional[PathLike] = None,
     prefer_md5: bool = False,
 ) -> Model:
@@ -119,10 +119,10 @@ def load(
     - ``ignore_case``: look-ups in archives and game folders ignore ASCII case.
     - ``replacements``: prefer modern engines' replacement textures to stored skins.
     - ``fps``: frames per second at which glTF animations are sampled into poses.
-    - ``model_config``: apply what a Cube 2 / Red Eclipse ``md5.cfg`` beside an md5mesh
-      says about size, turn and animation speeds, as the engine shows the model (off: the
-      file as stored, as ``retromodel info`` reads it; :func:`convert` turns it on, as
-      ``retromodel convert`` does).
+    - ``model_config``: apply what a Cube 2 / Red Eclipse ``md5.cfg`` or ``iqm.cfg`` beside
+      the model says about size, turn and animation speeds, as the engine shows the model
+      (on by default, as in ``retromodel info`` and ``convert``; ``False`` keeps the file as
+      stored, as ``--no-model-config`` does).
     - ``weapon``: a weapon ``.md3`` to attach on a player's ``tag_weapon``.
     - ``prefer_md5``: a Quake II ``.md2`` or Quake ``.mdl`` is shown through its re-release
       MD5 replacement (``md5/NAME.md5mesh`` + ``.md5anim`` + ``.md5scale`` beside an MD2,
@@ -189,6 +189,7 @@ def _save_options(
     clip_split: str = "names",
     frames: str = "all",
     filter: str = "nearest",
+    rerelease: bool = False,
 ) -> dict:
     if rotate is not None:
         r = [float(rotate)] if np.ndim(rotate) == 0 else [float(v) for v in rotate]  # type: ignore[arg-type]
@@ -216,6 +217,7 @@ def _save_options(
         "clip_split": clip_split,
         "frames": frames,
         "filter": filter,
+        "rerelease": bool(rerelease),
     }
 
 
@@ -237,6 +239,8 @@ _SAVE_DOC = """
     - ``keep_skin_size``: keep skins larger than the engines take.
     - ``qc``: write QuakeC ``$frame`` macros beside a Quake MDL.
     - ``frame``: the pose an OBJ gets.
+    - ``rerelease``: write the re-release layout (the ``.md2``/``.mdl`` with its MD5
+      replacement beside it), as ``--rerelease`` does; the model must be skeletal.
 """
 
 
@@ -296,10 +300,6 @@ def convert(src: PathLike, dst: PathLike, **options: Any) -> SaveReport:
     lo = {k: options.pop(k) for k in list(options) if k in load_keys}
     if "fps" in options:
         lo["fps"] = options["fps"]
-    if "model_config" not in lo:
-        # As `retromodel convert`: a Cube 2 md5.cfg is applied, except for MD5 outputs
-        # (the engine would apply it again).
-        lo["model_config"] = not str(dst).lower().endswith((".md5mesh", ".md5anim"))
     return load(src, **lo).save(dst, **options)
 
 

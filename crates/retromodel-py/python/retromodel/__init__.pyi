@@ -118,6 +118,7 @@ class Model:
         clip_split: str = "names",
         frames: str = "all",
         filter: str = "nearest",
+        rerelease: bool = False,
     ) -> SaveReport: ...
     def to_glb(self, **options: Any) -> bytes: ...
     def to_bytes(self, extension: str, **options: Any) -> bytes: ...
@@ -144,7 +145,7 @@ def load(
     ignore_case: bool = False,
     replacements: bool = False,
     fps: Optional[float] = None,
-    model_config: bool = False,
+    model_config: bool = True,
     weapon: Optional[PathLike] = None,
     prefer_md5: bool = False,
 ) -> Model: ...

@@ -8,13 +8,13 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use retromodel::inputs::Input;
 
-use super::{plan, Args};
+use super::Args;
 use crate::files;
 
 /// What happened to one input.
@@ -41,7 +41,7 @@ pub(super) fn formats() -> Vec<&'static str> {
 }
 
 /// Runs a folder conversion.
-pub(super) fn run(args: &Args) -> Result<ExitCode> {
+pub(super) fn run(args: &Args, opener: &retromodel::front::Opener<'_>) -> Result<ExitCode> {
     let formats = formats();
     let Some(to) = args.to.as_deref().map(str::to_ascii_lowercase) else {
         bail!(
@@ -83,7 +83,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
         .par_iter()
         .zip(&outputs)
         .map(|(input, out)| {
-            let outcome = convert_one(args, input, out, &to, &bar, &bytes_in, &bytes_out);
+            let outcome = convert_one(args, opener, input, out, &bar, &bytes_in, &bytes_out);
             if matches!(outcome, Outcome::Kept) {
                 kept.fetch_add(1, Ordering::Relaxed);
             }
@@ -128,9 +128,9 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
 /// Converts one file, reporting as it goes.
 fn convert_one(
     args: &Args,
+    opener: &retromodel::front::Opener<'_>,
     input: &Input,
     output: &Path,
-    to: &str,
     bar: &ProgressBar,
     bytes_in: &AtomicU64,
     bytes_out: &AtomicU64,
@@ -143,7 +143,11 @@ fn convert_one(
         if let Some(dir) = output.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let p = plan(args, &input.path, output, to)?;
+        let bytes = input.read()?;
+        let opened = opener
+            .open_read(&input.path, bytes)
+            .with_context(|| input.path.display().to_string())?;
+        let p = super::native::plan(args, &opened, output)?;
         p.commit(args.force)?;
         Ok(p)
     })();
@@ -164,8 +168,8 @@ fn convert_one(
             Outcome::Converted
         }
         Err(e)
-            if e.downcast_ref::<retromodel::Error>()
-                .is_some_and(|e| e.kind == retromodel::ErrorKind::Unsupported) =>
+            if e.downcast_ref::<retromodel::front::Fail>()
+                .is_some_and(|f| f.is_unsupported()) =>
         {
             say(bar, format!("skipped {e:#}"));
             Outcome::Unsupported

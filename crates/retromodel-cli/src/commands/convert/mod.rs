@@ -12,16 +12,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
+use retromodel::front::{OpenOptions, Opener};
+use retromodel::options::{ClipSplit, Filter, Frames, Rotation};
 use retromodel::registry;
-use retromodel::{Converted, Document, Limits, Model};
 
-use super::resolver;
 use crate::files;
 use crate::SideFileArgs;
 
-/// Convert models: Quake MDL <-> Quake 2 MD2 <-> Quake 3 MD3 <-> 3D GameStudio MDL3/4/5, MD5
-/// written back, anything to glTF 2.0 (.glb, .gltf) or OBJ. The output's extension picks the
-/// format; a folder converts its whole tree.
+/// Convert models between every format retromodel writes (listed below, from the registry:
+/// Quake MDL, MD2, MD3, 3D GameStudio MDL, MD5, IQM, glTF 2.0, OBJ). The output's extension
+/// picks the format; a folder converts its whole tree.
 ///
 /// With the same format the output is the input byte for byte (MD5: value for value);
 /// --skin replaces skin 0 and keeps the rest (as `skins import`), --scale, --rotate and
@@ -88,7 +88,7 @@ use crate::SideFileArgs;
 #[derive(clap::Args, Clone)]
 #[command(
     verbatim_doc_comment,
-    about = "Convert models between Quake MDL, MD2, MD3, 3D GameStudio MDL, MD5, glTF and OBJ, one file or a whole tree"
+    about = "Convert a model to another format (the output's extension picks it), one file or a whole tree"
 )]
 pub struct Args {
     /// The model to read (any format `info` knows, or .glb .gltf .obj), or a folder to
@@ -135,14 +135,14 @@ pub struct Args {
     fps: Option<f32>,
     /// glTF: one animation per named clip (names), per frame group (groups), or one for all
     /// frames (none).
-    #[arg(long, value_parser = ["names", "groups", "none"], default_value = "names")]
-    clip_split: String,
+    #[arg(long, value_parser = word_parser(&ClipSplit::WORDS), default_value = "names")]
+    clip_split: ClipSplit,
     /// glTF: every pose as a morph target (all) or the first pose only (first).
-    #[arg(long, value_parser = ["all", "first"], default_value = "all")]
-    frames: String,
+    #[arg(long, value_parser = word_parser(&Frames::WORDS), default_value = "all")]
+    frames: Frames,
     /// glTF: texture filtering, nearest (the look of the engines) or linear.
-    #[arg(long, value_parser = ["nearest", "linear"], default_value = "nearest")]
-    filter: String,
+    #[arg(long, value_parser = word_parser(&Filter::WORDS), default_value = "nearest")]
+    filter: Filter,
     /// glTF from an md5mesh: an .md5anim to include (repeat); default: every .md5anim beside
     /// the mesh whose joints fit it.
     #[arg(long, value_name = "FILE")]
@@ -186,16 +186,10 @@ pub struct Args {
     /// above), optionally pitch (nose up) and roll, as YAW[,PITCH[,ROLL]]. Applied before
     /// --scale and --fit-height.
     #[arg(long, value_name = "YAW[,PITCH[,ROLL]]", allow_hyphen_values = true)]
-    rotate: Option<String>,
+    rotate: Option<Rotation>,
     /// Scale the model so that it is UNITS tall (its height over every frame).
     #[arg(long, value_name = "UNITS", allow_hyphen_values = true)]
     fit_height: Option<f32>,
-    /// Keep the model as its file stores it: do not apply what a model configuration
-    /// beside it says about size, turn and animation speeds (Cube 2 / Red Eclipse
-    /// `md5.cfg`: mdlscale, mdlyaw, mdlpitch, mdlroll, mdltrans, md5anim speeds), which
-    /// is applied by default, as the engine shows the model.
-    #[arg(long)]
-    no_model_config: bool,
     /// Keep skins larger than the target's engines take (Quake MDL and MD2: 480 texels
     /// high) as they are, with a warning, instead of resampling them to fit.
     #[arg(long)]
@@ -226,11 +220,6 @@ fn variants(ext: &str) -> Vec<&'static str> {
         .collect()
 }
 
-/// Every output extension `convert` writes, for help and error texts.
-fn output_extensions() -> Vec<&'static str> {
-    registry::target_extensions()
-}
-
 /// `--to`'s help: the batch output formats.
 fn to_help() -> String {
     format!(
@@ -251,22 +240,10 @@ struct Plan {
 }
 
 impl Plan {
-    /// Writes every file; fails before writing anything if one of them exists (unless
-    /// `force`).
+    /// Writes every file ([`retromodel::front::commit`]); fails before writing anything if
+    /// one of them exists (unless `force`).
     fn commit(&self, force: bool) -> Result<()> {
-        if !force {
-            if let Some((p, _)) = self.files.iter().find(|(p, _)| p.exists()) {
-                bail!("{} exists; pass --force to replace it", p.display());
-            }
-        }
-        for (p, bytes) in &self.files {
-            // Side files may go in a folder of their own (the re-release's md5/).
-            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)?;
-            }
-            files::write_atomic(p, bytes, force)?;
-        }
-        Ok(())
+        Ok(retromodel::front::commit(&self.files, force)?)
     }
 
     /// Bytes of all outputs.
@@ -275,147 +252,39 @@ impl Plan {
     }
 }
 
-/// The input read and parsed (any registered format, glTF and OBJ included), or a model
-/// assembled from several files (a Quake 3 player), with its Model converted on demand.
-struct Input<'a> {
-    path: &'a Path,
-    bytes: &'a [u8],
-    /// The parsed file.
-    doc: Option<Document<'a>>,
-    /// The model assembled from several files.
-    assembled: Option<Converted>,
+/// A clap parser for one word of `table` (the library's `FromStr` words).
+fn word_parser<T: Copy + Send + Sync + 'static>(
+    table: &'static [(&'static str, T)],
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(table.iter().map(|(w, _)| *w)).map(move |w| {
+        table
+            .iter()
+            .find(|(x, _)| *x == w)
+            .map(|(_, v)| *v)
+            .unwrap_or(table[0].1)
+    })
 }
 
-impl Input<'_> {
-    /// What the input is, for messages.
-    fn format_name(&self) -> &'static str {
-        match &self.doc {
-            Some(d) => d.format().name(),
-            None => "Quake 3 player",
-        }
-    }
-
-    /// The Model, side files resolved beside the input, and for an md5mesh every md5anim
-    /// that goes with it (`--anim`, else those beside it whose joints fit); warnings become
-    /// notes.
-    fn model(&self, args: &Args, notes: &mut Vec<String>) -> Result<Converted> {
-        let mut converted = match (&self.assembled, &self.doc) {
-            (Some(c), _) => c.clone(),
-            (None, Some(doc)) => {
-                let side = args.side.load()?;
-                let resolver = resolver(self.path, &side).with_listed(&args.anim);
-                let options = retromodel::ConvertOptions {
-                    // Interchange inputs: animations sampled at --fps; textures left
-                    // undecoded when --skin replaces them.
-                    sample_fps: args.fps,
-                    skip_textures: args.skin.is_some(),
-                    // An md5mesh written for Cube 2 gets its md5.cfg applied by the engine
-                    // again: the file keeps its stored size.
-                    model_config: !args.no_model_config && !writes_md5(&args.output),
-                    ..side.convert_options()
-                };
-                let converted = doc
-                    .try_to_model(&options, &resolver)
-                    .with_context(|| self.path.display().to_string())?;
-                check_listed(&args.anim, &converted)?;
-                converted
-            }
-            (None, None) => bail!("{}: nothing was read", self.path.display()),
-        };
-        notes.extend(
-            converted
-                .warnings
-                .iter()
-                .map(|w| format!("{}: warning: {w}", self.path.display())),
-        );
-        if let Some(skin) = &args.skin {
-            replace_skin(&mut converted.model, skin)?;
-        }
-        Ok(converted)
+/// The front door's options for opening the input of `args`.
+fn open_options(args: &Args) -> OpenOptions {
+    OpenOptions {
+        anims: args.anim.clone(),
+        // Interchange inputs: animations sampled at --fps; textures left undecoded when
+        // --skin replaces them.
+        fps: args.fps,
+        skip_textures: args.skin.is_some(),
+        weapon: args.weapon.clone(),
+        ..args.side.open_options()
     }
 }
 
-/// Fails naming each file given with `--anim` that the model did not take
-/// ([`retromodel::inputs::check_listed`]).
-pub(crate) fn check_listed(anims: &[PathBuf], converted: &Converted) -> Result<()> {
-    retromodel::inputs::check_listed(anims, converted).map_err(|e| anyhow::anyhow!(e))
-}
-
-/// Plans the conversion of `input` to `output`.
-fn plan(args: &Args, input: &Path, output: &Path, ext: &str) -> Result<Plan> {
-    let bytes = files::read(input)?;
-    let doc =
-        Document::parse(&bytes, &Limits::default()).with_context(|| input.display().to_string())?;
-    let Some(target) = registry::target_for(ext, Some(doc.format()), args.mdl.as_deref()) else {
-        bail!(
-            "{}: cannot tell the output format from the extension {ext:?} (use .{})",
-            output.display(),
-            output_extensions().join(", .")
-        );
-    };
-    let input = Input {
-        path: input,
-        bytes: &bytes,
-        doc: Some(doc),
-        assembled: None,
-    };
-    native::plan(args, &input, output, target)
-}
-
-/// Whether `output` is an MD5 file (by extension).
-fn writes_md5(output: &Path) -> bool {
-    output
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("md5mesh") || e.eq_ignore_ascii_case("md5anim"))
-}
-
-/// The output's file name without extension, the stem of the side files written with it.
-fn output_stem(output: &Path) -> String {
-    output
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "model".into())
-}
-
-/// The folder side files of `output` go in.
-fn output_dir(output: &Path) -> &Path {
-    output.parent().unwrap_or(Path::new(""))
-}
-
-/// Plans the conversion of a Quake 3 player folder, assembled, to `output`.
-fn plan_player(args: &Args, output: &Path, ext: &str) -> Result<Plan> {
-    let side = args.side.load()?;
-    let converted = super::load_player(&args.input, &side, args.weapon.as_deref())?;
-    let input = Input {
-        path: &args.input,
-        bytes: &[],
-        doc: None,
-        assembled: Some(converted),
-    };
-    match registry::target_for(ext, None, args.mdl.as_deref()) {
-        Some(target) => native::plan(args, &input, output, target),
-        None => bail!(
-            "{}: cannot tell the output format from the extension {ext:?} (use .{})",
-            output.display(),
-            output_extensions().join(", .")
-        ),
-    }
-}
-
-/// Replaces every skin of `model` with the picture at `path` (any format
-/// `retromodel::image::decode` reads), on every mesh.
-fn replace_skin(model: &mut Model, path: &Path) -> Result<()> {
-    let bytes = files::read(path)?;
-    let limits = Limits::default();
-    let picture = retromodel::image::decode(&bytes, &path.to_string_lossy(), &limits)
-        .with_context(|| format!("--skin {}", path.display()))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    model.use_only_skin(name, picture);
-    Ok(())
+/// Plans the conversion of `input` (a model file or a Quake 3 player folder) to `output`.
+fn plan(args: &Args, opener: &Opener<'_>, input: &Path, output: &Path) -> Result<Plan> {
+    let opened = opener
+        .open(input)
+        .with_context(|| input.display().to_string())?;
+    native::plan(args, &opened, output)
 }
 
 /// The one classic model of folder `dir` that has a re-release replacement beside it (an MD2
@@ -442,7 +311,9 @@ fn rerelease_classic_in(dir: &Path) -> Option<PathBuf> {
 
 /// Runs the command.
 pub fn run(mut args: Args) -> Result<ExitCode> {
-    let player = super::is_player_dir(&args.input) && args.to.is_none();
+    files::set_ignore_case(args.side.ignore_case);
+    let player =
+        args.to.is_none() && retromodel::front::is_player_dir(files::archives(), &args.input);
     // A folder holding one classic model with its re-release MD5 (models/monsters/infantry/
     // with tris.md2 and md5/tris.md5mesh) converted to one file: that model, --prefer md5.
     if !player && args.to.is_none() && args.input.is_dir() {
@@ -456,8 +327,9 @@ pub fn run(mut args: Args) -> Result<ExitCode> {
             args.side.prefer = Some("md5".into());
         }
     }
+    let opener = args.side.opener(open_options(&args))?;
     if files::is_tree(&args.input) && !player {
-        return batch::run(&args);
+        return batch::run(&args, &opener);
     }
     if let Some(to) = &args.to {
         bail!(
@@ -465,17 +337,7 @@ pub fn run(mut args: Args) -> Result<ExitCode> {
              the format"
         );
     }
-    let ext = args
-        .output
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or_default()
-        .to_string();
-    let plan = if player {
-        plan_player(&args, &args.output, &ext)?
-    } else {
-        plan(&args, &args.input, &args.output, &ext)?
-    };
+    let plan = plan(&args, &opener, &args.input, &args.output)?;
     for n in &plan.notes {
         eprintln!("{n}");
     }
