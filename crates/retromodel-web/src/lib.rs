@@ -39,7 +39,7 @@ pub struct ModelFile {
 pub struct Opened {
     /// Its path in the tree.
     pub path: String,
-    /// The info panel's rows ([`retromodel::Summary::plain_words`], then every animation).
+    /// The info panel's rows ([`retromodel::Summary::plain_words`], every animation included).
     pub info: Vec<(String, String)>,
     /// The model with its file, as the command line opens it.
     pub opened: front::Opened,
@@ -175,36 +175,15 @@ impl Workspace {
         let resolver = GameFsResolver::new(fs, path);
         let opened = front::open_bytes(bytes, path, &options.convert_options(), &resolver)
             .map_err(|e| format!("{path}: {e}"))?;
-        let mut info = opened.summary.plain_words(Some(&opened.model));
-        info.extend(animation_rows(&opened.animations));
+        let info = opened
+            .summary
+            .plain_words(Some(&opened.model), &opened.animations);
         Ok(Opened {
             path: path.to_string(),
             info,
             opened,
         })
     }
-}
-
-/// The info panel's rows for every animation: `("Animation", "walk: 8 frames at 10 fps,
-/// 0.8 s, keyframe, from ogre.mdl")`.
-fn animation_rows(animations: &[front::AnimationEntry]) -> Vec<(String, String)> {
-    animations
-        .iter()
-        .map(|a| {
-            let looping = match a.looping {
-                Some(true) => ", loops",
-                Some(false) => ", plays once",
-                None => "",
-            };
-            (
-                "Animation".to_string(),
-                format!(
-                    "{}: {} frames at {} fps, {:.2} s, {}{looping}, from {}",
-                    a.name, a.frames, a.fps, a.seconds, a.kind, a.file
-                ),
-            )
-        })
-        .collect()
 }
 
 /// The formats the page opens, from the registry: `(description, extensions)`, each format

@@ -1,6 +1,6 @@
 //! A format-neutral summary of one file, the data behind `retromodel info`.
 
-use crate::model::{Clip, Converted};
+use crate::model::{Clip, Converted, Model};
 
 /// A header field's value.
 #[derive(Debug, Clone, PartialEq)]
@@ -124,7 +124,11 @@ impl Summary {
     /// 2000 triangles")`, one row per clip and animation, the header fields as stored and
     /// the warnings. `model`, when given, adds its skeletal animations (the md5anims loaded
     /// beside an md5mesh) and skin sizes.
-    pub fn plain_words(&self, model: Option<&crate::model::Model>) -> Vec<(String, String)> {
+    pub fn plain_words(
+        &self,
+        model: Option<&crate::model::Model>,
+        animations: &[AnimationEntry],
+    ) -> Vec<(String, String)> {
         let mut rows: Vec<(String, String)> = Vec::new();
         let mut row = |label: &str, text: String| rows.push((label.to_string(), text));
         let name = if self.description.is_empty() {
@@ -184,20 +188,23 @@ impl Summary {
         if self.joints > 0 {
             row("Skeleton", count(self.joints, "joint", "joints"));
         }
-        if let Some(model) = model {
-            for a in &model.animations {
-                let seconds = a.frames.len().saturating_sub(1) as f32 / a.fps.max(1e-6);
-                row(
-                    "Animation",
-                    format!(
-                        "{}: {} at {} fps ({:.2} s)",
-                        a.name,
-                        count(a.frames.len(), "frame", "frames"),
-                        length(a.fps),
-                        seconds
-                    ),
-                );
-            }
+        for a in animations.iter().filter(|a| a.kind == "skeletal") {
+            let looping = match a.looping {
+                Some(true) => ", loops",
+                Some(false) => ", plays once",
+                None => "",
+            };
+            row(
+                "Animation",
+                format!(
+                    "{}: {} at {} fps ({:.2} s{looping}), from {}",
+                    a.name,
+                    count(a.frames, "frame", "frames"),
+                    length(a.fps),
+                    a.seconds,
+                    a.file
+                ),
+            );
         }
         let mut skins = format!(
             "{}, {}",
@@ -244,7 +251,7 @@ mod tests {
         let doc = Document::parse(&bytes, &Limits::default()).unwrap();
         let converted = doc.to_model(&Default::default(), &NoFiles);
         let summary = doc.summary(&converted);
-        let rows = summary.plain_words(Some(&converted.model));
+        let rows = summary.plain_words(Some(&converted.model), &[]);
         let get = |label: &str| {
             rows.iter()
                 .find(|(l, _)| l == label)
@@ -347,6 +354,73 @@ impl Summary {
             "warnings": self.warnings,
         })
     }
+}
+
+/// One animation of a model, keyframe clip or skeletal animation alike: what `info`, Python's
+/// `info()` and the viewers list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationEntry {
+    /// Its name.
+    pub name: String,
+    /// `keyframe` (a clip of the model's frames) or `skeletal`.
+    pub kind: &'static str,
+    /// Frames.
+    pub frames: usize,
+    /// Frames per second.
+    pub fps: f32,
+    /// Length in seconds.
+    pub seconds: f32,
+    /// Whether it loops, when the file says (Doom 3's cycles); `None` when the format stores
+    /// no such flag (keyframe clips loop or not as the game code plays them).
+    pub looping: Option<bool>,
+    /// The file it came from (the model's own, or the `.md5anim` / animation `.iqm` beside it).
+    pub file: String,
+}
+
+/// Every animation of `model`: its keyframe clips, then its skeletal animations, each with
+/// the file it came from (`side` names the side file an animation of that name was taken
+/// from: an `.md5anim` by its stem, an IQM animation file by the part before `:`; else the
+/// model's own file `own`).
+pub fn animation_entries(
+    model: &Model,
+    side: impl Fn(&str) -> Option<String>,
+    own: &str,
+) -> Vec<AnimationEntry> {
+    let mut out: Vec<AnimationEntry> = model
+        .clips
+        .iter()
+        .map(|c| AnimationEntry {
+            name: c.name.clone(),
+            kind: "keyframe",
+            frames: c.count,
+            fps: c.fps,
+            seconds: crate::model::retime::clip_duration(c),
+            looping: None,
+            file: own.to_string(),
+        })
+        .collect();
+    out.extend(model.animations.iter().map(|a| {
+        let frames = a.frames.count();
+        let file = side(&a.name)
+            .or_else(|| side(a.name.split(':').next().unwrap_or_default()))
+            .unwrap_or_else(|| own.to_string());
+        AnimationEntry {
+            name: a.name.clone(),
+            kind: "skeletal",
+            frames,
+            fps: a.fps,
+            // As Doom 3 times an animation (idMD5Anim::Length): the last frame is where it
+            // ends.
+            seconds: if a.fps > 0.0 {
+                frames.saturating_sub(1) as f32 / a.fps
+            } else {
+                0.0
+            },
+            looping: Some(a.loops),
+            file,
+        }
+    }));
+    out
 }
 
 /// An animation a skeletal model took from a file beside it (an md5mesh's `.md5anim`s):

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
-use retromodel::Summary;
 use retromodel_render::viewer::{self, Loaded, Options};
 
 use crate::SideFileArgs;
@@ -41,10 +40,13 @@ pub struct Args {
 
 /// The info panel text: the file and [`Summary::plain_words`], one `Label: text` line each
 /// (the web viewer shows the same rows).
-fn info_text(path: &Path, s: &Summary, model: &retromodel::Model) -> String {
+fn info_text(path: &Path, opened: &retromodel::front::Opened) -> String {
     let mut t = String::new();
     let _ = writeln!(t, "File: {}", path.display());
-    for (label, text) in s.plain_words(Some(model)) {
+    for (label, text) in opened
+        .summary
+        .plain_words(Some(&opened.model), &opened.animations)
+    {
         let _ = writeln!(t, "{label}: {text}");
     }
     t
@@ -53,7 +55,7 @@ fn info_text(path: &Path, s: &Summary, model: &retromodel::Model) -> String {
 fn load_for_viewer(path: &Path, side: &SideFileArgs) -> Result<Loaded> {
     let opened = super::open(side, path, &[])?;
     Ok(Loaded {
-        info: info_text(path, &opened.summary, &opened.model),
+        info: info_text(path, &opened),
         model: opened.model,
     })
 }

@@ -25,9 +25,8 @@
 mod open;
 mod save;
 
-pub use open::{
-    is_player_dir, open_bytes, pair_engines, AnimationEntry, OpenOptions, Opened, Opener,
-};
+pub use crate::summary::AnimationEntry;
+pub use open::{is_player_dir, open_bytes, pair_engines, OpenOptions, Opened, Opener};
 pub use save::{commit, plan, save, Planned, Report, SaveOptions, Source};
 
 use std::fmt;

@@ -14,7 +14,7 @@ use crate::model::{Converted, Model};
 use crate::options::ConvertOptions;
 use crate::rerelease::{self, Replacement};
 use crate::resolve::{Listed, Resolver};
-use crate::summary::{AnimationBeside, Summary};
+use crate::summary::{animation_entries, AnimationBeside, AnimationEntry, Summary};
 use crate::vfs::{split_archive_path, Archives, GameFs, PathResolver};
 
 /// What opening takes besides the path: the same options, with the same defaults, in every
@@ -79,27 +79,6 @@ impl OpenOptions {
             ..ConvertOptions::default()
         }
     }
-}
-
-/// One animation of a model, keyframe clip or skeletal animation alike: what `info`, Python's
-/// `info()` and the viewers list.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AnimationEntry {
-    /// Its name.
-    pub name: String,
-    /// `keyframe` (a clip of the model's frames) or `skeletal`.
-    pub kind: &'static str,
-    /// Frames.
-    pub frames: usize,
-    /// Frames per second.
-    pub fps: f32,
-    /// Length in seconds.
-    pub seconds: f32,
-    /// Whether it loops, when the file says (Doom 3's cycles); `None` when the format stores
-    /// no such flag (keyframe clips loop or not as the game code plays them).
-    pub looping: Option<bool>,
-    /// The file it came from (the model's own, or the `.md5anim` / animation `.iqm` beside it).
-    pub file: String,
 }
 
 /// A model opened through the front door, with everything `info` says of it.
@@ -433,50 +412,6 @@ fn file_name(shown: &str) -> String {
         .next()
         .unwrap_or(shown)
         .to_string()
-}
-
-/// Every animation of `model`: its keyframe clips, then its skeletal animations, each with
-/// the file it came from (`side` names the side file an animation of that name was taken
-/// from: an `.md5anim` by its stem, an IQM animation file by the part before `:`; else the
-/// model's own file `own`).
-fn animation_entries(
-    model: &Model,
-    side: impl Fn(&str) -> Option<String>,
-    own: &str,
-) -> Vec<AnimationEntry> {
-    let mut out: Vec<AnimationEntry> = model
-        .clips
-        .iter()
-        .map(|c| AnimationEntry {
-            name: c.name.clone(),
-            kind: "keyframe",
-            frames: c.count,
-            fps: c.fps,
-            seconds: crate::model::retime::clip_duration(c),
-            looping: None,
-            file: own.to_string(),
-        })
-        .collect();
-    out.extend(model.animations.iter().map(|a| {
-        let frames = a.frames.count();
-        let file = side(&a.name)
-            .or_else(|| side(a.name.split(':').next().unwrap_or_default()))
-            .unwrap_or_else(|| own.to_string());
-        AnimationEntry {
-            name: a.name.clone(),
-            kind: "skeletal",
-            frames,
-            fps: a.fps,
-            seconds: if a.fps > 0.0 {
-                frames as f32 / a.fps
-            } else {
-                0.0
-            },
-            looping: Some(a.loops),
-            file,
-        }
-    }));
-    out
 }
 
 /// The engines that would use a replacement of `p`'s game.
