@@ -17,7 +17,10 @@ the first OPTS inputs of each format, `--scale 2`, `--fps 20`, `--quantize` (glT
 `prefer_md5` (the corpus's re-release pairs and a classic model without one) and the
 re-release layout (skeletal inputs to .md2 and .mdl).
 
-usage: parity.py RETROMODEL WEB_EXPORT CORPUS OUT [--per N] [--opts M]
+A format the corpus has too few files of (ASCII WMP) is topped up with the registry's own
+fixtures, written by `fuzz_seeds` (crates/retromodel/examples) when --seeds names it.
+
+usage: parity.py RETROMODEL WEB_EXPORT CORPUS OUT [--per N] [--opts M] [--seeds FUZZ_SEEDS]
 (the `retromodel` Python package must be importable)
 """
 
@@ -132,6 +135,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--per", type=int, default=5)
     ap.add_argument("--opts", type=int, default=2)
+    ap.add_argument("--seeds", help="the fuzz_seeds example: registry fixtures for formats the corpus lacks")
     a = ap.parse_args()
     start = time.time()
     shutil.rmtree(a.out, ignore_errors=True)
@@ -151,6 +155,23 @@ def main():
             o = os.path.join(d, os.path.splitext(os.path.basename(s))[0] + "." + ext)
             if subprocess.run([a.binary, "convert", s, o, "--force"], capture_output=True).returncode == 0:
                 have.append(o)
+    if a.seeds and any(len(v) < a.per for v in inputs.values()):
+        seeds_dir = os.path.join(a.out, "fixtures")
+        subprocess.run([a.seeds, seeds_dir], check=True, capture_output=True)
+        for root, _, files in sorted(os.walk(seeds_dir)):
+            if os.path.basename(root).startswith(("import_", "archive", "image_")):
+                continue
+            for f in sorted(files):
+                p = os.path.join(root, f)
+                try:
+                    import warnings
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        fmt = retromodel.load(p).format
+                except Exception:
+                    continue
+                if fmt in inputs and len(inputs[fmt]) < a.per:
+                    inputs[fmt].append(p)
     short = [f for f, lst in inputs.items() if len(lst) < a.per]
     print(f"parity: {sum(len(v) for v in inputs.values())} inputs, {len(inputs)} formats "
           f"({', '.join(f'{k} {len(v)}' for k, v in sorted(inputs.items()))}); "

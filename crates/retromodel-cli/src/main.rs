@@ -149,11 +149,13 @@ impl SideFileArgs {
 /// main help, the formats written after `convert`'s.
 fn command() -> clap::Command {
     use clap::CommandFactory as _;
-    let written: Vec<String> = retromodel::front::formats()
-        .iter()
-        .filter(|f| !f.writers.is_empty())
-        .map(|f| format!("{} (.{})", f.description, f.extensions[0]))
-        .collect();
+    let mut written: Vec<String> = Vec::new();
+    for f in retromodel::front::formats() {
+        let w = format!("{} (.{})", f.description, f.extensions[0]);
+        if !f.writers.is_empty() && !written.contains(&w) {
+            written.push(w);
+        }
+    }
     Cli::command()
         .after_help(format!(
             "Formats read: {}; archives: .pak .pk3 .pk4 .zip.",

@@ -12,7 +12,6 @@ use retromodel::model::{
 };
 use retromodel::Converted;
 
-use crate::load::summary_of;
 use crate::model::Model;
 
 /// Rows of `K` values from a C-contiguous `(n, K)` array.
@@ -152,7 +151,12 @@ fn finish(model: retromodel::Model, name: &str) -> Model {
         model,
         warnings: Vec::new(),
     };
-    let info = retromodel::summary::info_json(name, &summary_of("model", &converted), &[], None);
+    let info = retromodel::summary::info_json(
+        name,
+        &retromodel::Summary::of_model("model", &converted),
+        &[],
+        None,
+    );
     Model::new(converted.model, info, Some(name.to_string()), None, None)
 }
 

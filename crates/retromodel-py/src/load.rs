@@ -5,26 +5,11 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use retromodel::front::{self, OpenOptions, Opened, Opener};
-use retromodel::summary::Summary;
 use retromodel::vfs::Archives;
-use retromodel::{Converted, Limits};
+use retromodel::Limits;
 
 use crate::errors::Result;
 use crate::model::Model;
-
-/// A summary of a model that no file holds (a model built from arrays): its counts, clips,
-/// bounds and warnings.
-pub fn summary_of(format: &'static str, converted: &Converted) -> Summary {
-    let model = &converted.model;
-    let mut s = Summary::of_converted(format, 0, converted);
-    s.vertices = model.vertex_count();
-    s.triangles = model.triangle_count();
-    s.poses = model.pose_count();
-    s.joints = model.joints.len();
-    s.meshes = model.meshes.len();
-    s.skins = model.skins.len();
-    s
-}
 
 /// The package's `Model` for a model opened through the front door, and its warnings.
 pub fn model_of(opened: Opened) -> (Model, Vec<String>) {

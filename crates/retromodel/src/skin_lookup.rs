@@ -280,10 +280,14 @@ impl<'r> SkinLookup<'r> {
     /// only picture in its folder; `None` when the resolver does not know the model's name or
     /// finds neither.
     pub fn beside_model(&mut self) -> Option<Found> {
+        // By file name: the pictures are beside the model, and a model on disk and the same
+        // model in a game tree (an archive, the web page's dropped folder) then name its skin
+        // alike (every resolver loads a bare name from the model's folder).
         let mut pictures: Vec<String> = IMAGE_EXTENSIONS
             .iter()
             .filter(|e| **e != "wal")
             .flat_map(|e| self.resolver.list(e))
+            .map(|p| file_name(&p).to_string())
             .collect();
         pictures.sort();
         pictures.dedup();

@@ -83,6 +83,23 @@ impl Summary {
     }
 }
 
+impl Summary {
+    /// A summary of a model that no single file holds (an assembled Quake 3 player, a model
+    /// built from arrays): [`Summary::of_converted`] with the model's own counts.
+    pub fn of_model(format: &'static str, converted: &Converted) -> Summary {
+        let model = &converted.model;
+        Summary {
+            vertices: model.vertex_count(),
+            triangles: model.triangle_count(),
+            poses: model.pose_count(),
+            joints: model.joints.len(),
+            meshes: model.meshes.len(),
+            skins: model.skins.len(),
+            ..Summary::of_converted(format, 0, converted)
+        }
+    }
+}
+
 impl std::fmt::Display for Value {
     /// The value as a person reads it: `12`, `0.5`, `1, 2.5, -3`, text as it is.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -126,14 +126,15 @@ pub fn formats() -> Vec<FormatEntry> {
 }
 
 /// The readable formats in words for help texts: `Quake MDL (.mdl), Quake 2 MD2 (.md2), ...`.
+/// Each description once (the 3D GameStudio MDL versions share one).
 pub fn formats_in_words() -> String {
-    formats()
-        .iter()
-        .filter(|f| f.read)
-        .map(|f| {
-            let exts: Vec<String> = f.extensions.iter().map(|e| format!(".{e}")).collect();
-            format!("{} ({})", f.description, exts.join(" "))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut words: Vec<String> = Vec::new();
+    for f in formats().iter().filter(|f| f.read) {
+        let exts: Vec<String> = f.extensions.iter().map(|e| format!(".{e}")).collect();
+        let w = format!("{} ({})", f.description, exts.join(" "));
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    words.join(", ")
 }

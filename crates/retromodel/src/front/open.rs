@@ -325,13 +325,7 @@ pub fn is_player_dir(archives: &Archives, path: &Path) -> bool {
 /// An [`Opened`] for a model no single file holds (an assembled player).
 fn assembled(shown: String, format: &'static str, converted: Converted) -> Opened {
     let model = &converted.model;
-    let mut summary = Summary::of_converted(format, 0, &converted);
-    summary.vertices = model.vertex_count();
-    summary.triangles = model.triangle_count();
-    summary.poses = model.pose_count();
-    summary.joints = model.joints.len();
-    summary.meshes = model.meshes.len();
-    summary.skins = model.skins.len();
+    let summary = Summary::of_model(format, &converted);
     let file = file_name(&shown);
     let animations = animation_entries(model, |_| None, &file);
     let skin_sources = model.skins.iter().map(|k| k.source.clone()).collect();
