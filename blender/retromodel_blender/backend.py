@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The one module of the extension that talks to retromodel.
 
-Everything else in the extension goes through the four functions below, so
+Everything else in the extension goes through the functions below, so
 that a change of the retromodel Python API (or of how it is reached) touches
 this file only:
 
     load_glb(path, ..., model_config=True) -> Loaded(glb: bytes, info: dict, warnings: list[str])
     save_glb(glb_path, out_path, **options) -> Saved(files, warnings, notes, max_error, frame_errors)
     info(path) -> dict                      (the keys of `retromodel info --json`)
+    formats() -> {"read": [...], "write": [...]}   (the registry's extensions, no dot)
+    export_formats(variants) -> Exports     (what a Blender export can be written as)
     describe() -> str                       (which retromodel is in use, for messages)
 
 The retromodel package (the wheel bundled in the extension's wheels/ folder,
@@ -89,7 +91,9 @@ def _collect(fn):
         warnings.simplefilter("always", category)
         try:
             result = fn()
-        except _format_error() as e:
+        except (_format_error(), ValueError) as e:
+            # FormatError (a damaged file), ValueError (a conversion retromodel does not
+            # make: "converting glb to hmp is not supported yet")
             raise BackendError(str(e)) from None
         except OSError as e:
             raise BackendError(str(e)) from None
@@ -241,6 +245,116 @@ def _drop_required_variants(glb_path):
         + struct.pack("<I", len(chunk)) + b"JSON" + chunk + rest
     with open(glb_path, "wb") as f:
         f.write(out)
+
+
+# -- the formats -----------------------------------------------------------------
+
+def formats():
+    """The extensions retromodel reads and writes, from its registry: `retromodel.formats()`
+    ({"read": [...], "write": [...]}, lower case, no dot).  "write" holds every extension
+    `save` takes, including those of formats retromodel only writes back as read (see
+    export_formats for what a Blender export can be written as)."""
+    _need_backend()
+    if _rm is not None:
+        f = _rm.formats()
+        return {"read": list(f["read"]), "write": list(f["write"])}
+    read, write = [], []
+    for line in _run(["formats", "--json"]).stdout.splitlines():
+        f = json.loads(line)
+        read += [e for e in f["extensions"] if e not in read]
+        if f.get("write") and f["extensions"][0] not in write:
+            write.append(f["extensions"][0])
+    return {"read": read, "write": write}
+
+
+@dataclass
+class Exports:
+    """What a Blender export can be written as (see export_formats).
+
+    extensions: those of formats()["write"] that retromodel builds from a glTF model, in the
+    registry's order; variants: {extension: [variant, ...]} for the writer variants asked
+    about that retromodel takes (`mdl="gs3"`), each with a description of what it writes;
+    skeletal: the extensions whose files keep the skeleton (MD5, IQM, glTF), whose skeletal
+    animations keep Blender's keys when sampled at the scene's rate; refused:
+    {extension: retromodel's message} for the other extensions of formats()["write"]."""
+    extensions: list = field(default_factory=list)
+    variants: dict = field(default_factory=dict)
+    skeletal: list = field(default_factory=list)
+    refused: dict = field(default_factory=dict)
+
+
+def export_formats(variants=None):
+    """Which of formats()["write"] a Blender export can be written as, asked of retromodel itself.
+
+    The package lists the extensions `save` takes, but not which of them it can build from
+    a model (some it only writes back as read, `.hmp`, or needs data a glTF never carries,
+    `.md5camera`'s camera path), nor the writer variants of an extension.  So every
+    extension is tried on a small skinned, animated model read from a binary glTF, as
+    Blender's export is: what retromodel writes is exportable, what it refuses is not (its
+    message is kept).  `variants` ({extension: [name, ...]}) are tried the same way, as
+    `mdl=name`.  A new writer in retromodel's registry thus appears with no edit here."""
+    variants = variants or {}
+    names = formats()["write"]
+    out = Exports()
+    if _rm is None:
+        # the command line: `retromodel formats --json` lists the writers and their variants
+        for line in _run(["formats", "--json"]).stdout.splitlines():
+            f = json.loads(line)
+            ext = f["extensions"][0]
+            if f.get("write") and ext not in out.extensions:
+                out.extensions.append(ext)
+            for v in f.get("variants") or []:
+                out.variants.setdefault(ext, []).append((v, "%s (%s)" % (f["name"], f.get("description", ""))))
+        # (which formats keep the skeleton is not asked: FPS 0 is retromodel's default there)
+        out.refused = {e: "not written from a model" for e in names if e not in out.extensions}
+        return out
+    category = getattr(_rm, "RetromodelWarning", Warning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", category)
+        model = _rm.loads(_probe_model().to_glb(), "blender.glb")
+        for ext in names:
+            try:
+                # embed: a .gltf with its buffers inside, so that it reads back alone
+                data = model.to_bytes(ext, embed=True)
+            except Exception as e:  # retromodel's refusal: FormatError, ValueError
+                out.refused[ext] = str(e)
+                continue
+            out.extensions.append(ext)
+            try:
+                written = _rm.loads(data, "probe." + ext).info()
+            except Exception:
+                continue
+            if written.get("joints"):
+                out.skeletal.append(ext)
+        for ext, names_ in variants.items():
+            if ext not in out.extensions:
+                continue
+            for v in names_:
+                try:
+                    written = _rm.loads(model.to_bytes(ext, mdl=v), "probe." + ext).info()
+                except Exception:
+                    continue
+                out.variants.setdefault(ext, []).append(
+                    (v, "%s (version %s)" % (written.get("format"), written.get("version"))))
+    return out
+
+
+def _probe_model():
+    """Two joints, a quad bent by them, one two-frame animation: enough for every writer
+    that builds a file from a model (keyframe formats bake it, skeletal ones keep it)."""
+    return _rm.from_skinned(
+        [[0, 0, 0], [1, 0, 0], [1, 0, 2], [0, 0, 2]],
+        [[0, 1, 2], [0, 2, 3]],
+        [[0], [0], [1], [1]],
+        [[1.0], [1.0], [1.0], [1.0]],
+        joint_names=["root", "tip"],
+        parents=[-1, 0],
+        bind_translations=[[0, 0, 0], [0, 0, 1]],
+        bind_rotations=[[0, 0, 0, 1], [0, 0, 0, 1]],
+        uvs=[[0, 0], [1, 0], [1, 1], [0, 1]],
+        animations=[("bend", 10.0, [[[0, 0, 0], [0, 0, 1]]] * 2,
+                     [[[0, 0, 0, 1], [0, 0, 0, 1]], [[0, 0, 0, 1], [0.3826834, 0, 0, 0.9238795]]])],
+        name="probe")
 
 
 # -- the command-line fallback -------------------------------------------------
