@@ -368,13 +368,11 @@ def load_formats():
         default="quake" if any(v == "quake" for v, _ in kinds) else kinds[0][0])
     exp.filename_ext = ".md3" if ".md3" in WRITE_EXTENSIONS or missing else (WRITE_EXTENSIONS or (".glb",))[0]
 
-    def listed(exts):
-        return " ".join(e + (" (%s)" % ", ".join(v for v, _ in exports.variants[e[1:]])
-                             if e[1:] in exports.variants else "") for e in exts)
     imp.bl_description = "Import a game model through retromodel: %s" % (
-        listed(READ_EXTENSIONS) if not missing else missing)
+        " ".join(READ_EXTENSIONS) if not missing else missing)
     exp.bl_description = "Export as a game model through retromodel, the format from the file's extension: %s" % (
-        listed(WRITE_EXTENSIONS) if not missing else missing)
+        " ".join(e + (" (%s)" % ", ".join(v for v, _ in exports.variants[e[1:]]) if e[1:] in exports.variants else "")
+                 for e in WRITE_EXTENSIONS) if not missing else missing)
 
 
 def register():

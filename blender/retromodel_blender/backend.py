@@ -292,22 +292,13 @@ def export_formats(variants=None):
     extension is tried on a small skinned, animated model read from a binary glTF, as
     Blender's export is: what retromodel writes is exportable, what it refuses is not (its
     message is kept).  `variants` ({extension: [name, ...]}) are tried the same way, as
-    `mdl=name`.  A new writer in retromodel's registry thus appears with no edit here."""
+    `mdl=name` (the command-line fallback takes them from `retromodel formats --json`).
+    A new writer in retromodel's registry thus appears with no edit here."""
     variants = variants or {}
     names = formats()["write"]
     out = Exports()
     if _rm is None:
-        # the command line: `retromodel formats --json` lists the writers and their variants
-        for line in _run(["formats", "--json"]).stdout.splitlines():
-            f = json.loads(line)
-            ext = f["extensions"][0]
-            if f.get("write") and ext not in out.extensions:
-                out.extensions.append(ext)
-            for v in f.get("variants") or []:
-                out.variants.setdefault(ext, []).append((v, "%s (%s)" % (f["name"], f.get("description", ""))))
-        # (which formats keep the skeleton is not asked: FPS 0 is retromodel's default there)
-        out.refused = {e: "not written from a model" for e in names if e not in out.extensions}
-        return out
+        return _cli_export_formats(names)
     category = getattr(_rm, "RetromodelWarning", Warning)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", category)
@@ -358,6 +349,94 @@ def _probe_model():
 
 
 # -- the command-line fallback -------------------------------------------------
+
+# A two-joint quad as an md5mesh and a two-frame md5anim (text, so that the command line
+# can make the probe's glTF from them without the package).
+_PROBE_MD5MESH = """MD5Version 10
+commandline ""
+numJoints 2
+numMeshes 1
+joints {
+\t"root" -1 ( 0 0 0 ) ( 0 0 0 )
+\t"tip" 0 ( 0 0 1 ) ( 0 0 0 )
+}
+mesh {
+\tshader "probe"
+\tnumverts 4
+\tvert 0 ( 0 0 ) 0 1
+\tvert 1 ( 1 0 ) 1 1
+\tvert 2 ( 1 1 ) 2 1
+\tvert 3 ( 0 1 ) 3 1
+\tnumtris 2
+\ttri 0 0 2 1
+\ttri 1 0 3 2
+\tnumweights 4
+\tweight 0 0 1 ( 0 0 0 )
+\tweight 1 0 1 ( 1 0 0 )
+\tweight 2 1 1 ( 1 0 1 )
+\tweight 3 1 1 ( 0 0 1 )
+}
+"""
+_PROBE_MD5ANIM = """MD5Version 10
+commandline ""
+numFrames 2
+numJoints 2
+frameRate 10
+numAnimatedComponents 1
+hierarchy {
+\t"root" -1 0 0
+\t"tip" 0 8 0
+}
+bounds {
+\t( 0 0 0 ) ( 1 1 2 )
+\t( 0 0 0 ) ( 1 1 2 )
+}
+baseframe {
+\t( 0 0 0 ) ( 0 0 0 )
+\t( 0 0 1 ) ( 0 0 0 )
+}
+frame 0 {
+\t0
+}
+frame 1 {
+\t0.3826834
+}
+"""
+
+
+def _cli_export_formats(names):
+    """export_formats through the command line: the probe converted to glTF, then to each
+    extension; the variants from `retromodel formats --json`."""
+    out = Exports()
+    with tempfile.TemporaryDirectory(prefix="retromodel-probe-") as tmp:
+        mesh, glb = os.path.join(tmp, "probe.md5mesh"), os.path.join(tmp, "probe.glb")
+        with open(mesh, "w") as f:
+            f.write(_PROBE_MD5MESH)
+        with open(os.path.join(tmp, "probe_bend.md5anim"), "w") as f:
+            f.write(_PROBE_MD5ANIM)
+        _run(["convert", mesh, glb, "--force"])
+        for ext in names:
+            dst = os.path.join(tmp, ext, "probe." + ext)
+            os.makedirs(os.path.dirname(dst))
+            try:
+                _run(["convert", glb, dst, "--force"] + (["--embed"] if ext == "gltf" else []))
+            except BackendError as e:
+                out.refused[ext] = str(e).splitlines()[-1]
+                continue
+            out.extensions.append(ext)
+            try:
+                if info(dst).get("joints"):
+                    out.skeletal.append(ext)
+            except (BackendError, ValueError, IndexError):
+                pass
+    for line in _run(["formats", "--json"]).stdout.splitlines():
+        f = json.loads(line)
+        for v in f.get("variants") or []:
+            if f["extensions"][0] in out.extensions:
+                out.variants.setdefault(f["extensions"][0], []).append(
+                    (v, "%s (%s)" % (f["name"], f.get("description", ""))))
+    return out
+
 
 def _run(args):
     res = subprocess.run([_cli()] + list(args), capture_output=True, text=True)
