@@ -12,7 +12,12 @@ register()).  For one corpus model of each family: import (shape keys = poses or
 joints, one clip per action, an image texture), export back to the same format and compare
 with the original through `retromodel info --json` and OBJ poses (`convert --frame K`);
 then models made by script (shape-key animation; an armature action) exported to .mdl,
-.md2, .md3 and .md5mesh and checked for their frame counts.  Exit status 1 on any failure.
+.md2, .md3 and .md5mesh and checked for their frame counts; then (issue 39, criterion 3)
+the skinned, animated scene exported to every extension of the package's
+`retromodel.formats()["write"]` (each MDL kind the extension offers), each file read back
+with `retromodel.load` and checked against the registry (`retromodel formats --json`) and
+the scene; an extension the extension does not offer must be one retromodel refuses for
+that scene too.  Exit status 1 on any failure.
 """
 import argparse
 import json
@@ -354,6 +359,134 @@ def check_scripted(name, make):
                "retromodel info: %s, expected %s" % (have, want))
 
 
+# -- every writer of the registry (issue 39, criterion 3) ---------------------------
+
+def registry():
+    """{format name: its `retromodel formats --json` entry} (extensions, write, variants)."""
+    return {f["name"]: f for f in map(json.loads, cli("formats", "--json").stdout.splitlines())}
+
+
+def scene_counts():
+    """What the scene holds: triangles, armature bones."""
+    tris = sum(len(p.vertices) - 2 for o in mesh_objects() for p in o.data.polygons)
+    bones = sum(len(o.data.bones) for o in bpy.data.objects if o.type == 'ARMATURE')
+    return tris, bones
+
+
+def animation_frames(inf):
+    """{clip or animation name: frames} of a read-back file (an md5anim file named
+    MODEL_CLIP or MODEL-CLIP counts as CLIP)."""
+    out = {}
+    for a in inf.get("animations") or []:
+        name = a["name"].replace("-", "_").split("_")[-1]
+        out[name] = a["frames"]
+    return out
+
+
+def check_every_writer():
+    """The skinned, animated scene exported to every writable format of the registry."""
+    rm = EXT.backend._rm
+    if rm is None:
+        record("every writer", False, "needs the retromodel package (the CLI fallback lists no writers)")
+        return
+    formats = registry()
+    write = rm.formats()["write"]
+    want = armature_model()
+    tris, bones = scene_counts()
+    offered = [e[1:] for e in EXT.WRITE_EXTENSIONS]
+    print("registry writes: %s; the extension offers: %s" % (" ".join(write), " ".join(offered)), flush=True)
+    record("every writer: IQM and Quake MDL offered", "iqm" in offered and "mdl" in offered, " ".join(offered))
+    record("every writer: the extension offers only the registry's", set(offered) <= set(write),
+           " ".join(sorted(set(offered) - set(write))))
+    # the file browsers' filters: every readable format, every offered one
+    read = rm.formats()["read"]
+    imp = set(bpy.ops.import_scene.retromodel.get_rna_type().properties["filter_glob"].default.split(";"))
+    exp = set(bpy.ops.export_scene.retromodel.get_rna_type().properties["filter_glob"].default.split(";"))
+    record("every writer: the import filter lists every readable format", {"*." + e for e in read} <= imp,
+           "missing: %s" % " ".join(sorted({"*." + e for e in read} - imp)))
+    record("every writer: the export filter lists the offered formats", exp == {"*." + e for e in offered},
+           " ".join(sorted(exp)))
+    kinds = [i.identifier for i in bpy.ops.export_scene.retromodel.get_rna_type().properties["mdl"].enum_items]
+    for ext in write:
+        for kind in (kinds if ext in EXT.VARIANTS else [None]):
+            label = "." + ext + (" (mdl=%s)" % kind if kind else "")
+            folder = os.path.join(args.out, "every", ext + ("-" + kind if kind else ""))
+            os.makedirs(folder, exist_ok=True)
+            out = os.path.join(folder, "armature." + ext)
+            if ext not in offered:
+                check_refused(label, folder, out)
+                continue
+            try:
+                r = bpy.ops.export_scene.retromodel(filepath=out, **({"mdl": kind} if kind else {}))
+            except RuntimeError as e:
+                record("every writer %s: export" % label, False, str(e).strip().splitlines()[-1])
+                continue
+            if 'FINISHED' not in r or not os.path.isfile(out):
+                record("every writer %s: export" % label, False, "nothing written: %s" % r)
+                continue
+            try:
+                check_written(label, out, ext, kind, formats, want, tris, bones)
+            except Exception as e:
+                traceback.print_exc()
+                record("every writer %s: read back" % label, False, "%s: %s" % (type(e).__name__, e))
+
+
+def check_refused(label, folder, out):
+    """An extension the extension does not offer: retromodel must refuse Blender's glTF of
+    the scene for it (else the extension hides a format retromodel writes)."""
+    glb = os.path.join(folder, "scene.glb")
+    r = bpy.ops.export_scene.gltf(**EXT.export_gltf_options(glb))
+    if 'FINISHED' not in r:
+        record("every writer %s: Blender's glTF" % label, False, str(r))
+        return
+    try:
+        EXT.backend.save_glb(glb, out)
+    except EXT.backend.BackendError as e:
+        record("every writer %s: not offered, and retromodel refuses the scene" % label, True, str(e))
+        print("  not exported %s: %s" % (label, e), flush=True)
+        # the operator says so, with retromodel's reason
+        try:
+            r = bpy.ops.export_scene.retromodel(filepath=out)
+            said = str(r)
+        except RuntimeError as err:
+            said = str(err).strip()
+        record("every writer %s: the operator refuses it with retromodel's reason" % label,
+               str(e) in said and not os.path.exists(out), said.splitlines()[-1] if said else "")
+        return
+    record("every writer %s: not offered, and retromodel refuses the scene" % label, False,
+           "retromodel wrote %s; the extension left it out: %s" % (out, EXT.REFUSED.get("." + label[1:].split()[0])))
+
+
+def check_written(label, out, ext, kind, formats, want, tris, bones):
+    m = EXT.backend._rm.load(out)
+    inf = m.info()
+    fmt = formats.get(inf.get("format"), {})
+    record("every writer %s: detected as a written format of the extension" % label,
+           ext in fmt.get("extensions", ()) and fmt.get("write") and (kind is None or kind in fmt.get("variants", ())),
+           "%s %s" % (inf.get("format"), fmt.get("extensions")))
+    have = animation_frames(inf)
+    if inf.get("meshes") or inf.get("triangles"):
+        record("every writer %s: triangles" % label, inf.get("triangles") == tris and inf.get("vertices", 0) > 0,
+               "%s vertices, %s triangles, the scene %d" % (inf.get("vertices"), inf.get("triangles"), tris))
+    else:
+        # an animation-only file (md5anim): the skeleton and one of the actions (one
+        # animation a file, named after the file)
+        record("every writer %s: one action of the scene" % label,
+               inf.get("joints") == bones and len(have) == 1 and list(have.values())[0] in want.values(),
+               "no mesh, %s joints, animations %s, the scene %s" % (inf.get("joints"), have, want))
+    if inf.get("joints"):
+        record("every writer %s: joints" % label, inf["joints"] == bones,
+               "%d joints, the scene %d bones" % (inf["joints"], bones))
+    if have and (inf.get("meshes") or inf.get("triangles")):
+        record("every writer %s: animation frames" % label, have == want, "%s, the scene %s" % (have, want))
+    elif not have:
+        record("every writer %s: one pose (the format keeps no animation)" % label, inf.get("poses") == 1,
+               "%s poses" % inf.get("poses"))
+    print("  exported %s: %s (%d bytes): %s, %s vertices, %s triangles, %s joints, %s poses, animations %s" % (
+        label, os.path.basename(out), os.path.getsize(out), inf.get("format"), inf.get("vertices"),
+        inf.get("triangles"), inf.get("joints"), inf.get("poses"), have), flush=True)
+
+
 def main():
     only = set(args.only.split(",")) if args.only else None
     for case in CASES:
@@ -372,6 +505,12 @@ def main():
         except Exception as e:
             traceback.print_exc()
             record(name, False, "%s: %s" % (type(e).__name__, e))
+    if not only or "every-writer" in only:
+        try:
+            check_every_writer()
+        except Exception as e:
+            traceback.print_exc()
+            record("every writer", False, "%s: %s" % (type(e).__name__, e))
     failed = [r for r in RESULTS if not r[1]]
     print("\n== Blender %s: %d checks, %d failed ==" % (VERSION, len(RESULTS), len(failed)))
     for n, ok, d in failed:

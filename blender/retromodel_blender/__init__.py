@@ -22,9 +22,20 @@ from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 from . import backend
 
-READ_EXTENSIONS = (".mdl", ".md2", ".md3", ".md5mesh", ".md5anim", ".md5camera", ".hmp",
-                   ".wmp", ".glb", ".gltf", ".obj", ".pak", ".pk3", ".pk4", ".zip", ".cfg")
-WRITE_EXTENSIONS = (".mdl", ".md2", ".md3", ".md5mesh", ".glb", ".gltf", ".obj")
+# The model formats come from retromodel's registry when the extension registers
+# (register(): backend.formats() and backend.export_formats()), so that a format retromodel
+# learns appears in the import and export filters with no edit here.  What the importer
+# takes besides models: archives (a model inside one is named ARCHIVE:PATH; the file
+# browser picks the archive) and a Quake 3 player's animation.cfg (the assembled player).
+OTHER_INPUTS = (".pak", ".pk3", ".pk4", ".zip", ".cfg")
+# The writer variants to offer for an extension (the MDL Kind choice).  retromodel's
+# Python package does not list variants, so these are the names asked for; each one is
+# offered only if retromodel writes it (backend.export_formats).
+VARIANTS = {"mdl": ("quake", "gs3", "gs4", "gs5")}
+READ_EXTENSIONS = ()   # ".mdl", ...: the registry's readable formats, then OTHER_INPUTS
+WRITE_EXTENSIONS = ()  # the registry's writable formats that a Blender export can be written as
+SKELETAL_EXTENSIONS = ()  # of those, the formats that keep the skeleton (MD5, IQM, glTF)
+REFUSED = {}           # ".hmp": why retromodel writes no such file from a Blender scene
 PLAYER_PARTS = ("lower", "upper", "head")
 
 
@@ -67,12 +78,12 @@ def _clip_names(objects):
 
 
 class IMPORT_SCENE_OT_retromodel(bpy.types.Operator, ImportHelper):
-    """Import a classic game model (Quake MDL, MD2, MD3 or a Quake 3 player folder, MD5, 3D GameStudio MDL/HMP/WMP) through retromodel"""
+    """Import a game model through retromodel (the formats: see register())"""
     bl_idname = "import_scene.retromodel"
     bl_label = "Import Game Model (retromodel)"
     bl_options = {'REGISTER', 'UNDO', 'PRESET'}
 
-    filter_glob: StringProperty(default=";".join("*" + e for e in READ_EXTENSIONS), options={'HIDDEN'})
+    filter_glob: StringProperty(default="", options={'HIDDEN'})  # set by register()
     skin_name: StringProperty(name="Skin Name", description="Quake 3 models: the .skin to use (default, red, blue)", default="")
     game_dir: StringProperty(name="Game Folder", description="A game's data folder (baseq2, baseoa, base), its archives included, where skins named by the model are looked for", default="", subtype='DIR_PATH')
     palette: StringProperty(name="Palette", description="A 768-byte palette.lmp for 8-bit skins instead of the one found beside the model or Quake's", default="", subtype='FILE_PATH')
@@ -185,20 +196,18 @@ def _drop_actions(objects):
 
 
 class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
-    """Export as a classic game model (Quake MDL, MD2, MD3, MD5, 3D GameStudio MDL) through retromodel; the format from the file's extension"""
+    """Export as a game model through retromodel; the format from the file's extension (the formats: see register())"""
     bl_idname = "export_scene.retromodel"
     bl_label = "Export Game Model (retromodel)"
     bl_options = {'REGISTER', 'PRESET'}
 
-    filename_ext = ".md3"
+    filename_ext = ".md3"  # register(): .md3 if retromodel writes it, else its first format
     check_extension = None  # the extension picks the format: keep the one typed
-    filter_glob: StringProperty(default=";".join("*" + e for e in WRITE_EXTENSIONS), options={'HIDDEN'})
+    filter_glob: StringProperty(default="", options={'HIDDEN'})  # set by register()
 
-    mdl: EnumProperty(name="MDL Kind", description=".mdl files: which MDL to write", items=(
-        ('quake', "Quake", "Quake IDPO (version 6)"),
-        ('gs3', "GameStudio MDL3", "3D GameStudio MDL3"),
-        ('gs4', "GameStudio MDL4", "3D GameStudio MDL4"),
-        ('gs5', "GameStudio MDL5", "3D GameStudio MDL5")), default='quake')
+    # register(): the variants retromodel writes; this default is replaced
+    mdl: EnumProperty(name="MDL Kind", description=".mdl files: which MDL to write",
+                      items=(('quake', "quake", ""),))
     use_selection: BoolProperty(name="Selected Only", description="Export the selected objects only", default=False)
     animation: EnumProperty(name="Clips", items=(
         ('ACTIONS', "Actions", "Each action (shape keys, armature, tag empties) becomes a clip"),
@@ -207,7 +216,7 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
     sample_frames: BoolProperty(name="Sample Every Frame", description="Bake the animation on every frame (drivers, constraints, NLA blending) instead of writing the keys as they are", default=False)
     frame_start: IntProperty(name="Start", default=1)
     frame_end: IntProperty(name="End", default=10)
-    fps: FloatProperty(name="FPS", description="The rate animations are sampled at (0: 10 for MDL, MD2, MD3, as their games step frames; the scene's for MD5)", default=0.0, min=0.0, max=240.0)
+    fps: FloatProperty(name="FPS", description="The rate animations are sampled at (0: 10 for MDL, MD2, MD3, as their games step frames; the scene's for formats that keep the skeleton: MD5, IQM, glTF)", default=0.0, min=0.0, max=240.0)
     dither: BoolProperty(name="Dither Skin", description="MDL/MD2 skins: Floyd-Steinberg dithering when matching colours to the palette", default=False)
     palette: StringProperty(name="Palette", description="A 768-byte palette.lmp for 8-bit skins (default: Quake's for MDL)", default="", subtype='FILE_PATH')
     strict: BoolProperty(name="Strict", description="Fail instead of warning when the result exceeds the target engine's limits", default=False)
@@ -221,7 +230,11 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
         out = bpy.path.abspath(self.filepath)
         ext = os.path.splitext(out)[1].lower()
         if ext not in WRITE_EXTENSIONS:
-            self.report({'ERROR'}, "unknown output extension %r (one of %s)" % (ext, " ".join(WRITE_EXTENSIONS)))
+            if ext in REFUSED:
+                self.report({'ERROR'}, "retromodel writes no %s from a Blender scene: %s (one of %s)" % (
+                    ext, REFUSED[ext], " ".join(WRITE_EXTENSIONS)))
+            else:
+                self.report({'ERROR'}, "unknown output extension %r (one of %s)" % (ext, " ".join(WRITE_EXTENSIONS)))
             return {'CANCELLED'}
         scene = context.scene
         scale = self.scale or None
@@ -230,8 +243,10 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
             # imported by this extension: already in game units, not metres to scale up
             scale = 1.0
         fps = self.fps or None
-        if fps is None and ext == ".md5mesh":
-            # MD5 keeps the frame rate of its animations: sample at the scene's
+        if fps is None and ext in SKELETAL_EXTENSIONS:
+            # MD5, IQM and glTF keep the skeleton's animations at their own rate: sample
+            # at the scene's, so that each key stays a frame (retromodel's default, 24,
+            # would resample a 10 fps scene and cut its last key)
             fps = scene.render.fps / scene.render.fps_base
         old_range = (scene.frame_start, scene.frame_end)
         with tempfile.TemporaryDirectory(prefix="retromodel-") as tmp:
@@ -248,7 +263,7 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
                 return {'CANCELLED'}
             try:
                 saved = backend.save_glb(
-                    glb, out, fps=fps, mdl=self.mdl if ext == ".mdl" else None,
+                    glb, out, fps=fps, mdl=self.mdl if ext[1:] in VARIANTS else None,
                     palette=bpy.path.abspath(self.palette) if self.palette else None,
                     dither=self.dither, strict=self.strict, scale=scale,
                     fit_height=self.fit_height or None, rotate=self.rotate or None,
@@ -313,17 +328,55 @@ def export_gltf_options(path, use_selection=False, animation='ACTIONS', sample=F
 
 
 def menu_import(self, context):
-    self.layout.operator(IMPORT_SCENE_OT_retromodel.bl_idname, text="Game Model (retromodel: .mdl .md2 .md3 .md5mesh)")
+    self.layout.operator(IMPORT_SCENE_OT_retromodel.bl_idname, text="Game Model (retromodel)")
 
 
 def menu_export(self, context):
-    self.layout.operator(EXPORT_SCENE_OT_retromodel.bl_idname, text="Game Model (retromodel: .mdl .md2 .md3 .md5mesh)")
+    self.layout.operator(EXPORT_SCENE_OT_retromodel.bl_idname, text="Game Model (retromodel)")
 
 
 classes = (IMPORT_SCENE_OT_retromodel, EXPORT_SCENE_OT_retromodel)
 
 
+def load_formats():
+    """Fill READ_EXTENSIONS, WRITE_EXTENSIONS, SKELETAL_EXTENSIONS and REFUSED from
+    retromodel's registry, and the operators' file filters, MDL Kind choice and
+    descriptions from them.  Without retromodel (the package missing) the filters show
+    every file and the operators report what is missing when run."""
+    global READ_EXTENSIONS, WRITE_EXTENSIONS, SKELETAL_EXTENSIONS, REFUSED
+    try:
+        found = backend.formats()
+        exports = backend.export_formats(VARIANTS)
+    except backend.BackendError as e:
+        found, exports, missing = {"read": []}, backend.Exports(), str(e)
+    else:
+        missing = None
+    dots = lambda names: tuple("." + e for e in names)  # noqa: E731
+    READ_EXTENSIONS = dots(found["read"]) + tuple(e for e in OTHER_INPUTS if e[1:] not in found["read"])
+    WRITE_EXTENSIONS = dots(exports.extensions)
+    SKELETAL_EXTENSIONS = dots(exports.skeletal)
+    REFUSED = {"." + e: why for e, why in exports.refused.items()}
+    imp, exp = IMPORT_SCENE_OT_retromodel, EXPORT_SCENE_OT_retromodel
+    imp.__annotations__["filter_glob"] = StringProperty(
+        default=";".join("*" + e for e in READ_EXTENSIONS) if not missing else "*", options={'HIDDEN'})
+    exp.__annotations__["filter_glob"] = StringProperty(
+        default=";".join("*" + e for e in WRITE_EXTENSIONS) if not missing else "*", options={'HIDDEN'})
+    kinds = exports.variants.get("mdl") or [("quake", "quake")]
+    exp.__annotations__["mdl"] = EnumProperty(
+        name="MDL Kind", description=".mdl files: which MDL to write (retromodel's --mdl)",
+        items=tuple((v, v, about) for v, about in kinds),
+        default="quake" if any(v == "quake" for v, _ in kinds) else kinds[0][0])
+    exp.filename_ext = ".md3" if ".md3" in WRITE_EXTENSIONS or missing else (WRITE_EXTENSIONS or (".glb",))[0]
+
+    imp.bl_description = "Import a game model through retromodel: %s" % (
+        " ".join(READ_EXTENSIONS) if not missing else missing)
+    exp.bl_description = "Export as a game model through retromodel, the format from the file's extension: %s" % (
+        " ".join(e + (" (%s)" % ", ".join(v for v, _ in exports.variants[e[1:]]) if e[1:] in exports.variants else "")
+                 for e in WRITE_EXTENSIONS) if not missing else missing)
+
+
 def register():
+    load_formats()
     for c in classes:
         bpy.utils.register_class(c)
     bpy.types.TOPBAR_MT_file_import.append(menu_import)

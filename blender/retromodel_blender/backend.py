@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The one module of the extension that talks to retromodel.
 
-Everything else in the extension goes through the four functions below, so
+Everything else in the extension goes through the functions below, so
 that a change of the retromodel Python API (or of how it is reached) touches
 this file only:
 
     load_glb(path, ..., model_config=True) -> Loaded(glb: bytes, info: dict, warnings: list[str])
     save_glb(glb_path, out_path, **options) -> Saved(files, warnings, notes, max_error, frame_errors)
     info(path) -> dict                      (the keys of `retromodel info --json`)
+    formats() -> {"read": [...], "write": [...]}   (the registry's extensions, no dot)
+    export_formats(variants) -> Exports     (what a Blender export can be written as)
     describe() -> str                       (which retromodel is in use, for messages)
 
 The retromodel package (the wheel bundled in the extension's wheels/ folder,
@@ -89,7 +91,9 @@ def _collect(fn):
         warnings.simplefilter("always", category)
         try:
             result = fn()
-        except _format_error() as e:
+        except (_format_error(), ValueError) as e:
+            # FormatError (a damaged file), ValueError (a conversion retromodel does not
+            # make: "converting glb to hmp is not supported yet")
             raise BackendError(str(e)) from None
         except OSError as e:
             raise BackendError(str(e)) from None
@@ -243,7 +247,196 @@ def _drop_required_variants(glb_path):
         f.write(out)
 
 
+# -- the formats -----------------------------------------------------------------
+
+def formats():
+    """The extensions retromodel reads and writes, from its registry: `retromodel.formats()`
+    ({"read": [...], "write": [...]}, lower case, no dot).  "write" holds every extension
+    `save` takes, including those of formats retromodel only writes back as read (see
+    export_formats for what a Blender export can be written as)."""
+    _need_backend()
+    if _rm is not None:
+        f = _rm.formats()
+        return {"read": list(f["read"]), "write": list(f["write"])}
+    read, write = [], []
+    for line in _run(["formats", "--json"]).stdout.splitlines():
+        f = json.loads(line)
+        read += [e for e in f["extensions"] if e not in read]
+        if f.get("write") and f["extensions"][0] not in write:
+            write.append(f["extensions"][0])
+    return {"read": read, "write": write}
+
+
+@dataclass
+class Exports:
+    """What a Blender export can be written as (see export_formats).
+
+    extensions: those of formats()["write"] that retromodel builds from a glTF model, in the
+    registry's order; variants: {extension: [variant, ...]} for the writer variants asked
+    about that retromodel takes (`mdl="gs3"`), each with a description of what it writes;
+    skeletal: the extensions whose files keep the skeleton (MD5, IQM, glTF), whose skeletal
+    animations keep Blender's keys when sampled at the scene's rate; refused:
+    {extension: retromodel's message} for the other extensions of formats()["write"]."""
+    extensions: list = field(default_factory=list)
+    variants: dict = field(default_factory=dict)
+    skeletal: list = field(default_factory=list)
+    refused: dict = field(default_factory=dict)
+
+
+def export_formats(variants=None):
+    """Which of formats()["write"] a Blender export can be written as, asked of retromodel itself.
+
+    The package lists the extensions `save` takes, but not which of them it can build from
+    a model (some it only writes back as read, `.hmp`, or needs data a glTF never carries,
+    `.md5camera`'s camera path), nor the writer variants of an extension.  So every
+    extension is tried on a small skinned, animated model read from a binary glTF, as
+    Blender's export is: what retromodel writes is exportable, what it refuses is not (its
+    message is kept).  `variants` ({extension: [name, ...]}) are tried the same way, as
+    `mdl=name` (the command-line fallback takes them from `retromodel formats --json`).
+    A new writer in retromodel's registry thus appears with no edit here."""
+    variants = variants or {}
+    names = formats()["write"]
+    out = Exports()
+    if _rm is None:
+        return _cli_export_formats(names)
+    category = getattr(_rm, "RetromodelWarning", Warning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", category)
+        model = _rm.loads(_probe_model().to_glb(), "blender.glb")
+        for ext in names:
+            try:
+                # embed: a .gltf with its buffers inside, so that it reads back alone
+                data = model.to_bytes(ext, embed=True)
+            except Exception as e:  # retromodel's refusal: FormatError, ValueError
+                out.refused[ext] = str(e)
+                continue
+            out.extensions.append(ext)
+            try:
+                written = _rm.loads(data, "probe." + ext).info()
+            except Exception:
+                continue
+            if written.get("joints"):
+                out.skeletal.append(ext)
+        for ext, names_ in variants.items():
+            if ext not in out.extensions:
+                continue
+            for v in names_:
+                try:
+                    written = _rm.loads(model.to_bytes(ext, mdl=v), "probe." + ext).info()
+                except Exception:
+                    continue
+                out.variants.setdefault(ext, []).append(
+                    (v, "%s (version %s)" % (written.get("format"), written.get("version"))))
+    return out
+
+
+def _probe_model():
+    """Two joints, a quad bent by them, one two-frame animation: enough for every writer
+    that builds a file from a model (keyframe formats bake it, skeletal ones keep it)."""
+    return _rm.from_skinned(
+        [[0, 0, 0], [1, 0, 0], [1, 0, 2], [0, 0, 2]],
+        [[0, 1, 2], [0, 2, 3]],
+        [[0], [0], [1], [1]],
+        [[1.0], [1.0], [1.0], [1.0]],
+        joint_names=["root", "tip"],
+        parents=[-1, 0],
+        bind_translations=[[0, 0, 0], [0, 0, 1]],
+        bind_rotations=[[0, 0, 0, 1], [0, 0, 0, 1]],
+        uvs=[[0, 0], [1, 0], [1, 1], [0, 1]],
+        animations=[("bend", 10.0, [[[0, 0, 0], [0, 0, 1]]] * 2,
+                     [[[0, 0, 0, 1], [0, 0, 0, 1]], [[0, 0, 0, 1], [0.3826834, 0, 0, 0.9238795]]])],
+        name="probe")
+
+
 # -- the command-line fallback -------------------------------------------------
+
+# A two-joint quad as an md5mesh and a two-frame md5anim (text, so that the command line
+# can make the probe's glTF from them without the package).
+_PROBE_MD5MESH = """MD5Version 10
+commandline ""
+numJoints 2
+numMeshes 1
+joints {
+\t"root" -1 ( 0 0 0 ) ( 0 0 0 )
+\t"tip" 0 ( 0 0 1 ) ( 0 0 0 )
+}
+mesh {
+\tshader "probe"
+\tnumverts 4
+\tvert 0 ( 0 0 ) 0 1
+\tvert 1 ( 1 0 ) 1 1
+\tvert 2 ( 1 1 ) 2 1
+\tvert 3 ( 0 1 ) 3 1
+\tnumtris 2
+\ttri 0 0 2 1
+\ttri 1 0 3 2
+\tnumweights 4
+\tweight 0 0 1 ( 0 0 0 )
+\tweight 1 0 1 ( 1 0 0 )
+\tweight 2 1 1 ( 1 0 1 )
+\tweight 3 1 1 ( 0 0 1 )
+}
+"""
+_PROBE_MD5ANIM = """MD5Version 10
+commandline ""
+numFrames 2
+numJoints 2
+frameRate 10
+numAnimatedComponents 1
+hierarchy {
+\t"root" -1 0 0
+\t"tip" 0 8 0
+}
+bounds {
+\t( 0 0 0 ) ( 1 1 2 )
+\t( 0 0 0 ) ( 1 1 2 )
+}
+baseframe {
+\t( 0 0 0 ) ( 0 0 0 )
+\t( 0 0 1 ) ( 0 0 0 )
+}
+frame 0 {
+\t0
+}
+frame 1 {
+\t0.3826834
+}
+"""
+
+
+def _cli_export_formats(names):
+    """export_formats through the command line: the probe converted to glTF, then to each
+    extension; the variants from `retromodel formats --json`."""
+    out = Exports()
+    with tempfile.TemporaryDirectory(prefix="retromodel-probe-") as tmp:
+        mesh, glb = os.path.join(tmp, "probe.md5mesh"), os.path.join(tmp, "probe.glb")
+        with open(mesh, "w") as f:
+            f.write(_PROBE_MD5MESH)
+        with open(os.path.join(tmp, "probe_bend.md5anim"), "w") as f:
+            f.write(_PROBE_MD5ANIM)
+        _run(["convert", mesh, glb, "--force"])
+        for ext in names:
+            dst = os.path.join(tmp, ext, "probe." + ext)
+            os.makedirs(os.path.dirname(dst))
+            try:
+                _run(["convert", glb, dst, "--force"] + (["--embed"] if ext == "gltf" else []))
+            except BackendError as e:
+                out.refused[ext] = str(e).splitlines()[-1]
+                continue
+            out.extensions.append(ext)
+            try:
+                if info(dst).get("joints"):
+                    out.skeletal.append(ext)
+            except (BackendError, ValueError, IndexError):
+                pass
+    for line in _run(["formats", "--json"]).stdout.splitlines():
+        f = json.loads(line)
+        for v in f.get("variants") or []:
+            if f["extensions"][0] in out.extensions:
+                out.variants.setdefault(f["extensions"][0], []).append(
+                    (v, "%s (%s)" % (f["name"], f.get("description", ""))))
+    return out
+
 
 def _run(args):
     res = subprocess.run([_cli()] + list(args), capture_output=True, text=True)
