@@ -10,6 +10,29 @@ use retromodel::options::{ClipSplit, Filter, Frames, Rotation};
 use retromodel::vfs::Archives;
 use retromodel::{Limits, MemoryFiles, NoFiles};
 
+/// A fresh folder for one test (removed when dropped).
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let p =
+            std::env::temp_dir().join(format!("retromodel-front-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 fn opener(archives: &Archives) -> Opener<'_> {
     Opener::new(archives, OpenOptions::default()).unwrap()
 }
@@ -30,7 +53,7 @@ fn the_defaults_are_one_set() {
 
 #[test]
 fn a_file_opened_by_path_is_written_back_byte_for_byte() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = TempDir::new("write-back");
     let bytes = quake_mdl::fixtures::minimal();
     let src = dir.path().join("a.mdl");
     std::fs::write(&src, &bytes).unwrap();
@@ -173,7 +196,7 @@ fn option_words_parse_in_one_place() {
 
 #[test]
 fn a_missing_file_and_a_folder_are_refused_clearly() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = TempDir::new("refused");
     let archives = Archives::new(&Limits::default(), false);
     let o = opener(&archives);
     let missing = dir.path().join("none.mdl");
