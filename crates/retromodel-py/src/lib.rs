@@ -47,12 +47,27 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The file extensions retromodel reads (detected by content) and writes: `(read, write)`.
+/// The file extensions retromodel reads (detected by content) and writes, and the writers
+/// that build a file from a model (`ext` or `ext:variant`): `(read, write, writers)`.
 #[pyfunction]
-fn formats() -> (Vec<&'static str>, Vec<&'static str>) {
+fn formats() -> (Vec<&'static str>, Vec<&'static str>, Vec<String>) {
+    let writers = retromodel::front::formats()
+        .into_iter()
+        .flat_map(|f| {
+            let ext = f.extensions[0];
+            f.writers.into_iter().map(move |v| {
+                if v.is_empty() {
+                    ext.to_string()
+                } else {
+                    format!("{ext}:{v}")
+                }
+            })
+        })
+        .collect();
     (
         retromodel::registry::extensions(),
         retromodel::registry::target_extensions(),
+        writers,
     )
 }
 

@@ -484,10 +484,13 @@ class GameFs(_NativeGameFs):
 
 
 def formats() -> dict:
-    """The extensions retromodel reads (detected by content) and writes:
-    ``{"read": [...], "write": [...]}``."""
-    read, write = _native.formats()
-    return {"read": list(read), "write": list(write)}
+    """The extensions retromodel reads (detected by content) and writes, from the library's
+    registry: ``{"read": [...], "write": [...], "writers": [...]}``. ``write`` holds every
+    extension :meth:`Model.save` takes (some only write a file back as read: ``.hmp``,
+    ``.wmp``); ``writers`` the targets a model can be written to from any source, as
+    ``"md2"`` or ``"mdl:gs5"`` (the ``mdl=`` variant after the colon)."""
+    read, write, writers = _native.formats()
+    return {"read": list(read), "write": list(write), "writers": list(writers)}
 
 
 def engines() -> list:
