@@ -92,21 +92,22 @@ fn axis_matrix() -> Mat4 {
     )
 }
 
-impl Renderer {
-    /// Builds the pipelines for colour targets of `format`.
-    pub fn new(gpu: &Gpu, format: wgpu::TextureFormat) -> Renderer {
-        let device = &gpu.device;
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("retromodel shader"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("shader.wgsl").into()),
-        });
-        let globals = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("globals"),
-            size: std::mem::size_of::<Globals>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let globals_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+/// The bind group layouts of the shader's groups.
+struct Layouts {
+    /// Group 0: the uniform block.
+    globals: wgpu::BindGroupLayout,
+    /// Group 1: a skin texture, its fullbright mask and the sampler.
+    material: wgpu::BindGroupLayout,
+    /// Group 2 of `vs_skin`: the joint-matrix texture.
+    joints: wgpu::BindGroupLayout,
+    /// Group 2 of `vs_skin_all`: the joint-matrix texture and a mesh's packed influences.
+    influences: wgpu::BindGroupLayout,
+}
+
+impl Layouts {
+    /// Creates the four layouts.
+    fn new(device: &wgpu::Device) -> Layouts {
+        let globals = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("globals"),
             entries: &[wgpu::BindGroupLayoutEntry {
                 binding: 0,
@@ -119,14 +120,6 @@ impl Renderer {
                 count: None,
             }],
         });
-        let globals_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("globals"),
-            layout: &globals_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: globals.as_entire_binding(),
-            }],
-        });
         let tex = |binding| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::FRAGMENT,
@@ -137,7 +130,7 @@ impl Renderer {
             },
             count: None,
         };
-        let material_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        let material = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("material"),
             entries: &[
                 tex(0),
@@ -164,67 +157,51 @@ impl Renderer {
             count: None,
         };
         let joint_texels = wgpu::TextureSampleType::Float { filterable: false };
-        let joints_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        let joints = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("joints"),
             entries: &[vertex_texture(0, joint_texels)],
         });
-        let influences_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        let influences = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("joints and influences"),
             entries: &[
                 vertex_texture(0, joint_texels),
                 vertex_texture(1, wgpu::TextureSampleType::Uint),
             ],
         });
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("nearest"),
-            address_mode_u: wgpu::AddressMode::Repeat,
-            address_mode_v: wgpu::AddressMode::Repeat,
-            mag_filter: wgpu::FilterMode::Nearest,
-            min_filter: wgpu::FilterMode::Nearest,
-            ..Default::default()
-        });
-        let morph_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("keyframe"),
-            bind_group_layouts: &[&globals_layout, &material_layout],
-            push_constant_ranges: &[],
-        });
-        let uv_layout = wgpu::VertexBufferLayout {
-            array_stride: 8,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![0 => Float32x2],
-        };
-        let pose_a = wgpu::VertexBufferLayout {
-            array_stride: std::mem::size_of::<PoseVertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![1 => Float32x3, 2 => Float32x3],
-        };
-        let pose_b = wgpu::VertexBufferLayout {
-            array_stride: std::mem::size_of::<PoseVertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![3 => Float32x3, 4 => Float32x3],
-        };
-        let skin_vertex = wgpu::VertexBufferLayout {
-            array_stride: std::mem::size_of::<SkinVertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![1 => Float32x3, 2 => Float32x3, 5 => Uint32x4, 6 => Float32x4],
-        };
-        // The same vertex buffer for `vs_skin_all`: bind position and normal only, the
-        // influences come from a texture.
-        let bind_vertex = wgpu::VertexBufferLayout {
-            array_stride: std::mem::size_of::<SkinVertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![1 => Float32x3, 2 => Float32x3],
-        };
-        let pipeline = |label: &str,
-                        layout: &wgpu::PipelineLayout,
-                        vs: &str,
-                        buffers: &[wgpu::VertexBufferLayout<'_>],
-                        wire: bool| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        Layouts {
+            globals,
+            material,
+            joints,
+            influences,
+        }
+    }
+}
+
+/// What every pipeline shares: the device, the shader module and the colour target's
+/// format.
+struct PipelineBuilder<'a> {
+    device: &'a wgpu::Device,
+    shader: &'a wgpu::ShaderModule,
+    format: wgpu::TextureFormat,
+}
+
+impl PipelineBuilder<'_> {
+    /// A pipeline with vertex entry point `vs`: filled triangles, or the wireframe's lines
+    /// drawn over them (`wire`).
+    fn pipeline(
+        &self,
+        label: &str,
+        layout: &wgpu::PipelineLayout,
+        vs: &str,
+        buffers: &[wgpu::VertexBufferLayout<'_>],
+        wire: bool,
+    ) -> wgpu::RenderPipeline {
+        self.device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
                 layout: Some(layout),
                 vertex: wgpu::VertexState {
-                    module: &shader,
+                    module: self.shader,
                     entry_point: Some(vs),
                     compilation_options: Default::default(),
                     buffers,
@@ -254,11 +231,11 @@ impl Renderer {
                 }),
                 multisample: Default::default(),
                 fragment: Some(wgpu::FragmentState {
-                    module: &shader,
+                    module: self.shader,
                     entry_point: Some(if wire { "fs_wire" } else { "fs_shaded" }),
                     compilation_options: Default::default(),
                     targets: &[Some(wgpu::ColorTargetState {
-                        format,
+                        format: self.format,
                         blend: None,
                         write_mask: wgpu::ColorWrites::ALL,
                     })],
@@ -266,22 +243,76 @@ impl Renderer {
                 multiview: None,
                 cache: None,
             })
+    }
+
+    /// Each path's fill pipeline and its wireframe one (entry point `{vs}_wire`).
+    fn pair(
+        &self,
+        label: &str,
+        layout: &wgpu::PipelineLayout,
+        vs: &str,
+        buffers: &[wgpu::VertexBufferLayout<'_>],
+    ) -> (wgpu::RenderPipeline, wgpu::RenderPipeline) {
+        (
+            self.pipeline(label, layout, vs, buffers, false),
+            self.pipeline(
+                &format!("{label} wire"),
+                layout,
+                &format!("{vs}_wire"),
+                buffers,
+                true,
+            ),
+        )
+    }
+}
+
+/// Each drawing path's fill and wireframe pipelines.
+struct Pipelines {
+    morph_fill: wgpu::RenderPipeline,
+    morph_wire: wgpu::RenderPipeline,
+    skin_fill: wgpu::RenderPipeline,
+    skin_wire: wgpu::RenderPipeline,
+    skin_all_fill: wgpu::RenderPipeline,
+    skin_all_wire: wgpu::RenderPipeline,
+}
+
+impl Pipelines {
+    /// The keyframe path (`vs_morph`: UVs and two poses), the skinned path (`vs_skin`: UVs
+    /// and bind-pose vertices with four influences) and the every-influence path
+    /// (`vs_skin_all`: UVs and bind-pose vertices, influences from a texture).
+    fn new(builder: &PipelineBuilder, layouts: &Layouts) -> Pipelines {
+        let device = builder.device;
+        let morph_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("keyframe"),
+            bind_group_layouts: &[&layouts.globals, &layouts.material],
+            push_constant_ranges: &[],
+        });
+        let uv_layout = wgpu::VertexBufferLayout {
+            array_stride: 8,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x2],
         };
-        // Each path's fill pipeline and its wireframe one (entry point `{vs}_wire`).
-        let pair = |label: &str,
-                    layout: &wgpu::PipelineLayout,
-                    vs: &str,
-                    buffers: &[wgpu::VertexBufferLayout<'_>]| {
-            (
-                pipeline(label, layout, vs, buffers, false),
-                pipeline(
-                    &format!("{label} wire"),
-                    layout,
-                    &format!("{vs}_wire"),
-                    buffers,
-                    true,
-                ),
-            )
+        let pose_a = wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<PoseVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![1 => Float32x3, 2 => Float32x3],
+        };
+        let pose_b = wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<PoseVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![3 => Float32x3, 4 => Float32x3],
+        };
+        let skin_vertex = wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<SkinVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![1 => Float32x3, 2 => Float32x3, 5 => Uint32x4, 6 => Float32x4],
+        };
+        // The same vertex buffer for `vs_skin_all`: bind position and normal only, the
+        // influences come from a texture.
+        let bind_vertex = wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<SkinVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![1 => Float32x3, 2 => Float32x3],
         };
         // A skinning path: the joint data in bind group 2.
         let skinned_pair = |label: &str,
@@ -290,31 +321,87 @@ impl Renderer {
                             buffers: &[wgpu::VertexBufferLayout<'_>]| {
             let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(label),
-                bind_group_layouts: &[&globals_layout, &material_layout, joints],
+                bind_group_layouts: &[&layouts.globals, &layouts.material, joints],
                 push_constant_ranges: &[],
             });
-            pair(label, &layout, vs, buffers)
+            builder.pair(label, &layout, vs, buffers)
         };
         let morph_buffers = [uv_layout.clone(), pose_a, pose_b];
-        let (morph_fill, morph_wire) = pair("keyframe", &morph_layout, "vs_morph", &morph_buffers);
+        let (morph_fill, morph_wire) =
+            builder.pair("keyframe", &morph_layout, "vs_morph", &morph_buffers);
         let (skin_fill, skin_wire) = skinned_pair(
             "skinned",
-            &joints_layout,
+            &layouts.joints,
             "vs_skin",
             &[uv_layout.clone(), skin_vertex],
         );
         let (skin_all_fill, skin_all_wire) = skinned_pair(
             "skinned, every influence",
-            &influences_layout,
+            &layouts.influences,
             "vs_skin_all",
             &[uv_layout, bind_vertex],
         );
+        Pipelines {
+            morph_fill,
+            morph_wire,
+            skin_fill,
+            skin_wire,
+            skin_all_fill,
+            skin_all_wire,
+        }
+    }
+}
+
+impl Renderer {
+    /// Builds the pipelines for colour targets of `format`.
+    pub fn new(gpu: &Gpu, format: wgpu::TextureFormat) -> Renderer {
+        let device = &gpu.device;
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("retromodel shader"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("shader.wgsl").into()),
+        });
+        let globals = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("globals"),
+            size: std::mem::size_of::<Globals>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let layouts = Layouts::new(device);
+        let globals_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("globals"),
+            layout: &layouts.globals,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: globals.as_entire_binding(),
+            }],
+        });
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("nearest"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Nearest,
+            min_filter: wgpu::FilterMode::Nearest,
+            ..Default::default()
+        });
+        let builder = PipelineBuilder {
+            device,
+            shader: &shader,
+            format,
+        };
+        let Pipelines {
+            morph_fill,
+            morph_wire,
+            skin_fill,
+            skin_wire,
+            skin_all_fill,
+            skin_all_wire,
+        } = Pipelines::new(&builder, &layouts);
         Renderer {
             globals,
             globals_group,
-            material_layout,
-            joints_layout,
-            influences_layout,
+            material_layout: layouts.material,
+            joints_layout: layouts.joints,
+            influences_layout: layouts.influences,
             sampler,
             morph_fill,
             morph_wire,

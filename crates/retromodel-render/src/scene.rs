@@ -9,7 +9,7 @@ use retromodel::model::influences::influences;
 use retromodel::model::pose::{
     self as skeletal, inverse_bind_matrix, JointPose, Playback, PoseTrack, RootMotion,
 };
-use retromodel::model::{to_y_up, Model};
+use retromodel::model::{to_y_up, Mesh, Model};
 use wgpu::util::DeviceExt;
 
 use crate::camera::Framing;
@@ -238,6 +238,385 @@ fn y_up(p: [f32; 3]) -> Vec3 {
     Vec3::from(to_y_up(p))
 }
 
+/// What uploading the meshes gathers beside them: the bounds of every pose and of each
+/// frame, and for a skeletal model the skinned vertices kept on the CPU.
+struct Gathered {
+    bounds: Option<[Vec3; 2]>,
+    frame_bounds: Vec<Option<[Vec3; 2]>>,
+    /// Skinned vertices that triangles use, with the influences drawn, kept on the CPU for
+    /// framing animations.
+    cpu_skin: Vec<([f32; 3], Influences)>,
+    /// Most influences of one vertex in any skinned mesh.
+    max_influences: usize,
+}
+
+/// Whether each vertex of `mesh` is one that triangles use (bounds count only those).
+fn used_vertices(mesh: &Mesh) -> Vec<bool> {
+    let mut used = vec![false; mesh.positions.len()];
+    for t in &mesh.triangles {
+        for &i in t {
+            if let Some(u) = used.get_mut(i as usize) {
+                *u = true;
+            }
+        }
+    }
+    used
+}
+
+/// A vertex buffer of `contents`, or an index buffer when `usage` says so.
+fn buffer<T: bytemuck::Pod>(
+    device: &wgpu::Device,
+    label: &str,
+    contents: &[T],
+    usage: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: bytemuck::cast_slice(contents),
+        usage,
+    })
+}
+
+/// Mesh `mi`'s poses as one vertex buffer (the morph targets, or the base pose when there
+/// are none), the used vertices' positions added to the bounds; and the pose count.
+fn pose_buffer(
+    device: &wgpu::Device,
+    mi: usize,
+    mesh: &Mesh,
+    used: &[bool],
+    gathered: &mut Gathered,
+) -> Result<(wgpu::Buffer, usize), RenderError> {
+    let n = mesh.positions.len();
+    let mut poses: Vec<PoseVertex> = Vec::new();
+    let targets: Vec<PoseSlices<'_>> = if mesh.morph_targets.is_empty() {
+        vec![(&mesh.positions[..], &mesh.normals[..])]
+    } else {
+        mesh.morph_targets
+            .iter()
+            .map(|t| (&t.positions[..], &t.normals[..]))
+            .collect()
+    };
+    for (f, (ps, ns)) in targets.iter().enumerate() {
+        for (v, &is_used) in used.iter().enumerate() {
+            let pos = ps.get(v).copied().unwrap_or([0.0; 3]);
+            if is_used {
+                extend(&mut gathered.bounds, y_up(pos));
+                if let Some(b) = gathered.frame_bounds.get_mut(f) {
+                    extend(b, y_up(pos));
+                }
+            }
+            poses.push(PoseVertex {
+                pos,
+                normal: ns.get(v).copied().unwrap_or([0.0, 0.0, 1.0]),
+            });
+        }
+    }
+    let bytes = (poses.len() * std::mem::size_of::<PoseVertex>()) as u64;
+    if bytes > device.limits().max_buffer_size {
+        return Err(RenderError::Model(format!(
+            "mesh {mi}: {} poses of {n} vertices need {bytes} bytes, more than the adapter's largest buffer",
+            targets.len()
+        )));
+    }
+    let label = format!("mesh {mi}");
+    let buf = buffer(device, &label, &poses, wgpu::BufferUsages::VERTEX);
+    Ok((buf, targets.len()))
+}
+
+/// A mesh's triangles (those whose indices are in range) and its wireframe's edges, each
+/// edge once, as index buffers with their index counts.
+fn index_buffers(
+    device: &wgpu::Device,
+    label: &str,
+    mesh: &Mesh,
+) -> (wgpu::Buffer, u32, wgpu::Buffer, u32) {
+    let n = mesh.positions.len();
+    let tris: Vec<u32> = mesh
+        .triangles
+        .iter()
+        .filter(|t| t.iter().all(|&i| (i as usize) < n))
+        .flatten()
+        .copied()
+        .collect();
+    let mut edges = HashSet::new();
+    let mut lines: Vec<u32> = Vec::new();
+    for t in tris.chunks_exact(3) {
+        for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+            if edges.insert((a.min(b), a.max(b))) {
+                lines.extend([a, b]);
+            }
+        }
+    }
+    let index_count = tris.len() as u32;
+    let indices = buffer(device, label, &tris, wgpu::BufferUsages::INDEX);
+    let line_count = lines.len() as u32;
+    let lines = buffer(device, label, &lines, wgpu::BufferUsages::INDEX);
+    (indices, index_count, lines, line_count)
+}
+
+/// A skinned mesh's bind-pose vertices with their four heaviest influences, and, when a
+/// vertex has more than [`FAST_INFLUENCES`], every influence as a texture (a warning when
+/// it does not fit the adapter); the used vertices kept on the CPU with the influences
+/// drawn.
+fn skin_buffers(
+    gpu: &Gpu,
+    mi: usize,
+    mesh: &Mesh,
+    used: &[bool],
+    last_joint: u32,
+    gathered: &mut Gathered,
+    warnings: &mut Vec<String>,
+) -> (wgpu::Buffer, Option<wgpu::TextureView>) {
+    let device = &gpu.device;
+    let n = mesh.positions.len();
+    let mut influences = None;
+    let all: Vec<Influences> = (0..n)
+        .map(|v| {
+            let mut list = merged_influences(mesh.joint_weights.get(v).map_or(&[][..], |w| w));
+            for e in &mut list {
+                e.0 = e.0.min(last_joint);
+            }
+            list
+        })
+        .collect();
+    let most = all.iter().map(Vec::len).max().unwrap_or(0);
+    gathered.max_influences = gathered.max_influences.max(most);
+    if most > FAST_INFLUENCES {
+        // One `vec2<u32>` texel per vertex and per influence, rows of the adapter's widest
+        // texture.
+        let packed = pack_influences(&all);
+        let side = device.limits().max_texture_dimension_2d;
+        let (width, height) = texture_rows(packed.len(), side);
+        if height > side {
+            warnings.push(format!(
+                "mesh {mi}: {} joint influences exceed the adapter's largest texture; skinned with the heaviest {FAST_INFLUENCES}",
+                packed.len()
+            ));
+        } else {
+            let mut texels = packed;
+            texels.resize((width * height) as usize, [0, 0]);
+            influences = Some(texture_of(
+                gpu,
+                (width, height),
+                wgpu::TextureFormat::Rg32Uint,
+                bytemuck::cast_slice(&texels),
+                &format!("mesh {mi} influences"),
+            ));
+        }
+    }
+    let verts: Vec<SkinVertex> = (0..n)
+        .map(|v| {
+            let (joints, weights) =
+                four_influences(mesh.joint_weights.get(v).map_or(&[][..], |w| w));
+            SkinVertex {
+                pos: mesh.positions[v],
+                normal: mesh.normals.get(v).copied().unwrap_or([0.0, 0.0, 1.0]),
+                joints: joints.map(|j| j.min(last_joint)),
+                weights,
+            }
+        })
+        .collect();
+    for ((v, list), _) in verts.iter().zip(all).zip(used).filter(|(_, &u)| u) {
+        let drawn = if influences.is_some() {
+            list
+        } else {
+            v.joints.into_iter().zip(v.weights).collect()
+        };
+        gathered.cpu_skin.push((v.pos, drawn));
+    }
+    let label = format!("mesh {mi}");
+    let skinned = buffer(device, &label, &verts, wgpu::BufferUsages::VERTEX);
+    (skinned, influences)
+}
+
+/// Uploads mesh `mi` (`None` for one without vertices or triangles): its poses, UVs,
+/// triangles, wireframe edges, and when `skeletal` its skinned vertices.
+fn upload_mesh(
+    gpu: &Gpu,
+    mi: usize,
+    mesh: &Mesh,
+    skeletal: bool,
+    last_joint: u32,
+    gathered: &mut Gathered,
+    warnings: &mut Vec<String>,
+) -> Result<Option<GpuMesh>, RenderError> {
+    let device = &gpu.device;
+    let n = mesh.positions.len();
+    if n == 0 || mesh.triangles.is_empty() {
+        return Ok(None);
+    }
+    let used = used_vertices(mesh);
+    let (poses, pose_count) = pose_buffer(device, mi, mesh, &used, gathered)?;
+    let label = format!("mesh {mi}");
+    let uvs: Vec<[f32; 2]> = (0..n)
+        .map(|v| mesh.uvs.get(v).copied().unwrap_or([0.0; 2]))
+        .collect();
+    let uvs = buffer(device, &label, &uvs, wgpu::BufferUsages::VERTEX);
+    let (indices, index_count, lines, line_count) = index_buffers(device, &label, mesh);
+    let (skinned, influences) = if skeletal && !mesh.joint_weights.is_empty() {
+        let (skinned, influences) =
+            skin_buffers(gpu, mi, mesh, &used, last_joint, gathered, warnings);
+        (Some(skinned), influences)
+    } else {
+        (None, None)
+    };
+    Ok(Some(GpuMesh {
+        uvs,
+        poses,
+        pose_count,
+        vertex_count: n,
+        skinned,
+        influences,
+        influence_group: None,
+        indices,
+        index_count,
+        lines,
+        line_count,
+        skin: mesh.skin,
+    }))
+}
+
+/// The model's skeletal animations, sampled by the core library's skeletal module
+/// (`retromodel::model::pose`, Doom 3's loop and clamp rules), and their names; `None`, with
+/// a warning, for one that cannot be played.
+fn animation_tracks(
+    model: &Model,
+    warnings: &mut Vec<String>,
+) -> (Vec<Option<PoseTrack>>, Vec<String>) {
+    let mut animations = Vec::new();
+    let mut animation_names = Vec::new();
+    for (i, a) in model.animations.iter().enumerate() {
+        animation_names.push(a.name.clone());
+
+        match PoseTrack::from_model(model, i) {
+            Ok(anim) => animations.push(Some(anim)),
+            Err(e) => {
+                warnings.push(format!("animation {:?}: {e}; not playable", a.name));
+                animations.push(None);
+            }
+        }
+    }
+    (animations, animation_names)
+}
+
+/// Each animation's box: the used vertices skinned on the CPU at up to 32 frames.
+fn animation_boxes(
+    joint_count: usize,
+    animations: &[Option<PoseTrack>],
+    inverse_bind: &[rmath::Mat4],
+    cpu_skin: &[([f32; 3], Influences)],
+) -> Vec<Option<[Vec3; 2]>> {
+    let mut animation_boxes = Vec::new();
+    for anim in animations {
+        let mut b = None;
+        if let Some(anim) = anim {
+            let mut pose = vec![JointPose::IDENTITY; joint_count];
+            let mut m = vec![rmath::IDENTITY; joint_count];
+            let n = anim.frame_count();
+            let step = n.div_ceil(32).max(1);
+            for f in (0..n).step_by(step) {
+                let t = f as f32 / anim.frame_rate();
+                anim.sample_global(t, Playback::Clamp, RootMotion::InPlace, &mut pose);
+                let scales = anim.weight_scales_at(t, Playback::Clamp);
+                skeletal::joint_matrices_scaled(&pose, inverse_bind, scales, &mut m);
+                for (pos, list) in cpu_skin {
+                    extend(&mut b, y_up(skeletal::blend_point(&m, list, *pos)));
+                }
+            }
+        }
+        animation_boxes.push(b);
+    }
+    animation_boxes
+}
+
+/// The joint-matrix texture of a skeletal model and its bind group, and each mesh's bind
+/// group of the joint matrices with its every-influence texture, when it has one.
+fn joint_texture(
+    gpu: &Gpu,
+    renderer: &Renderer,
+    joint_count: usize,
+    meshes: &mut [GpuMesh],
+) -> Result<JointTexture, RenderError> {
+    let device = &gpu.device;
+    let (width, height) = joint_texture_size(joint_count);
+    if height > device.limits().max_texture_dimension_2d {
+        return Err(RenderError::Model(format!(
+            "{joint_count} joints exceed the adapter's largest texture"
+        )));
+    }
+    let texture = device.create_texture(&texture_2d(
+        "joint matrices",
+        width,
+        height,
+        wgpu::TextureFormat::Rgba32Float,
+        wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+    ));
+    let view = texture.create_view(&Default::default());
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("joints"),
+        layout: &renderer.joints_layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::TextureView(&view),
+        }],
+    });
+    for mesh in meshes {
+        mesh.influence_group = mesh.influences.as_ref().map(|inf| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("joints and influences"),
+                layout: &renderer.influences_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(&view),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::TextureView(inf),
+                    },
+                ],
+            })
+        });
+    }
+    Ok(JointTexture {
+        texture,
+        group,
+        width,
+        height,
+    })
+}
+
+/// Per skin, a material for each picture (shrunk to the adapter's largest texture when
+/// larger) with its fullbright mask; empty pictures are skipped.
+fn upload_skins(gpu: &Gpu, renderer: &Renderer, model: &Model) -> Vec<Vec<wgpu::BindGroup>> {
+    let max_side = gpu.device.limits().max_texture_dimension_2d;
+    let mut skins = Vec::new();
+    for (si, skin) in model.skins.iter().enumerate() {
+        let mut groups = Vec::new();
+        for (pi, pic) in skin.pictures.iter().enumerate() {
+            if pic.width == 0 || pic.height == 0 {
+                continue;
+            }
+            let resized;
+            let pic: &Image = if pic.width > max_side || pic.height > max_side {
+                resized = pic.resized(pic.width.min(max_side), pic.height.min(max_side));
+                &resized
+            } else {
+                pic
+            };
+            let label = format!("skin {si} picture {pi}");
+            let base = texture(gpu, pic.width, pic.height, &pic.to_rgba8(), &label);
+            let fb = match pic.fullbright_mask() {
+                Some(mask) => texture(gpu, pic.width, pic.height, &mask, &label),
+                None => texture(gpu, 1, 1, &[0, 0, 0, 255], &label),
+            };
+            groups.push(renderer.material(gpu, &base, &fb));
+        }
+        skins.push(groups);
+    }
+    skins
+}
+
 impl GpuModel {
     /// Uploads `model`: every pose of every mesh, UVs, triangles, edges for the wireframe,
     /// skins (first picture of each group member, fullbright masks), and for a skeletal model
@@ -245,7 +624,6 @@ impl GpuModel {
     /// meshes that have vertices with more than four (one texture each), and the
     /// animations.
     pub fn new(gpu: &Gpu, renderer: &Renderer, model: &Model) -> Result<GpuModel, RenderError> {
-        let device = &gpu.device;
         let mut warnings = Vec::new();
         if model.meshes.iter().all(|m| m.triangles.is_empty()) {
             return Err(RenderError::Model("the model has no triangles".into()));
@@ -255,202 +633,31 @@ impl GpuModel {
         let skeletal = !model.joints.is_empty()
             && !model.animations.is_empty()
             && model.meshes.iter().all(|m| m.morph_targets.len() <= 1);
-        let mut bounds: Option<[Vec3; 2]> = None;
-        let mut frame_bounds: Vec<Option<[Vec3; 2]>> = vec![None; model.frames.len().max(1)];
+        let mut gathered = Gathered {
+            bounds: None,
+            frame_bounds: vec![None; model.frames.len().max(1)],
+            cpu_skin: Vec::new(),
+            max_influences: 0,
+        };
         let mut meshes = Vec::new();
-        // Skinned vertices that triangles use, with the influences drawn, kept on the CPU for
-        // framing animations.
-        let mut cpu_skin: Vec<([f32; 3], Influences)> = Vec::new();
-        let mut max_influences = 0;
         let last_joint = model.joints.len().saturating_sub(1) as u32;
         for (mi, mesh) in model.meshes.iter().enumerate() {
-            let n = mesh.positions.len();
-            if n == 0 || mesh.triangles.is_empty() {
-                continue;
-            }
-            // Poses: the morph targets, or the base pose when there are none.
-            let mut poses: Vec<PoseVertex> = Vec::new();
-            let targets: Vec<PoseSlices<'_>> = if mesh.morph_targets.is_empty() {
-                vec![(&mesh.positions[..], &mesh.normals[..])]
-            } else {
-                mesh.morph_targets
-                    .iter()
-                    .map(|t| (&t.positions[..], &t.normals[..]))
-                    .collect()
-            };
-            // Bounds count only vertices that triangles use.
-            let mut used = vec![false; n];
-            for t in &mesh.triangles {
-                for &i in t {
-                    if let Some(u) = used.get_mut(i as usize) {
-                        *u = true;
-                    }
-                }
-            }
-            for (f, (ps, ns)) in targets.iter().enumerate() {
-                for (v, &is_used) in used.iter().enumerate() {
-                    let pos = ps.get(v).copied().unwrap_or([0.0; 3]);
-                    if is_used {
-                        extend(&mut bounds, y_up(pos));
-                        if let Some(b) = frame_bounds.get_mut(f) {
-                            extend(b, y_up(pos));
-                        }
-                    }
-                    poses.push(PoseVertex {
-                        pos,
-                        normal: ns.get(v).copied().unwrap_or([0.0, 0.0, 1.0]),
-                    });
-                }
-            }
-            let bytes = (poses.len() * std::mem::size_of::<PoseVertex>()) as u64;
-            if bytes > device.limits().max_buffer_size {
-                return Err(RenderError::Model(format!(
-                    "mesh {mi}: {} poses of {n} vertices need {bytes} bytes, more than the adapter's largest buffer",
-                    targets.len()
-                )));
-            }
-            let label = format!("mesh {mi}");
-            let poses_buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(&label),
-                contents: bytemuck::cast_slice(&poses),
-                usage: wgpu::BufferUsages::VERTEX,
-            });
-            let uvs: Vec<[f32; 2]> = (0..n)
-                .map(|v| mesh.uvs.get(v).copied().unwrap_or([0.0; 2]))
-                .collect();
-            let uvs = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(&label),
-                contents: bytemuck::cast_slice(&uvs),
-                usage: wgpu::BufferUsages::VERTEX,
-            });
-            let tris: Vec<u32> = mesh
-                .triangles
-                .iter()
-                .filter(|t| t.iter().all(|&i| (i as usize) < n))
-                .flatten()
-                .copied()
-                .collect();
-            let mut edges = HashSet::new();
-            let mut lines: Vec<u32> = Vec::new();
-            for t in tris.chunks_exact(3) {
-                for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
-                    if edges.insert((a.min(b), a.max(b))) {
-                        lines.extend([a, b]);
-                    }
-                }
-            }
-            let index_count = tris.len() as u32;
-            let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(&label),
-                contents: bytemuck::cast_slice(&tris),
-                usage: wgpu::BufferUsages::INDEX,
-            });
-            let line_count = lines.len() as u32;
-            let lines = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(&label),
-                contents: bytemuck::cast_slice(&lines),
-                usage: wgpu::BufferUsages::INDEX,
-            });
-            let mut influences = None;
-            let skinned = if skeletal && !mesh.joint_weights.is_empty() {
-                let all: Vec<Influences> = (0..n)
-                    .map(|v| {
-                        let mut list =
-                            merged_influences(mesh.joint_weights.get(v).map_or(&[][..], |w| w));
-                        for e in &mut list {
-                            e.0 = e.0.min(last_joint);
-                        }
-                        list
-                    })
-                    .collect();
-                let most = all.iter().map(Vec::len).max().unwrap_or(0);
-                max_influences = max_influences.max(most);
-                if most > FAST_INFLUENCES {
-                    // One `vec2<u32>` texel per vertex and per influence, rows of the
-                    // adapter's widest texture.
-                    let packed = pack_influences(&all);
-                    let side = device.limits().max_texture_dimension_2d;
-                    let (width, height) = texture_rows(packed.len(), side);
-                    if height > side {
-                        warnings.push(format!(
-                            "mesh {mi}: {} joint influences exceed the adapter's largest texture; skinned with the heaviest {FAST_INFLUENCES}",
-                            packed.len()
-                        ));
-                    } else {
-                        let mut texels = packed;
-                        texels.resize((width * height) as usize, [0, 0]);
-                        influences = Some(texture_of(
-                            gpu,
-                            (width, height),
-                            wgpu::TextureFormat::Rg32Uint,
-                            bytemuck::cast_slice(&texels),
-                            &format!("mesh {mi} influences"),
-                        ));
-                    }
-                }
-                let verts: Vec<SkinVertex> = (0..n)
-                    .map(|v| {
-                        let (joints, weights) =
-                            four_influences(mesh.joint_weights.get(v).map_or(&[][..], |w| w));
-                        SkinVertex {
-                            pos: mesh.positions[v],
-                            normal: mesh.normals.get(v).copied().unwrap_or([0.0, 0.0, 1.0]),
-                            joints: joints.map(|j| j.min(last_joint)),
-                            weights,
-                        }
-                    })
-                    .collect();
-                for ((v, list), _) in verts.iter().zip(all).zip(&used).filter(|(_, &u)| u) {
-                    let drawn = if influences.is_some() {
-                        list
-                    } else {
-                        v.joints.into_iter().zip(v.weights).collect()
-                    };
-                    cpu_skin.push((v.pos, drawn));
-                }
-                Some(
-                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some(&label),
-                        contents: bytemuck::cast_slice(&verts),
-                        usage: wgpu::BufferUsages::VERTEX,
-                    }),
-                )
-            } else {
-                None
-            };
-            meshes.push(GpuMesh {
-                uvs,
-                poses: poses_buf,
-                pose_count: targets.len(),
-                vertex_count: n,
-                skinned,
-                influences,
-                influence_group: None,
-                indices,
-                index_count,
-                lines,
-                line_count,
-                skin: mesh.skin,
-            });
+            let uploaded = upload_mesh(
+                gpu,
+                mi,
+                mesh,
+                skeletal,
+                last_joint,
+                &mut gathered,
+                &mut warnings,
+            )?;
+            meshes.extend(uploaded);
         }
-        // Skeletal animations: the Model's own, sampled by the core library's skeletal module
-        // (`retromodel::model::pose`, Doom 3's loop and clamp rules).
-        let mut animations = Vec::new();
-        let mut animation_names = Vec::new();
-        let mut animation_boxes = Vec::new();
-        if skeletal {
-            for (i, a) in model.animations.iter().enumerate() {
-                animation_names.push(a.name.clone());
-
-                match PoseTrack::from_model(model, i) {
-                    Ok(anim) => animations.push(Some(anim)),
-                    Err(e) => {
-                        warnings.push(format!("animation {:?}: {e}; not playable", a.name));
-                        animations.push(None);
-                    }
-                }
-            }
-        }
+        let (animations, animation_names) = if skeletal {
+            animation_tracks(model, &mut warnings)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let inverse_bind: Vec<rmath::Mat4> = model
             .joints
             .iter()
@@ -459,107 +666,27 @@ impl GpuModel {
                 inverse_bind_matrix(&pose)
             })
             .collect();
-        // Each animation's box: the used vertices skinned on the CPU at up to 32 frames.
-        for anim in &animations {
-            let mut b = None;
-            if let Some(anim) = anim {
-                let mut pose = vec![JointPose::IDENTITY; model.joints.len()];
-                let mut m = vec![rmath::IDENTITY; model.joints.len()];
-                let n = anim.frame_count();
-                let step = n.div_ceil(32).max(1);
-                for f in (0..n).step_by(step) {
-                    let t = f as f32 / anim.frame_rate();
-                    anim.sample_global(t, Playback::Clamp, RootMotion::InPlace, &mut pose);
-                    let scales = anim.weight_scales_at(t, Playback::Clamp);
-                    skeletal::joint_matrices_scaled(&pose, &inverse_bind, scales, &mut m);
-                    for (pos, list) in &cpu_skin {
-                        extend(&mut b, y_up(skeletal::blend_point(&m, list, *pos)));
-                    }
-                }
-            }
-            animation_boxes.push(b);
-        }
+        let animation_boxes = animation_boxes(
+            model.joints.len(),
+            &animations,
+            &inverse_bind,
+            &gathered.cpu_skin,
+        );
         let joints = if skeletal {
-            let (width, height) = joint_texture_size(model.joints.len());
-            if height > device.limits().max_texture_dimension_2d {
-                return Err(RenderError::Model(format!(
-                    "{} joints exceed the adapter's largest texture",
-                    model.joints.len()
-                )));
-            }
-            let texture = device.create_texture(&texture_2d(
-                "joint matrices",
-                width,
-                height,
-                wgpu::TextureFormat::Rgba32Float,
-                wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            ));
-            let view = texture.create_view(&Default::default());
-            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("joints"),
-                layout: &renderer.joints_layout,
-                entries: &[wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&view),
-                }],
-            });
-            for mesh in &mut meshes {
-                mesh.influence_group = mesh.influences.as_ref().map(|inf| {
-                    device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some("joints and influences"),
-                        layout: &renderer.influences_layout,
-                        entries: &[
-                            wgpu::BindGroupEntry {
-                                binding: 0,
-                                resource: wgpu::BindingResource::TextureView(&view),
-                            },
-                            wgpu::BindGroupEntry {
-                                binding: 1,
-                                resource: wgpu::BindingResource::TextureView(inf),
-                            },
-                        ],
-                    })
-                });
-            }
-            Some(JointTexture {
-                texture,
-                group,
-                width,
-                height,
-            })
+            Some(joint_texture(
+                gpu,
+                renderer,
+                model.joints.len(),
+                &mut meshes,
+            )?)
         } else {
             None
         };
-        // Skins.
-        let max_side = device.limits().max_texture_dimension_2d;
-        let mut skins = Vec::new();
-        for (si, skin) in model.skins.iter().enumerate() {
-            let mut groups = Vec::new();
-            for (pi, pic) in skin.pictures.iter().enumerate() {
-                if pic.width == 0 || pic.height == 0 {
-                    continue;
-                }
-                let resized;
-                let pic: &Image = if pic.width > max_side || pic.height > max_side {
-                    resized = pic.resized(pic.width.min(max_side), pic.height.min(max_side));
-                    &resized
-                } else {
-                    pic
-                };
-                let label = format!("skin {si} picture {pi}");
-                let base = texture(gpu, pic.width, pic.height, &pic.to_rgba8(), &label);
-                let fb = match pic.fullbright_mask() {
-                    Some(mask) => texture(gpu, pic.width, pic.height, &mask, &label),
-                    None => texture(gpu, 1, 1, &[0, 0, 0, 255], &label),
-                };
-                groups.push(renderer.material(gpu, &base, &fb));
-            }
-            skins.push(groups);
-        }
+        let skins = upload_skins(gpu, renderer, model);
         let grey = texture(gpu, 1, 1, &[180, 180, 180, 255], "untextured");
         let black = texture(gpu, 1, 1, &[0, 0, 0, 255], "no fullbrights");
         let default_material = renderer.material(gpu, &grey, &black);
-        let framing = framing_of_box(bounds, if skeletal { 1.15 } else { 1.0 });
+        let framing = framing_of_box(gathered.bounds, if skeletal { 1.15 } else { 1.0 });
         Ok(GpuModel {
             meshes,
             skins,
@@ -567,7 +694,7 @@ impl GpuModel {
             joints,
             framing,
             animation_boxes,
-            frame_bounds,
+            frame_bounds: gathered.frame_bounds,
             frame_count: model.frames.len().max(1),
             animations,
             animation_names,
@@ -579,7 +706,7 @@ impl GpuModel {
             joint_count: model.joints.len(),
             inverse_bind,
             warnings,
-            max_influences,
+            max_influences: gathered.max_influences,
             skeletal_now: false,
         })
     }

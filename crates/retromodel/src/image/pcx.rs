@@ -98,189 +98,22 @@ enum Kind {
 /// complete ([`ErrorKind::Truncated`]). Every error names the byte offset.
 pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     let mut r = Reader::new(data, FORMAT);
-    let manufacturer = r.u8()?;
-    if manufacturer != MANUFACTURER {
-        return Err(r.error_at(
-            0,
-            ErrorKind::BadMagic,
-            format!("not a PCX file (manufacturer byte {manufacturer:#04x}, expected 0x0a)"),
-        ));
-    }
-    let version = r.u8()?;
-    let encoding = r.u8()?;
-    let bits_per_pixel = r.u8()?;
-    let xmin = r.u16()?;
-    let ymin = r.u16()?;
-    let xmax = r.u16()?;
-    let ymax = r.u16()?;
-    // hdpi, vdpi, the 16-colour EGA palette, reserved.
-    r.bytes(2 + 2 + 48 + 1)?;
-    let nplanes = r.u8()?;
-    let bytes_per_line = r.u16()?;
-    // palette type, screen size, filler up to 128 bytes.
-    r.bytes(HEADER_LEN - 68)?;
+    let header = Header::read(&mut r, limits)?;
+    let (stream, palette) = split_palette(&r, header.kind)?;
+    let needed = header.check_capacity(&r, stream)?;
 
-    if !matches!(version, 0 | 2 | 3 | 4 | 5) {
-        return Err(r.error_at(
-            1,
-            ErrorKind::UnsupportedVersion,
-            format!("unsupported version {version} (expected 0, 2, 3, 4 or 5)"),
-        ));
-    }
-    let rle = match encoding {
-        1 => true,
-        0 => false,
-        _ => {
-            return Err(r.error_at(
-                2,
-                ErrorKind::Unsupported,
-                format!(
-                    "unsupported encoding {encoding} (only 1 = RLE and 0 = uncompressed are read)"
-                ),
-            ))
-        }
-    };
-    let kind = match (bits_per_pixel, nplanes) {
-        (8, 1) => Kind::Indexed,
-        (8, 3) => Kind::Rgb,
-        (8, 4) => Kind::Rgba,
-        _ => {
-            return Err(r.error_at(
-                3,
-                ErrorKind::Unsupported,
-                format!(
-                    "unsupported PCX kind: {bits_per_pixel} {}, {nplanes} {} (only 8-bit \
-                     paletted and 24/32-bit RGB(A) are read)",
-                    if bits_per_pixel == 1 {
-                        "bit per pixel"
-                    } else {
-                        "bits per pixel"
-                    },
-                    if nplanes == 1 { "plane" } else { "planes" },
-                ),
-            ))
-        }
-    };
-    if xmax < xmin {
-        return Err(r.error_at(
-            8,
-            ErrorKind::InvalidValue,
-            format!("xmax {xmax} is less than xmin {xmin}"),
-        ));
-    }
-    if ymax < ymin {
-        return Err(r.error_at(
-            10,
-            ErrorKind::InvalidValue,
-            format!("ymax {ymax} is less than ymin {ymin}"),
-        ));
-    }
-    let width = u32::from(xmax - xmin) + 1;
-    let height = u32::from(ymax - ymin) + 1;
-    let size = Size::new(FORMAT, width, height, Some(8)).within(limits)?;
-    if u32::from(bytes_per_line) < width {
-        return Err(r.error_at(
-            66,
-            ErrorKind::InvalidValue,
-            format!("bytes_per_line {bytes_per_line} is less than the width {width}"),
-        ));
-    }
-
-    // The pixel stream, and for the paletted kind the palette behind it.
-    let rest = r.rest();
-    let (stream, palette) = if kind == Kind::Indexed {
-        if rest.len() < PALETTE_LEN {
-            return Err(r.error_at(
-                data.len(),
-                ErrorKind::Truncated,
-                format!(
-                    "file of {} bytes is too short for the header and the {PALETTE_LEN}-byte \
-                     palette",
-                    data.len()
-                ),
-            ));
-        }
-        let (pixels, pal) = rest.split_at(rest.len() - PALETTE_LEN);
-        let pixels = match pixels.split_last() {
-            Some((&PALETTE_MARKER, before)) => before,
-            _ => pixels,
-        };
-        let mut colours = [[0u8; 3]; 256];
-        for (c, rgb) in colours.iter_mut().zip(pal.chunks_exact(3)) {
-            c.copy_from_slice(rgb);
-        }
-        (pixels, Some(Palette(colours)))
-    } else {
-        (rest, None)
-    };
-
-    // Can the stream hold the picture at all? Checked before anything is allocated.
-    let planes = usize::from(nplanes);
-    let line_len = planes * usize::from(bytes_per_line);
-    let needed = u64::from(height) * line_len as u64;
-    let n = stream.len() as u64;
-    let capacity = if rle {
-        n / 2 * MAX_RUN as u64 + n % 2
-    } else {
-        n
-    };
-    if needed > capacity {
-        return Err(r.error_at(
-            HEADER_LEN,
-            ErrorKind::Truncated,
-            format!(
-                "{n} bytes of {} data cannot hold {height} lines of {nplanes} x \
-                 {bytes_per_line} bytes",
-                encoding_name(rle)
-            ),
-        ));
-    }
-
-    let texel_size: u64 = if kind == Kind::Indexed { 1 } else { 4 };
+    let size = header.size;
+    let texel_size: u64 = if header.kind == Kind::Indexed { 1 } else { 4 };
     let out_len = size.pixels() * texel_size;
     size.charge(
         &mut Budget::new(limits),
-        out_len + line_len as u64 + PALETTE_LEN as u64,
+        out_len + header.line_len() as u64 + PALETTE_LEN as u64,
     )?;
     let out_len = size.len(out_len)?;
 
-    let fill = if kind == Kind::Rgb { 255 } else { 0 };
+    let fill = if header.kind == Kind::Rgb { 255 } else { 0 };
     let mut out = vec![fill; out_len];
-    let width = width as usize;
-    let mut rows = Rows {
-        stream,
-        rle,
-        pos: 0,
-        run_value: 0,
-        run_left: 0,
-    };
-    let mut line = vec![0u8; line_len];
-    for (y, row) in out
-        .chunks_exact_mut(width * texel_size as usize)
-        .enumerate()
-    {
-        rows.fill(&mut line).map_err(|(missing_at, filled)| {
-            r.error_at(
-                HEADER_LEN + missing_at,
-                ErrorKind::Truncated,
-                format!(
-                    "{} data runs out after {} of {needed} bytes",
-                    encoding_name(rle),
-                    y * line_len + filled
-                ),
-            )
-        })?;
-        match kind {
-            Kind::Indexed => row.copy_from_slice(&line[..width]),
-            Kind::Rgb | Kind::Rgba => {
-                for (p, plane) in line.chunks_exact(usize::from(bytes_per_line)).enumerate() {
-                    for (texel, &v) in row.chunks_exact_mut(4).zip(plane) {
-                        texel[p] = v;
-                    }
-                }
-            }
-        }
-    }
+    header.unpack(&r, stream, needed, &mut out)?;
 
     let pixels = match palette {
         Some(palette) => Pixels::Indexed {
@@ -292,11 +125,235 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         None => Pixels::Rgba8(out),
     };
     Ok(Image {
-        width: width as u32,
-        height,
+        width: header.width,
+        height: header.height,
         pixels,
         encoded: None,
     })
+}
+
+/// What [`decode`] takes from the 128-byte header, checked.
+struct Header {
+    /// Encoding 1 (RLE), else 0 (uncompressed).
+    rle: bool,
+    kind: Kind,
+    nplanes: u8,
+    /// Bytes of one plane of one scanline, at least the width.
+    bytes_per_line: u16,
+    width: u32,
+    height: u32,
+    /// The picture's size, checked against the limits.
+    size: Size,
+}
+
+impl Header {
+    /// Reads the header and checks its manufacturer, version, encoding, pixel layout and
+    /// sizes, in that order.
+    fn read(r: &mut Reader, limits: &Limits) -> Result<Header> {
+        let manufacturer = r.u8()?;
+        if manufacturer != MANUFACTURER {
+            return Err(r.error_at(
+                0,
+                ErrorKind::BadMagic,
+                format!("not a PCX file (manufacturer byte {manufacturer:#04x}, expected 0x0a)"),
+            ));
+        }
+        let version = r.u8()?;
+        let encoding = r.u8()?;
+        let bits_per_pixel = r.u8()?;
+        let xmin = r.u16()?;
+        let ymin = r.u16()?;
+        let xmax = r.u16()?;
+        let ymax = r.u16()?;
+        // hdpi, vdpi, the 16-colour EGA palette, reserved.
+        r.bytes(2 + 2 + 48 + 1)?;
+        let nplanes = r.u8()?;
+        let bytes_per_line = r.u16()?;
+        // palette type, screen size, filler up to 128 bytes.
+        r.bytes(HEADER_LEN - 68)?;
+
+        if !matches!(version, 0 | 2 | 3 | 4 | 5) {
+            return Err(r.error_at(
+                1,
+                ErrorKind::UnsupportedVersion,
+                format!("unsupported version {version} (expected 0, 2, 3, 4 or 5)"),
+            ));
+        }
+        let rle = match encoding {
+            1 => true,
+            0 => false,
+            _ => {
+                return Err(r.error_at(
+                    2,
+                    ErrorKind::Unsupported,
+                    format!(
+                        "unsupported encoding {encoding} (only 1 = RLE and 0 = uncompressed are \
+                         read)"
+                    ),
+                ))
+            }
+        };
+        let kind = match (bits_per_pixel, nplanes) {
+            (8, 1) => Kind::Indexed,
+            (8, 3) => Kind::Rgb,
+            (8, 4) => Kind::Rgba,
+            _ => {
+                return Err(r.error_at(
+                    3,
+                    ErrorKind::Unsupported,
+                    format!(
+                        "unsupported PCX kind: {bits_per_pixel} {}, {nplanes} {} (only 8-bit \
+                         paletted and 24/32-bit RGB(A) are read)",
+                        if bits_per_pixel == 1 {
+                            "bit per pixel"
+                        } else {
+                            "bits per pixel"
+                        },
+                        if nplanes == 1 { "plane" } else { "planes" },
+                    ),
+                ))
+            }
+        };
+        if xmax < xmin {
+            return Err(r.error_at(
+                8,
+                ErrorKind::InvalidValue,
+                format!("xmax {xmax} is less than xmin {xmin}"),
+            ));
+        }
+        if ymax < ymin {
+            return Err(r.error_at(
+                10,
+                ErrorKind::InvalidValue,
+                format!("ymax {ymax} is less than ymin {ymin}"),
+            ));
+        }
+        let width = u32::from(xmax - xmin) + 1;
+        let height = u32::from(ymax - ymin) + 1;
+        let size = Size::new(FORMAT, width, height, Some(8)).within(limits)?;
+        if u32::from(bytes_per_line) < width {
+            return Err(r.error_at(
+                66,
+                ErrorKind::InvalidValue,
+                format!("bytes_per_line {bytes_per_line} is less than the width {width}"),
+            ));
+        }
+        Ok(Header {
+            rle,
+            kind,
+            nplanes,
+            bytes_per_line,
+            width,
+            height,
+            size,
+        })
+    }
+
+    /// Bytes of one scanline, all planes.
+    fn line_len(&self) -> usize {
+        usize::from(self.nplanes) * usize::from(self.bytes_per_line)
+    }
+
+    /// Can the stream hold the picture at all? Checked before anything is allocated; gives
+    /// the bytes the picture's scanlines need.
+    fn check_capacity(&self, r: &Reader, stream: &[u8]) -> Result<u64> {
+        let (rle, height, nplanes, bytes_per_line) =
+            (self.rle, self.height, self.nplanes, self.bytes_per_line);
+        let needed = u64::from(height) * self.line_len() as u64;
+        let n = stream.len() as u64;
+        let capacity = if rle {
+            n / 2 * MAX_RUN as u64 + n % 2
+        } else {
+            n
+        };
+        if needed > capacity {
+            return Err(r.error_at(
+                HEADER_LEN,
+                ErrorKind::Truncated,
+                format!(
+                    "{n} bytes of {} data cannot hold {height} lines of {nplanes} x \
+                     {bytes_per_line} bytes",
+                    encoding_name(rle)
+                ),
+            ));
+        }
+        Ok(needed)
+    }
+
+    /// Decodes the pixel stream into `out` one scanline at a time: the padding dropped, and
+    /// for RGB(A) the planes interleaved into RGBA8 texels. `needed` is the stream's decoded
+    /// length, for the error when it runs out.
+    fn unpack(&self, r: &Reader, stream: &[u8], needed: u64, out: &mut [u8]) -> Result<()> {
+        let (rle, kind) = (self.rle, self.kind);
+        let line_len = self.line_len();
+        let texel_size = if kind == Kind::Indexed { 1 } else { 4 };
+        let width = self.width as usize;
+        let mut rows = Rows {
+            stream,
+            rle,
+            pos: 0,
+            run_value: 0,
+            run_left: 0,
+        };
+        let mut line = vec![0u8; line_len];
+        for (y, row) in out.chunks_exact_mut(width * texel_size).enumerate() {
+            rows.fill(&mut line).map_err(|(missing_at, filled)| {
+                r.error_at(
+                    HEADER_LEN + missing_at,
+                    ErrorKind::Truncated,
+                    format!(
+                        "{} data runs out after {} of {needed} bytes",
+                        encoding_name(rle),
+                        y * line_len + filled
+                    ),
+                )
+            })?;
+            match kind {
+                Kind::Indexed => row.copy_from_slice(&line[..width]),
+                Kind::Rgb | Kind::Rgba => {
+                    for (p, plane) in line
+                        .chunks_exact(usize::from(self.bytes_per_line))
+                        .enumerate()
+                    {
+                        for (texel, &v) in row.chunks_exact_mut(4).zip(plane) {
+                            texel[p] = v;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The pixel stream after the header, and for the paletted kind the palette behind it (the
+/// last 768 bytes; the pixel stream ends before the `0x0C` marker when there is one).
+fn split_palette<'a>(r: &Reader<'a>, kind: Kind) -> Result<(&'a [u8], Option<Palette>)> {
+    let rest = r.rest();
+    if kind != Kind::Indexed {
+        return Ok((rest, None));
+    }
+    if rest.len() < PALETTE_LEN {
+        let len = r.pos() + rest.len();
+        return Err(r.error_at(
+            len,
+            ErrorKind::Truncated,
+            format!(
+                "file of {len} bytes is too short for the header and the {PALETTE_LEN}-byte \
+                 palette"
+            ),
+        ));
+    }
+    let (pixels, pal) = rest.split_at(rest.len() - PALETTE_LEN);
+    let pixels = match pixels.split_last() {
+        Some((&PALETTE_MARKER, before)) => before,
+        _ => pixels,
+    };
+    let mut colours = [[0u8; 3]; 256];
+    for (c, rgb) in colours.iter_mut().zip(pal.chunks_exact(3)) {
+        c.copy_from_slice(rgb);
+    }
+    Ok((pixels, Some(Palette(colours))))
 }
 
 /// The encoding's name in errors.

@@ -87,149 +87,219 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     if data.len() < HEADER_LEN {
         return Err(header_too_short(FORMAT, data.len(), HEADER_LEN));
     }
-    let id_length = r.u8()?;
-    let colormap_type = r.u8()?;
-    let image_type = r.u8()?;
-    let cmap_first = r.u16()?;
-    let cmap_length = r.u16()?;
-    let cmap_entry_size = r.u8()?;
-    let _x_origin = r.u16()?;
-    let _y_origin = r.u16()?;
-    let width = r.u16()?;
-    let height = r.u16()?;
-    let depth = r.u8()?;
-    let descriptor = r.u8()?;
-
-    let rle = match image_type {
-        1..=3 => false,
-        9..=11 => true,
-        0 => {
-            return Err(r.error_at(
-                2,
-                ErrorKind::Unsupported,
-                "image type 0: the file holds no picture",
-            ))
-        }
-        32 | 33 => {
-            return Err(r.error_at(
-                2,
-                ErrorKind::Unsupported,
-                format!("unsupported image type {image_type} (Huffman-compressed)"),
-            ))
-        }
-        _ => {
-            return Err(r.error_at(
-                2,
-                ErrorKind::Unsupported,
-                format!("unknown image type {image_type} (expected 1, 2, 3, 9, 10 or 11)"),
-            ))
-        }
-    };
-    if colormap_type > 1 {
-        return Err(r.error_at(
-            1,
-            ErrorKind::InvalidValue,
-            format!("colour map type {colormap_type} (expected 0 or 1)"),
-        ));
-    }
-    let alpha_bits = descriptor & 0x0F;
-    let kind = match image_type & 7 {
-        1 => {
-            if colormap_type != 1 {
-                return Err(r.error_at(
-                    1,
-                    ErrorKind::InvalidValue,
-                    "colour-mapped picture without a colour map (colour map type 0)",
-                ));
-            }
-            if !matches!(depth, 8 | 16) {
-                return Err(r.error_at(
-                    16,
-                    ErrorKind::Unsupported,
-                    format!("unsupported colour index size of {depth} bits (expected 8 or 16)"),
-                ));
-            }
-            PixelKind::Mapped
-        }
-        2 => match depth {
-            15 | 24 | 32 => PixelKind::Colour { alpha: false },
-            16 => PixelKind::Colour {
-                alpha: alpha_bits == 1,
-            },
-            _ => {
-                return Err(r.error_at(
-                    16,
-                    ErrorKind::Unsupported,
-                    format!(
-                        "unsupported true-colour pixel depth {depth} (expected 15, 16, 24 or 32)"
-                    ),
-                ))
-            }
-        },
-        _ => match depth {
-            8 | 16 => PixelKind::Grey,
-            _ => {
-                return Err(r.error_at(
-                    16,
-                    ErrorKind::Unsupported,
-                    format!("unsupported greyscale pixel depth {depth} (expected 8 or 16)"),
-                ))
-            }
-        },
-    };
-    let (width, height) = (u32::from(width), u32::from(height));
+    let header = Header::read(&mut r)?;
+    let (rle, kind) = header.pixel_kind(&r)?;
+    let (width, height) = (u32::from(header.width), u32::from(header.height));
     let size = Size::new(FORMAT, width, height, Some(12))
         .non_empty()?
         .within(limits)?;
 
     // The image ID, then the colour map, converted to RGBA8 once.
-    r.bytes(usize::from(id_length))?;
-    let mut colour_map: Vec<[u8; 4]> = Vec::new();
-    if colormap_type == 1 {
-        let entry_kind = match cmap_entry_size {
-            15 | 24 | 32 => PixelKind::Colour { alpha: false },
-            16 => PixelKind::Colour {
-                alpha: alpha_bits == 1,
-            },
-            _ => {
-                return Err(r.error_at(
-                    7,
-                    ErrorKind::Unsupported,
-                    format!(
-                        "unsupported colour map entry size of {cmap_entry_size} bits (expected \
-                         15, 16, 24 or 32)"
-                    ),
-                ))
-            }
-        };
-        let entry_len = usize::from(cmap_entry_size).div_ceil(8);
-        let at = r.pos();
-        let bytes = r.bytes(usize::from(cmap_length) * entry_len).map_err(|_| {
-            r.error_at(
-                data.len(),
-                ErrorKind::Truncated,
-                format!(
-                    "colour map of {cmap_length} entries of {entry_len} bytes at offset \
-                         {at:#x} runs past the end of the data ({} bytes)",
-                    data.len()
-                ),
-            )
-        })?;
-        if kind == PixelKind::Mapped {
-            colour_map = bytes
-                .chunks_exact(entry_len)
-                .map(|p| colour(entry_kind, p))
-                .collect();
-        }
-    }
+    r.bytes(usize::from(header.id_length))?;
+    let colour_map = read_colour_map(&mut r, &header, kind)?;
 
     // The picture is charged, then checked against what the data could hold, before
     // anything is allocated.
-    let pixels = size.pixels();
     let (_budget, out_len) = size.rgba8_budget(limits)?;
+    check_capacity(&r, &header, rle, size.pixels())?;
+    let mut out = vec![0u8; out_len];
+    unpack(&r, &header, rle, kind, &colour_map, &mut out)?;
+    Ok(Image {
+        width,
+        height,
+        pixels: Pixels::Rgba8(out),
+        encoded: None,
+    })
+}
 
-    let pixel_len = usize::from(depth).div_ceil(8);
-    let start = r.pos();
+/// The fields of the 18-byte header this decoder uses (the origin is not: rows are placed
+/// by the descriptor's bits).
+struct Header {
+    id_length: u8,
+    colormap_type: u8,
+    image_type: u8,
+    cmap_first: u16,
+    cmap_length: u16,
+    cmap_entry_size: u8,
+    width: u16,
+    height: u16,
+    depth: u8,
+    descriptor: u8,
+}
+
+impl Header {
+    /// Reads the header; the caller has checked that the data holds it.
+    fn read(r: &mut Reader) -> Result<Header> {
+        let id_length = r.u8()?;
+        let colormap_type = r.u8()?;
+        let image_type = r.u8()?;
+        let cmap_first = r.u16()?;
+        let cmap_length = r.u16()?;
+        let cmap_entry_size = r.u8()?;
+        let _x_origin = r.u16()?;
+        let _y_origin = r.u16()?;
+        let width = r.u16()?;
+        let height = r.u16()?;
+        let depth = r.u8()?;
+        let descriptor = r.u8()?;
+        Ok(Header {
+            id_length,
+            colormap_type,
+            image_type,
+            cmap_first,
+            cmap_length,
+            cmap_entry_size,
+            width,
+            height,
+            depth,
+            descriptor,
+        })
+    }
+
+    /// The descriptor's attribute bits (low nibble): 1 means 16-bit pixels carry alpha.
+    fn alpha_bits(&self) -> u8 {
+        self.descriptor & 0x0F
+    }
+
+    /// Whether the pixels are run-length encoded, and how they become colours: checks the
+    /// image type, the colour map type and the pixel depth against one another.
+    fn pixel_kind(&self, r: &Reader) -> Result<(bool, PixelKind)> {
+        let Header {
+            image_type,
+            colormap_type,
+            depth,
+            ..
+        } = *self;
+        let rle = match image_type {
+            1..=3 => false,
+            9..=11 => true,
+            0 => {
+                return Err(r.error_at(
+                    2,
+                    ErrorKind::Unsupported,
+                    "image type 0: the file holds no picture",
+                ))
+            }
+            32 | 33 => {
+                return Err(r.error_at(
+                    2,
+                    ErrorKind::Unsupported,
+                    format!("unsupported image type {image_type} (Huffman-compressed)"),
+                ))
+            }
+            _ => {
+                return Err(r.error_at(
+                    2,
+                    ErrorKind::Unsupported,
+                    format!("unknown image type {image_type} (expected 1, 2, 3, 9, 10 or 11)"),
+                ))
+            }
+        };
+        if colormap_type > 1 {
+            return Err(r.error_at(
+                1,
+                ErrorKind::InvalidValue,
+                format!("colour map type {colormap_type} (expected 0 or 1)"),
+            ));
+        }
+        let kind = match image_type & 7 {
+            1 => {
+                if colormap_type != 1 {
+                    return Err(r.error_at(
+                        1,
+                        ErrorKind::InvalidValue,
+                        "colour-mapped picture without a colour map (colour map type 0)",
+                    ));
+                }
+                if !matches!(depth, 8 | 16) {
+                    return Err(r.error_at(
+                        16,
+                        ErrorKind::Unsupported,
+                        format!("unsupported colour index size of {depth} bits (expected 8 or 16)"),
+                    ));
+                }
+                PixelKind::Mapped
+            }
+            2 => match depth {
+                15 | 24 | 32 => PixelKind::Colour { alpha: false },
+                16 => PixelKind::Colour {
+                    alpha: self.alpha_bits() == 1,
+                },
+                _ => {
+                    return Err(r.error_at(
+                        16,
+                        ErrorKind::Unsupported,
+                        format!(
+                            "unsupported true-colour pixel depth {depth} (expected 15, 16, 24 or \
+                             32)"
+                        ),
+                    ))
+                }
+            },
+            _ => match depth {
+                8 | 16 => PixelKind::Grey,
+                _ => {
+                    return Err(r.error_at(
+                        16,
+                        ErrorKind::Unsupported,
+                        format!("unsupported greyscale pixel depth {depth} (expected 8 or 16)"),
+                    ))
+                }
+            },
+        };
+        Ok((rle, kind))
+    }
+}
+
+/// Skips the colour map's entries, or converts them to RGBA8 once when the pixels index
+/// them; an empty map for pictures that are not colour-mapped.
+fn read_colour_map(r: &mut Reader, header: &Header, kind: PixelKind) -> Result<Vec<[u8; 4]>> {
+    if header.colormap_type != 1 {
+        return Ok(Vec::new());
+    }
+    let (cmap_entry_size, cmap_length) = (header.cmap_entry_size, header.cmap_length);
+    let entry_kind = match cmap_entry_size {
+        15 | 24 | 32 => PixelKind::Colour { alpha: false },
+        16 => PixelKind::Colour {
+            alpha: header.alpha_bits() == 1,
+        },
+        _ => {
+            return Err(r.error_at(
+                7,
+                ErrorKind::Unsupported,
+                format!(
+                    "unsupported colour map entry size of {cmap_entry_size} bits (expected \
+                     15, 16, 24 or 32)"
+                ),
+            ))
+        }
+    };
+    let entry_len = usize::from(cmap_entry_size).div_ceil(8);
+    let at = r.pos();
+    let len = r.pos() + r.remaining();
+    let bytes = r.bytes(usize::from(cmap_length) * entry_len).map_err(|_| {
+        r.error_at(
+            len,
+            ErrorKind::Truncated,
+            format!(
+                "colour map of {cmap_length} entries of {entry_len} bytes at offset {at:#x} \
+                 runs past the end of the data ({len} bytes)"
+            ),
+        )
+    })?;
+    if kind != PixelKind::Mapped {
+        return Ok(Vec::new());
+    }
+    Ok(bytes
+        .chunks_exact(entry_len)
+        .map(|p| colour(entry_kind, p))
+        .collect())
+}
+
+/// Fails when the `n` bytes left could not hold the picture's pixels, however they were
+/// packed: a cheap check before the picture is allocated.
+fn check_capacity(r: &Reader, header: &Header, rle: bool, pixels: u64) -> Result<()> {
+    let pixel_len = usize::from(header.depth).div_ceil(8);
     let n = r.remaining() as u64;
     let capacity = if rle {
         n.div_ceil(1 + pixel_len as u64) * MAX_PACKET
@@ -237,8 +307,9 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         n / pixel_len as u64
     };
     if pixels > capacity {
+        let (width, height) = (header.width, header.height);
         return Err(r.error_at(
-            data.len(),
+            r.pos() + r.remaining(),
             ErrorKind::Truncated,
             format!(
                 "{n} bytes of {} pixel data cannot hold {width}x{height} pixels of {pixel_len} \
@@ -247,11 +318,27 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
             ),
         ));
     }
+    Ok(())
+}
+
+/// Decodes the pixel data at the reader's position into `out` (RGBA8, top row first, left
+/// to right): raw or RLE packets, each stored pixel converted and placed by the
+/// descriptor's origin bits.
+fn unpack(
+    r: &Reader,
+    header: &Header,
+    rle: bool,
+    kind: PixelKind,
+    colour_map: &[[u8; 4]],
+    out: &mut [u8],
+) -> Result<()> {
+    let (cmap_first, cmap_length) = (header.cmap_first, header.cmap_length);
+    let pixel_len = usize::from(header.depth).div_ceil(8);
+    let start = r.pos();
     let stream = r.rest();
-    let mut out = vec![0u8; out_len];
-    let (w, h) = (width as usize, height as usize);
-    let top_first = descriptor & 0x20 != 0;
-    let right_first = descriptor & 0x10 != 0;
+    let (w, h) = (usize::from(header.width), usize::from(header.height));
+    let top_first = header.descriptor & 0x20 != 0;
+    let right_first = header.descriptor & 0x10 != 0;
     // Where the n-th stored pixel goes, in pixels.
     let target = |i: usize| {
         let (row, col) = (i / w, i % w);
@@ -333,12 +420,7 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
         }
         i += count;
     }
-    Ok(Image {
-        width,
-        height,
-        pixels: Pixels::Rgba8(out),
-        encoded: None,
-    })
+    Ok(())
 }
 
 /// One stored colour or grey pixel as RGBA8.

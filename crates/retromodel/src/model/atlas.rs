@@ -129,6 +129,43 @@ struct Layout {
 /// skin 0 of the size of the atlas. A model whose meshes use at most one distinct picture
 /// comes back unchanged, without notes.
 pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
+    let (mut tiles, tile_of_skin) = skin_tiles(model);
+    if tiles.len() <= 1 {
+        return Atlased {
+            model: model.clone(),
+            warnings: Vec::new(),
+            notes: Vec::new(),
+        };
+    }
+    let textures = tiles.len();
+    let mut warnings = Vec::new();
+    let mut notes = Vec::new();
+    warn_animated(model, &tile_of_skin, &mut warnings);
+    let (mesh_tile, grey) = mesh_tiles(model, &tile_of_skin, &mut tiles, &mut warnings);
+    let shifts = wrap(model, &mesh_tile, &mut tiles, options, &mut warnings);
+    let packed = pack_to_fit(&tiles, options, &mut warnings);
+    let picture = draw(
+        &tiles,
+        &packed.sizes,
+        &packed.layout,
+        packed.atlas_size,
+        packed.pad,
+        &mut warnings,
+    );
+    packing_notes(textures, &tiles, &packed, &mut notes);
+    let meshes = remap_meshes(
+        model, &mesh_tile, &shifts, &tiles, grey, &packed, &mut notes,
+    );
+    Atlased {
+        model: with_atlas(model, meshes, picture),
+        warnings,
+        notes,
+    }
+}
+
+/// One tile for the first picture of each skin a mesh uses, pictures equal texel for texel
+/// sharing one; and each skin's tile.
+fn skin_tiles(model: &Model) -> (Vec<Tile<'_>>, Vec<Option<usize>>) {
     let mut tiles: Vec<Tile> = Vec::new();
     let mut tile_of_skin: Vec<Option<usize>> = vec![None; model.skins.len()];
     for m in &model.meshes {
@@ -161,16 +198,12 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
             tiles.len() - 1
         }));
     }
-    if tiles.len() <= 1 {
-        return Atlased {
-            model: model.clone(),
-            warnings: Vec::new(),
-            notes: Vec::new(),
-        };
-    }
-    let textures = tiles.len();
-    let mut warnings = Vec::new();
-    let mut notes = Vec::new();
+    (tiles, tile_of_skin)
+}
+
+/// A warning for each packed skin that is an animated group (only its first picture is
+/// packed).
+fn warn_animated(model: &Model, tile_of_skin: &[Option<usize>], warnings: &mut Vec<String>) {
     for (s, skin) in model.skins.iter().enumerate() {
         if tile_of_skin[s].is_some() && skin.pictures.len() > 1 {
             warnings.push(format!(
@@ -181,6 +214,16 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
             ));
         }
     }
+}
+
+/// Each mesh's tile, `None` for a mesh without a skin picture; and the grey tile added for
+/// those meshes when there are any, with a warning for each.
+fn mesh_tiles(
+    model: &Model,
+    tile_of_skin: &[Option<usize>],
+    tiles: &mut Vec<Tile>,
+    warnings: &mut Vec<String>,
+) -> (Vec<Option<usize>>, Option<usize>) {
     let mesh_tile: Vec<Option<usize>> = model
         .meshes
         .iter()
@@ -210,19 +253,29 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
             ));
         }
     }
+    (mesh_tile, grey)
+}
 
-    // Each triangle's move by whole tiles, and how many repeats each tile needs.
+/// Each triangle's move by whole tiles, mesh by mesh, and how many repeats each tile needs,
+/// up to [`AtlasOptions::max_tiles`] (a warning for a tile that needs more).
+fn wrap(
+    model: &Model,
+    mesh_tile: &[Option<usize>],
+    tiles: &mut [Tile],
+    options: &AtlasOptions,
+    warnings: &mut Vec<String>,
+) -> Vec<Vec<[i64; 2]>> {
     let max_tiles = options.max_tiles.max(1);
     let shifts: Vec<Vec<[i64; 2]>> = model
         .meshes
         .iter()
-        .zip(&mesh_tile)
+        .zip(mesh_tile)
         .map(|(m, t)| match t {
             Some(t) => triangle_shifts(m, &mut tiles[*t]),
             None => Vec::new(),
         })
         .collect();
-    for t in &mut tiles {
+    for t in tiles.iter_mut() {
         t.repeat = t.needed.map(|n| n.min(u64::from(max_tiles)) as u32);
         if t.needed.iter().any(|&n| n > u64::from(max_tiles)) {
             let [[u0, u1], [v0, v1]] = t.reach;
@@ -233,8 +286,28 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
             ));
         }
     }
+    shifts
+}
 
-    // Pack, shrinking until the atlas fits.
+/// A packing that fits (or the last one tried): the tiles' picture sizes in the atlas,
+/// where they lie, and how the atlas was bounded.
+struct Packed {
+    /// Each tile's picture size in the atlas (shrunk by `factor`).
+    sizes: Vec<[u32; 2]>,
+    layout: Layout,
+    /// The atlas size in texels.
+    atlas_size: [u32; 2],
+    /// The shrink factor, 1 when the pictures fit as they are.
+    factor: f64,
+    /// The largest atlas allowed, aligned.
+    cap: [u64; 2],
+    /// Texels of padding around each tile.
+    pad: u64,
+}
+
+/// Packs the tiles, shrinking every picture by one factor until the atlas fits
+/// [`AtlasOptions::max_size`] (a warning when it never does).
+fn pack_to_fit(tiles: &[Tile], options: &AtlasOptions, warnings: &mut Vec<String>) -> Packed {
     let align = u64::from(options.align.max(1));
     let pad = u64::from(options.padding);
     let cap = options
@@ -254,7 +327,7 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
             .collect();
         let items: Vec<[u64; 2]> = sizes
             .iter()
-            .zip(&tiles)
+            .zip(tiles)
             .map(|(s, t)| [0, 1].map(|a| u64::from(s[a]) * u64::from(t.repeat[a]) + 2 * pad))
             .collect();
         let layout = pack(&items, cap, align);
@@ -278,8 +351,20 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
         factor *= need.min(0.98);
     };
     let atlas_size = layout.size.map(|n| n.min(u64::from(u32::MAX)) as u32);
+    Packed {
+        sizes,
+        layout,
+        atlas_size,
+        factor,
+        cap,
+        pad,
+    }
+}
 
-    let picture = draw(&tiles, &sizes, &layout, atlas_size, pad, &mut warnings);
+/// The notes on the packing: the textures packed and the atlas size, the shrink factor,
+/// the repeated tiles.
+fn packing_notes(textures: usize, tiles: &[Tile], packed: &Packed, notes: &mut Vec<String>) {
+    let (atlas_size, factor, cap) = (packed.atlas_size, packed.factor, packed.cap);
     notes.push(format!(
         "{textures} textures packed into one {}x{} skin ({})",
         atlas_size[0],
@@ -297,7 +382,7 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
             cap[0], cap[1]
         ));
     }
-    for t in &tiles {
+    for t in tiles {
         if t.repeat != [1, 1] {
             notes.push(format!(
                 "{} repeated {}x{} times for wrapping texture coordinates",
@@ -305,8 +390,26 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
             ));
         }
     }
+}
 
-    // Texture coordinates into the atlas.
+/// Every mesh with its texture coordinates moved into the atlas and skin 0 of the atlas's
+/// size; a note of the vertices copied for wrapping, if any.
+fn remap_meshes(
+    model: &Model,
+    mesh_tile: &[Option<usize>],
+    shifts: &[Vec<[i64; 2]>],
+    tiles: &[Tile],
+    grey: Option<usize>,
+    packed: &Packed,
+    notes: &mut Vec<String>,
+) -> Vec<Mesh> {
+    let Packed {
+        sizes,
+        layout,
+        atlas_size,
+        pad,
+        ..
+    } = packed;
     let place = |t: usize| Place {
         origin: [0, 1].map(|a| (layout.at[t][a] + pad) as f64),
         texels: sizes[t].map(f64::from),
@@ -317,8 +420,8 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
     let meshes: Vec<Mesh> = model
         .meshes
         .iter()
-        .zip(&mesh_tile)
-        .zip(&shifts)
+        .zip(mesh_tile)
+        .zip(shifts)
         .map(|((m, t), shifts)| {
             let (mesh, copies) = match (t, grey) {
                 (Some(t), _) => remap(m, shifts, &tiles[*t], &place(*t)),
@@ -328,7 +431,7 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
             copied += copies;
             Mesh {
                 skin: Some(0),
-                skin_size: Some(atlas_size),
+                skin_size: Some(*atlas_size),
                 ..mesh
             }
         })
@@ -338,7 +441,11 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
             "{copied} vertices copied where triangles sharing them wrap by different whole tiles"
         ));
     }
+    meshes
+}
 
+/// `model` with `meshes` and the one atlas skin holding `picture`; everything else cloned.
+fn with_atlas(model: &Model, meshes: Vec<Mesh>, picture: Image) -> Model {
     let Model {
         meshes: _,
         frames,
@@ -351,26 +458,22 @@ pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
         nodes,
         mdl_extras,
     } = model;
-    Atlased {
-        model: Model {
-            meshes,
-            frames: frames.clone(),
-            clips: clips.clone(),
-            skins: vec![Skin {
-                name: ATLAS_NAME.into(),
-                pictures: vec![picture],
-                picture_times: None,
-                source: None,
-            }],
-            joints: joints.clone(),
-            animations: animations.clone(),
-            animation_scales: animation_scales.clone(),
-            camera: camera.clone(),
-            nodes: nodes.clone(),
-            mdl_extras: *mdl_extras,
-        },
-        warnings,
-        notes,
+    Model {
+        meshes,
+        frames: frames.clone(),
+        clips: clips.clone(),
+        skins: vec![Skin {
+            name: ATLAS_NAME.into(),
+            pictures: vec![picture],
+            picture_times: None,
+            source: None,
+        }],
+        joints: joints.clone(),
+        animations: animations.clone(),
+        animation_scales: animation_scales.clone(),
+        camera: camera.clone(),
+        nodes: nodes.clone(),
+        mdl_extras: *mdl_extras,
     }
 }
 

@@ -4,20 +4,33 @@ use super::Model;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::image::Pixels;
 
+/// The error for a broken invariant ([`ErrorKind::InvalidModel`], no location).
+fn fail(msg: String) -> Result<()> {
+    Err(Error::new(
+        "model",
+        ErrorKind::InvalidModel,
+        msg,
+        Location::None,
+    ))
+}
+
 impl Model {
     /// Checks the invariants: array lengths agree, indices are in range, clips lie inside the
     /// frame list, every picture's pixel buffer matches its size, scene nodes come after
     /// their parents with finite transforms (unit rotation, no zero scale) and hold disjoint
     /// triangle runs of unskinned meshes.
     pub fn validate(&self) -> Result<()> {
-        let fail = |msg: String| {
-            Err(Error::new(
-                "model",
-                ErrorKind::InvalidModel,
-                msg,
-                Location::None,
-            ))
-        };
+        self.validate_meshes()?;
+        self.validate_clips()?;
+        self.validate_skins()?;
+        self.validate_animations()?;
+        self.validate_joints()?;
+        self.validate_nodes()
+    }
+
+    /// Each mesh: per-vertex arrays as long as its positions, triangles' vertex indices, one
+    /// morph target a frame of as many vertices, joint weights and joint indices, its skin.
+    fn validate_meshes(&self) -> Result<()> {
         for (mi, m) in self.meshes.iter().enumerate() {
             let n = m.positions.len();
             if m.normals.len() != n || m.uvs.len() != n || m.source_vertices.len() != n {
@@ -73,6 +86,11 @@ impl Model {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Each clip inside the frame list, with a time for each frame when it has times.
+    fn validate_clips(&self) -> Result<()> {
         for c in &self.clips {
             if c.count == 0 || c.first + c.count > self.frames.len() {
                 return fail(format!(
@@ -94,6 +112,12 @@ impl Model {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Each skin picture's pixel buffer as long as its size needs, and a time for each
+    /// picture when the skin has times.
+    fn validate_skins(&self) -> Result<()> {
         for (si, s) in self.skins.iter().enumerate() {
             for (pi, p) in s.pictures.iter().enumerate() {
                 let texels = p.width as u64 * p.height as u64;
@@ -118,6 +142,12 @@ impl Model {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Each skeletal animation frame with a transform a joint; weight scales and animation
+    /// scales that match the frames and joints.
+    fn validate_animations(&self) -> Result<()> {
         for a in &self.animations {
             if let Some(f) = a.frames.iter().position(|f| f.len() != self.joints.len()) {
                 return fail(format!(
@@ -164,13 +194,22 @@ impl Model {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Each joint after its parent.
+    fn validate_joints(&self) -> Result<()> {
         for (ji, j) in self.joints.iter().enumerate() {
             if matches!(j.parent, Some(p) if p >= ji) {
                 return fail(format!("joint {ji}: parent index not lower than its own"));
             }
         }
-        // Scene nodes: parents first, finite invertible transforms, parts inside their
-        // meshes, no triangle held twice, no skinned mesh (a skin places those).
+        Ok(())
+    }
+
+    /// Scene nodes: parents first, finite invertible transforms, parts inside their
+    /// meshes, no triangle held twice, no skinned mesh (a skin places those).
+    fn validate_nodes(&self) -> Result<()> {
         let mut held: Vec<Vec<std::ops::Range<usize>>> = vec![Vec::new(); self.meshes.len()];
         for (ni, n) in self.nodes.iter().enumerate() {
             if matches!(n.parent, Some(p) if p >= ni) {
