@@ -34,4 +34,10 @@ for t in "${targets[@]}"; do
     tail -n 40 "target/$t.log"
     exit 1
   fi
+  # A target that ran nothing was not tested (issue 45): fail rather than pass.
+  if [ "${execs:-0}" -eq 0 ]; then
+    tail -n 40 "target/$t.log"
+    echo "$t: no executions counted"
+    exit 1
+  fi
 done
