@@ -57,6 +57,13 @@ HELPER = ".md5scale"
 failures = []
 
 
+def nanmax(*args):
+    """max() that keeps a NaN (Python's max drops it when it is not first): a NaN coordinate or
+    scale must fail the checks below, not vanish from them (issue 45)."""
+    vals = list(args[0]) if len(args) == 1 else list(args)
+    return float("nan") if any(math.isnan(v) for v in vals) else max(vals)
+
+
 def fail(msg):
     print(f"blender: FAIL {msg}")
     failures.append(msg)
@@ -166,8 +173,8 @@ class Import:
             fail(f"{self.path}: {len(self.times)} key times, expected {count} frames")
         worst = 0.0
         for k, t in enumerate(self.times):
-            worst = max(worst, abs(t - self.times[0] - k / 10 * self.fps))
-        if worst > 1e-3:
+            worst = nanmax(worst, abs(t - self.times[0] - k / 10 * self.fps))
+        if not worst <= 1e-3:
             fail(f"{self.path}: key times not 0.1 s apart (worst {worst:g} scene frames off)")
 
     def evaluate(self, k):
@@ -196,7 +203,7 @@ def spread(points):
         return float("nan")
     n = len(points)
     mean = sum((p for p in points), points[0] * 0) / n
-    return max((p - mean).length for p in points)
+    return nanmax((p - mean).length for p in points)
 
 
 def main():
@@ -258,7 +265,7 @@ def main():
         return
 
     # The animation must move things, or frame_set did not reach it.
-    moved = max(
+    moved = nanmax(
         (pp - p0).length
         for k in range(1, n)
         for name in names_p
@@ -280,7 +287,7 @@ def main():
             idx = range(len(ps[name])) if k not in hidden else scaled.free_verts[name]
             for i in idx:
                 d = ps[name][i] - pp[name][i]
-                diff = max(diff, abs(d.x), abs(d.y), abs(d.z))
+                diff = nanmax(diff, abs(d.x), abs(d.y), abs(d.z))
         sc, det = scaled.helper_scales.get(k, ((float("nan"),) * 3, float("nan")))
         want_scale = 0.0 if k in hidden else 1.0
         tag = "hidden" if k in hidden else "shown"
@@ -290,15 +297,15 @@ def main():
             f"{'of the other vertices ' if k in hidden else ''}{diff:.6f}; helper pose scale "
             f"({sc[0]:g}, {sc[1]:g}, {sc[2]:g}), pose matrix determinant {det:g}"
         )
-        if any(abs(c - want_scale) > 1e-6 for c in sc):
+        if not all(abs(c - want_scale) <= 1e-6 for c in sc):
             fail(f"frame {k}: helper bone pose scale {sc}, expected {want_scale}")
         if k in hidden:
             hidden_spreads.append(s_s)
             plain_spreads.append(s_p)
-            worst_free = max(worst_free, diff)
+            worst_free = nanmax(worst_free, diff)
             head = scaled.joint_heads.get(k)
-            off = max((p - head).length for p in js) if head is not None else float("nan")
-            worst_head = max(worst_head, off)
+            off = nanmax((p - head).length for p in js) if head is not None else float("nan")
+            worst_head = nanmax(worst_head, off)
             if not off < COLLAPSED:
                 fail(f"frame {k}: the hidden vertices are {off} from the joint {joint!r} (want < {COLLAPSED})")
             if not s_s < COLLAPSED:
@@ -308,7 +315,7 @@ def main():
             if not diff <= AGREE:
                 fail(f"frame {k}: the vertices off {joint!r} differ by {diff} between the imports (want <= {AGREE})")
         else:
-            worst_other = max(worst_other, diff)
+            worst_other = nanmax(worst_other, diff)
             if not diff <= AGREE:
                 fail(f"frame {k}: the imports differ by {diff} (want <= {AGREE})")
     print(

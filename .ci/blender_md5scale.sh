@@ -9,11 +9,22 @@
 # The joint is the non-root joint that carries the most vertices fully (one weight, bias 1)
 # in the converted md5mesh.
 # Usage: .ci/blender_md5scale.sh RETROMODEL_BINARY CORPUS_DIR
-#   BLENDER (default blender) runs the check; BPY_PYTHON, when set, is a Python with the bpy
-#   module from PyPI (e.g. target/venv-bpy-4.2.23/bin/python) that runs it too.
+#   BLENDER (default blender) runs the check; BPY_PYTHON is a Python with the bpy module from
+#   PyPI (e.g. target/venv-bpy-4.2.23/bin/python) that runs it too. When BPY_PYTHON is empty
+#   the venv blender_extension.sh made is used (${BPY_VENV_DIR:-target}/venv-bpy-4.2*); when
+#   there is none the script fails rather than drop the bpy run the CI step names (issue 45).
+#   BPY_PYTHON=none leaves it out on purpose, and says so.
 set -euo pipefail
 bin=$1 corpus=$2
 here=$(cd "$(dirname "$0")" && pwd)
+if [ -z "${BPY_PYTHON:-}" ]; then
+  venvs=${BPY_VENV_DIR:-$here/../target}
+  BPY_PYTHON=$(ls -d "$venvs"/venv-bpy-4.2*/bin/python 2>/dev/null | head -n1 || true)
+  [ -n "$BPY_PYTHON" ] || {
+    echo "md5scale: no bpy 4.2 venv in $venvs (run .ci/blender_extension.sh, set BPY_PYTHON, or BPY_PYTHON=none to leave it out)"
+    exit 1
+  }
+fi
 mesh=$corpus/md5/debian-redeclipse-data/redeclipse/data/props/flag/mesh.md5mesh
 hidden=3,4
 tmp=$(mktemp -d)
@@ -83,7 +94,9 @@ if [ "$status" -ne 0 ]; then
   grep -v "^blender:" "$tmp/blender.log" | tail -20
   exit 1
 fi
-if [ -n "${BPY_PYTHON:-}" ]; then
+if [ "$BPY_PYTHON" = none ]; then
+  echo "md5scale: the bpy run left out (BPY_PYTHON=none)"
+else
   status=0
   "$BPY_PYTHON" "$here/blender_md5scale.py" -- "${args[@]}" >"$tmp/bpy.log" 2>&1 || status=$?
   grep "^blender:" "$tmp/bpy.log" || true
@@ -92,4 +105,5 @@ if [ -n "${BPY_PYTHON:-}" ]; then
     grep -v "^blender:" "$tmp/bpy.log" | tail -20
     exit 1
   fi
+  echo "md5scale: the bpy run passed ($BPY_PYTHON)"
 fi

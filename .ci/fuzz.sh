@@ -30,8 +30,18 @@ for t in "${targets[@]}"; do
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "target/$t.log" | grep -o '[0-9]*$' || echo 0)
   cov=$(grep -o 'cov: [0-9]*' "target/$t.log" | tail -n 1 | grep -o '[0-9]*' || echo 0)
   echo "$t: $execs executions, coverage $cov, exit $rc"
+  # The record FUZZING.md's campaign table is checked against (issue 45).
+  [ -s campaign.tsv ] || printf 'date\tcommit\ttarget\tseconds\truns_limit\texecutions\tcoverage\texit\n' > campaign.tsv
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(git rev-parse --short HEAD 2>/dev/null || echo -)" \
+    "$t" "$secs" "${FUZZ_RUNS:--}" "$execs" "$cov" "$rc" >> campaign.tsv
   if [ "$rc" -ne 0 ]; then
     tail -n 40 "target/$t.log"
+    exit 1
+  fi
+  # A target that ran nothing was not tested (issue 45): fail rather than pass.
+  if [ "${execs:-0}" -eq 0 ]; then
+    tail -n 40 "target/$t.log"
+    echo "$t: no executions counted"
     exit 1
   fi
 done

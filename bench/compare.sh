@@ -389,11 +389,14 @@ echo
 echo "MB/s: input bytes x rounds / seconds, each tool on the files it loads; in brackets, on"
 echo "the files both load where that set differs. The ratios are on the files both load."
 echo "retromodel: \`retromodel bench --files-from LIST --rounds N [--parse-only]\` (full: every"
-echo "pose and skin decoded into a Model). Assimp: \`target/bench/assimp_bench --rounds N LIST\`"
+echo "keyframe pose and skin decoded into a Model; IQM: meshes, weights, skeleton and animations"
+echo "built, the animations' frames kept as the file's 16-bit channels, decoded on first read,"
+echo "outside the timed loop). Assimp: \`target/bench/assimp_bench --rounds N LIST\`"
 echo "(ReadFileFromMemory with the extension as hint, flags 0, one Importer, FreeScene after"
 echo "each; MD5 files load from memory too, with AI_CONFIG_IMPORT_MD5_NO_ANIM_AUTOLOAD). Assimp's"
 echo "Quake MDL, GameStudio MDL2-5, MD2 and MD3 loaders build one keyframe (frame 0), retromodel's"
-echo "full load every frame. Lists and per-file results: $(shown "$WORK")/."
+echo "full load every frame. Assimp's IQM loader builds the meshes only (no bones, no animations)."
+echo "Lists and per-file results: $(shown "$WORK")/."
 for note in "${NOTES[@]}"; do case $note in "  "*) echo "$note" ;; *) echo "- $note" ;; esac; done
 echo
 echo "Files Assimp does not load, by reason (numbers as N; per file in $(shown "$WORK")/FORMAT.assimp):"

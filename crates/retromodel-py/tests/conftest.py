@@ -14,7 +14,23 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 def corpus_dir():
     env = os.environ.get("RETROMODEL_CORPUS")
     path = pathlib.Path(env) if env else ROOT.parent / "shared" / "corpus"
+    if env and not (path / "MANIFEST.tsv").is_file():
+        # As the Rust tests: a corpus that is named must be there (issue 45).
+        raise pytest.UsageError(f"RETROMODEL_CORPUS={env} has no MANIFEST.tsv")
     return path if path.is_dir() else None
+
+
+def corpus_required():
+    """Whether the corpus was named (RETROMODEL_CORPUS): then no test may skip."""
+    return bool(os.environ.get("RETROMODEL_CORPUS"))
+
+
+def skip_or_fail(reason):
+    """Skips the test, or fails it when RETROMODEL_CORPUS is set (a corpus case that is
+    missing is then a failure, as in the Rust tests)."""
+    if corpus_required():
+        pytest.fail(f"RETROMODEL_CORPUS is set but {reason}", pytrace=False)
+    pytest.skip(reason)
 
 
 def cli_path():
@@ -27,7 +43,7 @@ def cli_path():
 def corpus():
     path = corpus_dir()
     if path is None:
-        pytest.skip("no corpus (set RETROMODEL_CORPUS)")
+        skip_or_fail("no corpus (set RETROMODEL_CORPUS)")
     return path
 
 
@@ -35,8 +51,22 @@ def corpus():
 def cli():
     path = cli_path()
     if path is None:
-        pytest.skip("no retromodel binary (cargo build --release, or set RETROMODEL_BIN)")
+        if os.environ.get("RETROMODEL_BIN"):
+            pytest.fail(f"RETROMODEL_BIN={os.environ['RETROMODEL_BIN']} is not a file", pytrace=False)
+        skip_or_fail("no retromodel binary (cargo build --release, or set RETROMODEL_BIN)")
     return path
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """With RETROMODEL_CORPUS set, any skip is a failure (issue 45): a corpus test that
+    cannot run must not pass CI unseen."""
+    outcome = yield
+    report = outcome.get_result()
+    if corpus_required() and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped with RETROMODEL_CORPUS set: {reason}"
 
 
 def run_cli(cli, *args, check=True):

@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 
 import retromodel
+from conftest import run_cli, skip_or_fail
 
 
 def first(corpus, pattern):
     found = sorted(corpus.rglob(pattern))
     if not found:
-        pytest.skip(f"no {pattern} in the corpus")
+        skip_or_fail(f"no {pattern} in the corpus")
     return found[0]
 
 
@@ -28,7 +29,7 @@ def test_skins_validate_glb_and_safe_save(corpus, tmp_path):
     m = quiet(retromodel.load, path)
     pic = m.skins[0].pictures[0]
     assert pic.dtype == np.uint8 and pic.ndim == 3 and pic.shape[2] == 4
-    assert isinstance(m.validate("quakespasm"), list)
+    assert m.validate("quakespasm") == cli_findings(path, "quakespasm")
     back = quiet(retromodel.loads, m.to_glb(), "x.glb")
     assert back.format == "glb" and back.pose_count == m.pose_count
     out = tmp_path / "copy.mdl"
@@ -39,10 +40,56 @@ def test_skins_validate_glb_and_safe_save(corpus, tmp_path):
     m.save(out, force=True)
 
 
+def cli_findings(path, engine):
+    """`retromodel validate --engine` of one file as `Model.validate` gives them: a list of
+    (severity, message)."""
+    import os
+
+    from conftest import cli_path
+
+    cli = cli_path()
+    if cli is None:
+        skip_or_fail("no retromodel binary to compare validate with")
+    _, out, _ = run_cli(cli, "validate", "--engine", engine, path, check=False)
+    found = []
+    prefix = f"{os.fspath(path)}: "
+    for line in out.splitlines():
+        if not line.startswith(prefix):
+            continue
+        rest = line[len(prefix):]
+        for severity in ("error", "warning"):
+            if rest.startswith(severity + ": "):
+                found.append((severity, rest[len(severity) + 2:]))
+    return found
+
+
+def test_validate_by_value(corpus):
+    """`Model.validate` gives the findings by value: the Quake skin type quakespasm
+    misreads, ioquake3's rules on a Cube 2 IQM, and what the command line prints."""
+    mdl = first(corpus / "quake_mdl", "griechin.mdl")
+    m = quiet(retromodel.load, mdl)
+    assert m.validate("quakespasm") == [(
+        "error",
+        "skin 0: type 2 (16-bit 5-6-5 RGB) is not a Quake skin type; quakespasm reads it as a group",
+    )]
+    iqm = first(corpus / "iqm", "snoutx10k.iqm")
+    found = quiet(retromodel.load, iqm).validate("ioq3")
+    assert found == cli_findings(iqm, "ioq3")
+    assert sum(s == "error" for s, _ in found) == 2, found
+    assert found == quiet(retromodel.load, iqm).validate("ioq3")
+    assert quiet(retromodel.load, iqm).validate("tesseract") == cli_findings(iqm, "tesseract")
+
+
 def test_warnings_go_through_the_warnings_module(corpus):
     path = first(corpus / "3dgs_mdl", "a4Cube.mdl")
-    with pytest.warns(retromodel.RetromodelWarning):
+    with pytest.warns(retromodel.RetromodelWarning) as caught:
         retromodel.load(path)
+    # The file's own two missing external skins, each said once.
+    messages = sorted(str(w.message) for w in caught)
+    assert messages == [
+        'skin 0: external picture "a4Cube.pcx" not found',
+        'skin 1: external picture "a4Cube_nm.tga" not found',
+    ], messages
 
 
 def test_archive_paths_and_game_fs(corpus):
@@ -76,6 +123,16 @@ def test_convert_and_convert_tree_with_progress(corpus, tmp_path):
     assert all(e[2] in ("kept", "unsupported", "failed") for e in again)
 
 
+def quat_matrix(q):
+    """The rotation matrix of a unit quaternion (x, y, z, w)."""
+    x, y, z, w = (float(v) for v in q)
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+    ])
+
+
 def test_skeleton_and_joint_matrices(corpus):
     path = first(corpus / "md5", "*.md5mesh")
     m = quiet(retromodel.load, path)
@@ -88,17 +145,29 @@ def test_skeleton_and_joint_matrices(corpus):
         mats = m.joint_matrices()
         np.testing.assert_allclose(mats, np.broadcast_to(np.eye(4), mats.shape), atol=1e-4)
     else:
-        assert m.joint_matrices(0, 0.0).shape == (len(sk), 4, 4)
+        # Independently of the library's pose code: each joint's object-space transform at
+        # frame 0 from the animation's local translations and rotations down the parents,
+        # times the inverse bind matrix.
+        a = m.animations[0]
+        t, r = a.translations[0], a.rotations[0]
+        world = np.zeros((len(sk), 4, 4))
+        for j, parent in enumerate(sk.parents):
+            local = np.eye(4)
+            local[:3, :3] = quat_matrix(r[j])
+            local[:3, 3] = t[j]
+            world[j] = local if parent < 0 else world[parent] @ local
+        expected = world @ np.linalg.inv(sk.bind.astype(np.float64))
+        got = m.joint_matrices(0, 0.0)
+        assert got.shape == (len(sk), 4, 4)
+        np.testing.assert_allclose(got, expected, atol=1e-3)
 
 
 def test_rerelease_pair_with_prefer_md5(corpus, cli, tmp_path):
     """A Quake II re-release layout authored by the command line, loaded through its MD5
     (prefer_md5=True) with the MD2's frame names; the .md5scale hides a joint."""
-    from conftest import run_cli
-
     mesh = corpus / "md5/debian-redeclipse-data/redeclipse/data/props/flag/mesh.md5mesh"
     if not mesh.is_file():
-        pytest.skip("no flag.md5mesh in the corpus")
+        skip_or_fail("no flag.md5mesh in the corpus")
     md2 = tmp_path / "flag.md2"
     run_cli(cli, "convert", mesh, md2, "--rerelease")
     (tmp_path / "md5" / "flag.md5scale").write_text('{ "Bone.003": { "3": 0 } }')

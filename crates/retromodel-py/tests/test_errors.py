@@ -49,8 +49,10 @@ def test_missing_file_is_file_not_found(tmp_path):
 
 
 def test_not_a_model():
-    with pytest.raises(retromodel.FormatError, match="not a model file|unknown|not"):
+    with pytest.raises(retromodel.FormatError) as e:
         retromodel.loads(b"hello, this is text and not a model", "x.txt")
+    assert str(e.value) == 'unknown: not a known model format (magic "hell") at offset 0x0'
+    assert e.value.offset == 0
 
 
 def damaged(corpus):

@@ -11,8 +11,10 @@ use retromodel::{registry, ConvertOptions, Document, Limits, NoFiles};
 
 use crate::files;
 
-/// Load every file into a complete Model (every pose and every skin picture decoded)
-/// ROUNDS times in one process and print one line:
+/// Load every file into a complete Model (every keyframe pose and every skin picture
+/// decoded; skeletal animations as the loader keeps them: IQM's frames stay in the file's
+/// 16-bit channels, decoded on first read, which the timed loop does not do) ROUNDS times in
+/// one process and print one line:
 /// `files=F bytes=B rounds=N seconds=S MBps=M files_per_s=R decoded_MB=D decoded_GBps=G`
 /// (D: megabytes of positions and normals in the Models, every pose; G: those decoded per
 /// second; left out with --parse-only).
