@@ -67,78 +67,74 @@ codec! {
         out.frame_errors = w.frame_errors;
         Ok(out)
     }
-    /// An MD2's skin is the picture its skin path names: the file stays as it is, and the
-    /// new picture goes beside it under that path's file name (`skin.pcx`: 8-bit, matched to
-    /// `options.palette`, else the Quake palette with a warning; cut-outs as index 255), at
-    /// the header's skin size.
-    fn replace_skin(
-        &self,
-        data: &[u8],
-        index: usize,
-        picture: &crate::image::Image,
-        options: &WriteOptions,
-    ) -> Result<Output> {
-        let file = File::parse(data, &Limits::default())?;
-        let names: Vec<String> = file.skin_names().collect();
-        let Some(path) = names.get(index) else {
-            return Err(crate::error::Error::new(
-                FORMAT,
-                crate::error::ErrorKind::InvalidModel,
-                format!("skin {index}: the file has {} skin paths", names.len()),
-                crate::error::Location::None,
-            ));
-        };
-        let name = path.rsplit(['/', '\\']).next().unwrap_or(path).to_string();
-        let mut out = Output {
-            bytes: data.to_vec(),
-            ..Output::default()
-        };
-        let size = [
-            u32::try_from(file.header.skinwidth).unwrap_or(0),
-            u32::try_from(file.header.skinheight).unwrap_or(0),
-        ];
-        let resampled;
-        let picture = if [picture.width, picture.height] != size && size[0] > 0 && size[1] > 0 {
-            out.warnings.push(format!(
-                "the {}x{} picture resampled to the file's skin size {}x{}",
-                picture.width, picture.height, size[0], size[1]
-            ));
-            resampled = crate::image::resample::resize(picture, size[0], size[1]);
-            &resampled
-        } else {
-            picture
-        };
-        if !name.to_ascii_lowercase().ends_with(".pcx") {
-            return Err(crate::error::Error::new(
-                FORMAT,
-                crate::error::ErrorKind::Unsupported,
-                format!("skin {index}: \"{path}\" is not a PCX path; only PCX skins are written"),
-                crate::error::Location::None,
-            ));
-        }
-        let palette = options.palette.unwrap_or_else(|| {
-            out.warnings.push(
-                "matched to the Quake palette; Quake 2 draws 8-bit skins with its own \
-                 (pics/colormap.pcx): pass --target-palette with it"
-                    .to_string(),
+    codec::replace_skin! {
+        /// An MD2's skin is the picture its skin path names: the file stays as it is, and the
+        /// new picture goes beside it under that path's file name (`skin.pcx`: 8-bit, matched to
+        /// `options.palette`, else the Quake palette with a warning; cut-outs as index 255), at
+        /// the header's skin size.
+        |data, index, picture, options| {
+            let file = File::parse(data, &Limits::default())?;
+            let names: Vec<String> = file.skin_names().collect();
+            let Some(path) = names.get(index) else {
+                return Err(crate::error::Error::new(
+                    FORMAT,
+                    crate::error::ErrorKind::InvalidModel,
+                    format!("skin {index}: the file has {} skin paths", names.len()),
+                    crate::error::Location::None,
+                ));
+            };
+            let name = path.rsplit(['/', '\\']).next().unwrap_or(path).to_string();
+            let mut out = Output {
+                bytes: data.to_vec(),
+                ..Output::default()
+            };
+            let size = [
+                u32::try_from(file.header.skinwidth).unwrap_or(0),
+                u32::try_from(file.header.skinheight).unwrap_or(0),
+            ];
+            let resampled;
+            let picture = if [picture.width, picture.height] != size && size[0] > 0 && size[1] > 0 {
+                out.warnings.push(format!(
+                    "the {}x{} picture resampled to the file's skin size {}x{}",
+                    picture.width, picture.height, size[0], size[1]
+                ));
+                resampled = crate::image::resample::resize(picture, size[0], size[1]);
+                &resampled
+            } else {
+                picture
+            };
+            if !name.to_ascii_lowercase().ends_with(".pcx") {
+                return Err(crate::error::Error::new(
+                    FORMAT,
+                    crate::error::ErrorKind::Unsupported,
+                    format!("skin {index}: \"{path}\" is not a PCX path; only PCX skins are written"),
+                    crate::error::Location::None,
+                ));
+            }
+            let palette = options.palette.unwrap_or_else(|| {
+                out.warnings.push(
+                    "matched to the Quake palette; Quake 2 draws 8-bit skins with its own \
+                     (pics/colormap.pcx): pass --target-palette with it"
+                        .to_string(),
+                );
+                Palette::QUAKE
+            });
+            let holes = picture.has_transparency();
+            let indexed = picture.to_indexed_with(
+                &palette,
+                &IndexOptions {
+                    last: 255,
+                    dither: options.dither,
+                    transparent: holes.then_some(255),
+                },
             );
-            Palette::QUAKE
-        });
-        let holes = picture.has_transparency();
-        let indexed = picture.to_indexed_with(
-            &palette,
-            &IndexOptions {
-                last: 255,
-                dither: options.dither,
-                transparent: holes.then_some(255),
-            },
-        );
-        out.side_files.push(SideFile {
-            name,
-            kind: "skin",
-            bytes: pcx::encode_indexed(picture.width, picture.height, &indexed.indices, &palette),
-        });
-        Ok(out)
+            out.side_files.push(SideFile {
+                name,
+                kind: "skin",
+                bytes: pcx::encode_indexed(picture.width, picture.height, &indexed.indices, &palette),
+            });
+            Ok(out)
+        }
     }
     fn sample(&self) -> Option<Vec<u8>> {
         Some(super::fixtures::build(&super::fixtures::Spec::everything()).write())
