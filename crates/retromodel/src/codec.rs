@@ -556,6 +556,23 @@ macro_rules! detect_magic {
 }
 pub(crate) use detect_magic;
 
+/// The `replace_skin` method of a codec that replaces skins, stated once:
+/// `|data, index, picture, options| { body }` is [`Codec::replace_skin`]'s body (doc
+/// comments before it go on the method).
+macro_rules! replace_skin {
+    ($(#[$doc:meta])* |$data:pat_param, $index:pat_param, $picture:pat_param, $options:pat_param| $body:block) => {
+        $(#[$doc])*
+        fn replace_skin(
+            &self,
+            $data: &[u8],
+            $index: usize,
+            $picture: &crate::image::Image,
+            $options: &crate::options::WriteOptions,
+        ) -> crate::error::Result<crate::codec::Output> $body
+    };
+}
+pub(crate) use replace_skin;
+
 /// The `parse` method of a binary codec: the folder's `File::parse`.
 macro_rules! parse_file {
     () => {

@@ -1,6 +1,6 @@
 //! The checked little-endian cursor.
 
-use crate::error::{Error, ErrorKind, Location, Result};
+use crate::error::{Error, ErrorKind, Location, Result, ResultExt};
 use crate::limits::{Budget, Limits};
 
 /// A bounds-checked little-endian cursor over a byte slice.
@@ -22,6 +22,19 @@ impl<'a> Reader<'a> {
             pos: 0,
             format,
         }
+    }
+
+    /// A cursor at the start of `data` (errors labelled with `format`) and the header that
+    /// `read_header` reads there, its errors in the context `header`: how a binary parser
+    /// begins.
+    pub fn with_header<H>(
+        data: &'a [u8],
+        format: &'static str,
+        read_header: impl FnOnce(&mut Reader<'a>) -> Result<H>,
+    ) -> Result<(Self, H)> {
+        let mut r = Reader::new(data, format);
+        let header = read_header(&mut r).context_with(|| "header")?;
+        Ok((r, header))
     }
 
     /// The current byte offset.

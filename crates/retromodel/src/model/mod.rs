@@ -314,6 +314,11 @@ impl Model {
         }))
     }
 
+    /// Each skin's name, in order (what `info` lists as skin names).
+    pub fn skin_names(&self) -> Vec<String> {
+        self.skins.iter().map(|s| s.name.clone()).collect()
+    }
+
     /// Total triangle count, summed over meshes.
     pub fn triangle_count(&self) -> usize {
         self.meshes.iter().map(|m| m.triangles.len()).sum()

@@ -137,8 +137,7 @@ impl<'a> File<'a> {
     /// vertex index out of range, `data_size` or a lump past the end of the data, or
     /// truncated data. The version word is not judged.
     pub fn parse(data: &'a [u8], limits: &Limits) -> Result<File<'a>> {
-        let mut r = Reader::new(data, FORMAT);
-        let header = read_header(&mut r).context_with(|| "header")?;
+        let (mut r, header) = Reader::with_header(data, FORMAT, read_header)?;
         let h = &header;
         let mut budget = Budget::new(limits);
 

@@ -83,12 +83,7 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
         poses: converted.model.pose_count(),
         skins: converted.model.skins.len(),
         joints: converted.model.joints.len(),
-        skin_names: converted
-            .model
-            .skins
-            .iter()
-            .map(|s| s.name.clone())
-            .collect(),
+        skin_names: converted.model.skin_names(),
         bounds: converted.model.bounds(),
         trailing_bytes: file.gap_bytes(),
         ..Summary::of_converted(super::FORMAT, i64::from(h.version), converted)

@@ -1,11 +1,14 @@
 //! Quake 2 MD2: the [`Codec`](crate::codec::Codec) that the format registry lists.
 
+use std::borrow::Cow;
+
 use super::{fixtures, from_model, summary, to_model, validate, Engine, File, FORMAT};
 use crate::codec::{
     self, binary_parsed_file, codec, detect_magic, parse_file, Codec, Format, Kernel, Output,
     Prepared, SideFile, Writer,
 };
 use crate::error::Result;
+use crate::formats::shared::skins::at_skin_size;
 use crate::image::{pcx, IndexOptions, Palette, Pixels};
 use crate::limits::Limits;
 use crate::model::Model;
@@ -67,78 +70,60 @@ codec! {
         out.frame_errors = w.frame_errors;
         Ok(out)
     }
-    /// An MD2's skin is the picture its skin path names: the file stays as it is, and the
-    /// new picture goes beside it under that path's file name (`skin.pcx`: 8-bit, matched to
-    /// `options.palette`, else the Quake palette with a warning; cut-outs as index 255), at
-    /// the header's skin size.
-    fn replace_skin(
-        &self,
-        data: &[u8],
-        index: usize,
-        picture: &crate::image::Image,
-        options: &WriteOptions,
-    ) -> Result<Output> {
-        let file = File::parse(data, &Limits::default())?;
-        let names: Vec<String> = file.skin_names().collect();
-        let Some(path) = names.get(index) else {
-            return Err(crate::error::Error::new(
-                FORMAT,
-                crate::error::ErrorKind::InvalidModel,
-                format!("skin {index}: the file has {} skin paths", names.len()),
-                crate::error::Location::None,
-            ));
-        };
-        let name = path.rsplit(['/', '\\']).next().unwrap_or(path).to_string();
-        let mut out = Output {
-            bytes: data.to_vec(),
-            ..Output::default()
-        };
-        let size = [
-            u32::try_from(file.header.skinwidth).unwrap_or(0),
-            u32::try_from(file.header.skinheight).unwrap_or(0),
-        ];
-        let resampled;
-        let picture = if [picture.width, picture.height] != size && size[0] > 0 && size[1] > 0 {
-            out.warnings.push(format!(
-                "the {}x{} picture resampled to the file's skin size {}x{}",
-                picture.width, picture.height, size[0], size[1]
-            ));
-            resampled = crate::image::resample::resize(picture, size[0], size[1]);
-            &resampled
-        } else {
-            picture
-        };
-        if !name.to_ascii_lowercase().ends_with(".pcx") {
-            return Err(crate::error::Error::new(
-                FORMAT,
-                crate::error::ErrorKind::Unsupported,
-                format!("skin {index}: \"{path}\" is not a PCX path; only PCX skins are written"),
-                crate::error::Location::None,
-            ));
+    codec::replace_skin! {
+        /// An MD2's skin is the picture its skin path names: the file stays as it is, and the
+        /// new picture goes beside it under that path's file name (`skin.pcx`: 8-bit, matched to
+        /// `options.palette`, else the Quake palette with a warning; cut-outs as index 255), at
+        /// the header's skin size.
+        |data, index, picture, options| {
+            let file = File::parse(data, &Limits::default())?;
+            let names: Vec<String> = file.skin_names().collect();
+            let Some(path) = names.get(index) else {
+                return Err(crate::error::Error::new(
+                    FORMAT,
+                    crate::error::ErrorKind::InvalidModel,
+                    format!("skin {index}: the file has {} skin paths", names.len()),
+                    crate::error::Location::None,
+                ));
+            };
+            let name = path.rsplit(['/', '\\']).next().unwrap_or(path).to_string();
+            let mut out = Output {
+                bytes: data.to_vec(),
+                ..Output::default()
+            };
+            let size = [
+                u32::try_from(file.header.skinwidth).unwrap_or(0),
+                u32::try_from(file.header.skinheight).unwrap_or(0),
+            ];
+            let picture = if size[0] > 0 && size[1] > 0 {
+                at_skin_size(picture, size, &mut out.warnings)
+            } else {
+                Cow::Borrowed(picture)
+            };
+            if !name.to_ascii_lowercase().ends_with(".pcx") {
+                return Err(crate::error::Error::new(
+                    FORMAT,
+                    crate::error::ErrorKind::Unsupported,
+                    format!("skin {index}: \"{path}\" is not a PCX path; only PCX skins are written"),
+                    crate::error::Location::None,
+                ));
+            }
+            let palette = options.palette.unwrap_or_else(|| {
+                out.warnings.push(
+                    "matched to the Quake palette; Quake 2 draws 8-bit skins with its own \
+                     (pics/colormap.pcx): pass --target-palette with it"
+                        .to_string(),
+                );
+                Palette::QUAKE
+            });
+            let holes = picture.has_transparency();
+            out.side_files.push(SideFile {
+                name,
+                kind: "skin",
+                bytes: indexed_pcx(&picture, &palette, holes, options),
+            });
+            Ok(out)
         }
-        let palette = options.palette.unwrap_or_else(|| {
-            out.warnings.push(
-                "matched to the Quake palette; Quake 2 draws 8-bit skins with its own \
-                 (pics/colormap.pcx): pass --target-palette with it"
-                    .to_string(),
-            );
-            Palette::QUAKE
-        });
-        let holes = picture.has_transparency();
-        let indexed = picture.to_indexed_with(
-            &palette,
-            &IndexOptions {
-                last: 255,
-                dither: options.dither,
-                transparent: holes.then_some(255),
-            },
-        );
-        out.side_files.push(SideFile {
-            name,
-            kind: "skin",
-            bytes: pcx::encode_indexed(picture.width, picture.height, &indexed.indices, &palette),
-        });
-        Ok(out)
     }
     fn sample(&self) -> Option<Vec<u8>> {
         Some(super::fixtures::build(&super::fixtures::Spec::everything()).write())
@@ -183,6 +168,25 @@ fn prepare_gl_commands(
     }))
 }
 
+/// `picture` as an 8-bit PCX matched to `palette` (dithered as `options` say), its
+/// transparent pixels as index 255 where it has `holes`: the one way MD2 skins are indexed.
+fn indexed_pcx(
+    picture: &crate::image::Image,
+    palette: &Palette,
+    holes: bool,
+    options: &WriteOptions,
+) -> Vec<u8> {
+    let indexed = picture.to_indexed_with(
+        palette,
+        &IndexOptions {
+            last: 255,
+            dither: options.dither,
+            transparent: holes.then_some(255),
+        },
+    );
+    pcx::encode_indexed(picture.width, picture.height, &indexed.indices, palette)
+}
+
 /// The skin paths to store in an MD2 and the PCX file of each (none for a skin without
 /// picture, which keeps the model's name): each skin's first picture as
 /// `STEM_skinN.pcx`. Quake 2 draws 8-bit skins with its own palette
@@ -224,15 +228,7 @@ fn skin_files(
                      renderer draws transparent (its software renderer does not)"
                 ));
             }
-            let indexed = picture.to_indexed_with(
-                &palette,
-                &IndexOptions {
-                    last: 255,
-                    dither: options.dither,
-                    transparent: holes.then_some(255),
-                },
-            );
-            pcx::encode_indexed(picture.width, picture.height, &indexed.indices, &palette)
+            indexed_pcx(picture, &palette, holes, options)
         });
         out.push((format!("{stem}_skin{i}.pcx"), Some(bytes)));
     }

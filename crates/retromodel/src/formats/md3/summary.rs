@@ -54,12 +54,7 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
         triangles: file.surfaces.iter().map(|s| s.triangles.len()).sum(),
         poses: file.frames.len(),
         skins: converted.model.skins.len(),
-        skin_names: converted
-            .model
-            .skins
-            .iter()
-            .map(|s| s.name.clone())
-            .collect(),
+        skin_names: converted.model.skin_names(),
         bounds: (!file.frames.is_empty())
             .then(|| converted.model.bounds())
             .flatten(),

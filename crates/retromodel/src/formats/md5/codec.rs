@@ -40,6 +40,24 @@ const ENGINES: &[codec::Engine] = &[codec::Engine {
     description: "Doom 3 (id Tech 4)",
 }];
 
+/// One writer for each of the three formats, all fitted alike: a skeleton, 40 units a metre.
+const WRITERS: [Writer; 3] = [writer(MD5MESH), writer(MD5ANIM), writer(MD5CAMERA)];
+
+/// The writer of `format`: what Doom 3 needs of any MD5 file.
+const fn writer(format: Format) -> Writer {
+    Writer {
+        format,
+        variant: "",
+        keyframes: false,
+        single_mesh: false,
+        fit: crate::codec::Fit {
+            units_per_metre: 40,
+            skeleton: true,
+            ..crate::codec::Fit::NONE
+        },
+    }
+}
+
 impl Codec for Md5Codec {
     fn name(&self) -> &'static str {
         "md5"
@@ -92,41 +110,7 @@ impl Codec for Md5Codec {
         })
     });
     fn writers(&self) -> &'static [Writer] {
-        &[
-            Writer {
-                format: MD5MESH,
-                variant: "",
-                keyframes: false,
-                single_mesh: false,
-                fit: crate::codec::Fit {
-                    units_per_metre: 40,
-                    skeleton: true,
-                    ..crate::codec::Fit::NONE
-                },
-            },
-            Writer {
-                format: MD5ANIM,
-                variant: "",
-                keyframes: false,
-                single_mesh: false,
-                fit: crate::codec::Fit {
-                    units_per_metre: 40,
-                    skeleton: true,
-                    ..crate::codec::Fit::NONE
-                },
-            },
-            Writer {
-                format: MD5CAMERA,
-                variant: "",
-                keyframes: false,
-                single_mesh: false,
-                fit: crate::codec::Fit {
-                    units_per_metre: 40,
-                    skeleton: true,
-                    ..crate::codec::Fit::NONE
-                },
-            },
-        ]
+        &WRITERS
     }
     /// An md5mesh gets one `.md5anim` beside it per skeletal animation of the model (named
     /// after the animation); an md5anim is the model's first animation.

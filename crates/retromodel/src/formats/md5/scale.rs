@@ -130,6 +130,24 @@ fn tokenize(text: &[u8]) -> std::result::Result<Vec<Token>, (usize, String)> {
         tokens.push(t);
         Ok(tokens.len() - 1)
     };
+    // A string or primitive spanning `span`, counted in its parent `sup`'s size.
+    let push_leaf = |tokens: &mut Vec<Token>,
+                     kind: Kind,
+                     span: std::ops::Range<usize>,
+                     at: usize,
+                     sup: Option<usize>| {
+        let token = Token {
+            kind,
+            start: span.start,
+            end: Some(span.end),
+            size: 0,
+        };
+        push(tokens, token, at)?;
+        if let Some(p) = sup {
+            tokens[p].size += 1;
+        }
+        Ok(())
+    };
     let mut i = 0;
     while i < text.len() {
         let c = text[i];
@@ -183,19 +201,7 @@ fn tokenize(text: &[u8]) -> std::result::Result<Vec<Token>, (usize, String)> {
                         Some(_) => j += 1,
                     }
                 }
-                push(
-                    &mut tokens,
-                    Token {
-                        kind: Kind::String,
-                        start,
-                        end: Some(j),
-                        size: 0,
-                    },
-                    i,
-                )?;
-                if let Some(p) = sup {
-                    tokens[p].size += 1;
-                }
+                push_leaf(&mut tokens, Kind::String, start..j, i, sup)?;
                 i = j;
             }
             b'\t' | b'\r' | b'\n' | b' ' => {}
@@ -219,19 +225,7 @@ fn tokenize(text: &[u8]) -> std::result::Result<Vec<Token>, (usize, String)> {
                     }
                     j += 1;
                 }
-                push(
-                    &mut tokens,
-                    Token {
-                        kind: Kind::Primitive,
-                        start,
-                        end: Some(j),
-                        size: 0,
-                    },
-                    i,
-                )?;
-                if let Some(p) = sup {
-                    tokens[p].size += 1;
-                }
+                push_leaf(&mut tokens, Kind::Primitive, start..j, i, sup)?;
                 i = j;
                 continue;
             }

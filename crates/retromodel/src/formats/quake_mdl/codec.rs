@@ -94,26 +94,22 @@ codec! {
         }
         Ok(out)
     }
-    /// A Quake (`IDPO` 6) file's skin, replaced in the file ([`super::skins`]).
-    fn replace_skin(
-        &self,
-        data: &[u8],
-        index: usize,
-        picture: &crate::image::Image,
-        options: &WriteOptions,
-    ) -> Result<Output> {
-        if Variant::detect(data) != Some(Variant::Quake) {
-            return Err(crate::error::Error::new(
-                FORMAT,
-                crate::error::ErrorKind::Unsupported,
-                "replacing a skin is supported for Quake (IDPO version 6) files only",
-                crate::error::Location::None,
-            ));
+    codec::replace_skin! {
+        /// A Quake (`IDPO` 6) file's skin, replaced in the file ([`super::skins`]).
+        |data, index, picture, options| {
+            if Variant::detect(data) != Some(Variant::Quake) {
+                return Err(crate::error::Error::new(
+                    FORMAT,
+                    crate::error::ErrorKind::Unsupported,
+                    "replacing a skin is supported for Quake (IDPO version 6) files only",
+                    crate::error::Location::None,
+                ));
+            }
+            Ok(Output::written(
+                super::skins::replace_skin(data, index, picture, options)?,
+                File::write,
+            ))
         }
-        Ok(Output::written(
-            super::skins::replace_skin(data, index, picture, options)?,
-            File::write,
-        ))
     }
     fn sample(&self) -> Option<Vec<u8>> {
         let spec = fixtures::Spec {

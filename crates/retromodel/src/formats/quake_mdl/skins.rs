@@ -9,6 +9,7 @@ use std::borrow::Cow;
 
 use super::raw::{File, Skin, MF_HOLEY};
 use crate::error::{Error, ErrorKind, Location, Result};
+use crate::formats::shared::skins::at_skin_size;
 use crate::image::{Image, IndexOptions, Palette, QUAKE_FULLBRIGHT_START};
 use crate::limits::Limits;
 use crate::options::{WriteOptions, Written};
@@ -39,17 +40,7 @@ pub fn replace_skin(
     let mut warnings = Vec::new();
     let (w, h) = (file.header.skinwidth, file.header.skinheight);
     let size = [u32::try_from(w).unwrap_or(0), u32::try_from(h).unwrap_or(0)];
-    let resampled;
-    let picture = if [picture.width, picture.height] != size {
-        warnings.push(format!(
-            "the {}x{} picture resampled to the file's skin size {}x{}",
-            picture.width, picture.height, size[0], size[1]
-        ));
-        resampled = crate::image::resample::resize(picture, size[0], size[1]);
-        &resampled
-    } else {
-        picture
-    };
+    let picture = at_skin_size(picture, size, &mut warnings);
     let palette = options.palette.unwrap_or(Palette::QUAKE);
     let holes = picture.has_transparency();
     let indexed = picture.to_indexed_with(
