@@ -14,7 +14,7 @@ target (`web_export --list`: the registry's writers) by three writers:
 Every file each writer writes (side files included) must be byte-identical, and a target one
 writer refuses must be refused by all three. Cases: default options for every input; then, on
 the first OPTS inputs of each format, `--scale 2`, `--fps 20`, `--quantize` (glTF targets),
-`prefer_md5` (the corpus's re-release pairs and a classic model without one) and the
+`prefer_md5` (the pairs the layout case wrote, the corpus's own, a classic model without one) and the
 re-release layout (skeletal inputs to .md2 and .mdl).
 
 A format the corpus has too few files of (ASCII WMP) is topped up with the registry's own
@@ -191,15 +191,30 @@ def main():
     cases.append(("scale", {"cli": ["--scale", "2"], "load": {}, "save": {"scale": 2.0}, "web": ["--scale", "2"]}, None, all_targets))
     cases.append(("fps", {"cli": ["--fps", "20"], "load": {"fps": 20.0}, "save": {"fps": 20.0}, "web": ["--fps", "20"]}, None, all_targets))
     cases.append(("quantize", {"cli": ["--quantize"], "load": {}, "save": {"quantize": True}, "web": ["--quantize"]}, None, glb_targets))
-    cases.append(("prefer_md5", {"cli": ["--prefer", "md5"], "load": {"prefer_md5": True}, "save": {}, "web": ["--prefer-md5"]},
-                  sorted(pairs)[: a.opts] + inputs.get("md2", [])[:1], all_targets))
     cases.append(("rerelease", {"cli": ["--rerelease"], "load": {}, "save": {"rerelease": True}, "web": ["--rerelease"]},
                   [p for f in sorted(skeletal) for p in inputs.get(f, [])[: a.opts]], classic))
+    # The re-release pairs the layout case writes (MD2 or MDL with its MD5 beside it), then the
+    # corpus's own, and a classic model without one (the warning path), shown with prefer_md5.
+    cases.append(("prefer_md5", {"cli": ["--prefer", "md5"], "load": {"prefer_md5": True}, "save": {}, "web": ["--prefer-md5"]},
+                  "pairs", all_targets))
     compared = identical = refused = 0
     bad = []
     for name, case, only, tlist in cases:
         if only is None:
             chosen = [p for f in sorted(inputs) for p in (inputs[f] if name == "default" else inputs[f][: a.opts])]
+        elif only == "pairs":
+            written = []
+            for root, _, files in os.walk(os.path.join(a.out, "rerelease")):
+                if os.sep + "cli" + os.sep not in root + os.sep:
+                    continue
+                for f in sorted(files):
+                    stem, ext = os.path.splitext(f)
+                    mesh = os.path.join(root, "md5", stem + ".md5mesh") if ext == ".md2" else os.path.join(root, stem + ".md5mesh")
+                    if ext in (".md2", ".mdl") and os.path.isfile(mesh):
+                        written.append(os.path.join(root, f))
+            chosen = sorted(written)[: 2 * a.opts] + sorted(pairs)[: a.opts] + inputs.get("md2", [])[:1]
+            if not written:
+                bad.append("prefer_md5: the re-release layout case wrote no pair to show")
         else:
             chosen = only
         for n, src in enumerate(chosen):
