@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::raw::{Block, Item, Object, Shape, WmpFile};
-use crate::math::cross;
+use crate::math::{add, cross, dot, length, scale, sub};
 use crate::model::{
     mul_matrix, Converted, Matrix4, Mesh, MeshPart, Model, NodeTransform, SceneNode, Skin,
 };
@@ -20,26 +20,6 @@ const MAX_CORNERS: usize = 1 << 20;
 const MAX_VISITS: usize = 1 << 20;
 
 type V3 = [f64; 3];
-
-fn sub(a: V3, b: V3) -> V3 {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn add(a: V3, b: V3) -> V3 {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-fn scale(a: V3, s: f64) -> V3 {
-    [a[0] * s, a[1] * s, a[2] * s]
-}
-
-fn dot(a: V3, b: V3) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn length(a: V3) -> f64 {
-    dot(a, a).sqrt()
-}
 
 /// Newell's normal of a polygon: twice its area along its normal, counter-clockwise seen
 /// from the side it points to.
