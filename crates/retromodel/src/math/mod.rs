@@ -81,28 +81,39 @@ pub const IDENTITY: Mat4 = [
 ];
 
 /// `a + b`.
-pub fn add(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+#[inline]
+pub fn add<F: Real>(a: [F; 3], b: [F; 3]) -> [F; 3] {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
 
 /// `a - b`.
-pub fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+#[inline]
+pub fn sub<F: Real>(a: [F; 3], b: [F; 3]) -> [F; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
 /// `-a`.
-pub fn neg(a: [f32; 3]) -> [f32; 3] {
+#[inline]
+pub fn neg<F: Real>(a: [F; 3]) -> [F; 3] {
     [-a[0], -a[1], -a[2]]
 }
 
 /// `a · s`.
-pub fn scale(a: [f32; 3], s: f32) -> [f32; 3] {
+#[inline]
+pub fn scale<F: Real>(a: [F; 3], s: F) -> [F; 3] {
     [a[0] * s, a[1] * s, a[2] * s]
 }
 
 /// The dot product.
-pub fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+#[inline]
+pub fn dot<F: Real>(a: [F; 3], b: [F; 3]) -> F {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// The length, `sqrt(a · a)`.
+#[inline]
+pub fn length<F: Real>(a: [F; 3]) -> F {
+    dot(a, a).sqrt()
 }
 
 /// The cross product `a × b`.
@@ -147,8 +158,15 @@ pub fn unit_or(a: [f32; 3], fallback: [f32; 3]) -> [f32; 3] {
 /// `v` scaled to unit length in `f32`, or `fallback` when its length is at most 1e-20 or
 /// not finite.
 pub fn normalize3(v: [f32; 3], fallback: [f32; 3]) -> [f32; 3] {
-    let l = (v.iter().map(|c| c * c).sum::<f32>()).sqrt();
-    if l.is_finite() && l > 1e-20 {
+    normalize_above(v, 1e-20, fallback)
+}
+
+/// `v` scaled to unit length in its own precision, or `fallback` when its length is at most
+/// `min_length` or not finite.
+#[inline]
+pub fn normalize_above<F: Real>(v: [F; 3], min_length: F, fallback: [F; 3]) -> [F; 3] {
+    let l = length(v);
+    if l.is_finite() && l > min_length {
         v.map(|c| c / l)
     } else {
         fallback

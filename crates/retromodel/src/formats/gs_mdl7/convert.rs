@@ -448,10 +448,9 @@ fn decompose(
     if scale.iter().any(|&s| s.is_nan() || s.abs() <= 1e-12) {
         return Err("is singular".to_string());
     }
-    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
     let shear = [(0, 1), (0, 2), (1, 2)]
         .iter()
-        .map(|&(a, b)| dot(cols[a], cols[b]).abs())
+        .map(|&(a, b)| math::dot(cols[a], cols[b]).abs())
         .fold(0.0, f64::max);
     if shear > MAX_SHEAR {
         return Err(format!("shears (axes {:.1e} from perpendicular)", shear));
@@ -482,15 +481,6 @@ fn decompose(
     ))
 }
 
-fn normalize(n: [f32; 3]) -> [f32; 3] {
-    let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
-    if len > 1e-12 && len.is_finite() {
-        n.map(|c| c / len)
-    } else {
-        UP
-    }
-}
-
 /// Vertex normals that could not be used, by kind.
 #[derive(Default)]
 struct NormalProblems {
@@ -505,12 +495,12 @@ struct NormalProblems {
 fn vertex_normal(v: &Vertex, problems: &mut NormalProblems) -> [f32; 3] {
     match v.normal {
         Normal::Full(n) => {
-            let len2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+            let len2 = math::dot(n, n);
             if !len2.is_finite() || len2 < 1e-12 {
                 problems.degenerate += 1;
                 UP
             } else if (len2 - 1.0).abs() > 1e-3 {
-                normalize(n)
+                math::normalize_above(n, 1e-12, UP)
             } else {
                 n
             }
@@ -712,7 +702,7 @@ impl GroupMeshes {
                 }
             }
             self.positions[i] = ps;
-            self.normals[i] = normalize(ns);
+            self.normals[i] = math::normalize_above(ns, 1e-12, UP);
         }
     }
 

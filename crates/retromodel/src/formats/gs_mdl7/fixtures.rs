@@ -137,7 +137,7 @@ fn fixed<const N: usize>(s: &str) -> [u8; N] {
 }
 
 fn normal_for(n: [f32; 3], size: u16) -> Normal {
-    let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    let len = crate::math::length(n);
     let n = n.map(|c| c / len);
     if size >= 26 {
         Normal::Full(n)

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::raw::{Block, Item, Object, Shape, WmpFile};
-use crate::math::cross;
+use crate::math::{add, cross, dot, length, scale, sub};
 use crate::model::{
     mul_matrix, Converted, Matrix4, Mesh, MeshPart, Model, NodeTransform, SceneNode, Skin,
 };
@@ -20,26 +20,6 @@ const MAX_CORNERS: usize = 1 << 20;
 const MAX_VISITS: usize = 1 << 20;
 
 type V3 = [f64; 3];
-
-fn sub(a: V3, b: V3) -> V3 {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn add(a: V3, b: V3) -> V3 {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-fn scale(a: V3, s: f64) -> V3 {
-    [a[0] * s, a[1] * s, a[2] * s]
-}
-
-fn dot(a: V3, b: V3) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn length(a: V3) -> f64 {
-    dot(a, a).sqrt()
-}
 
 /// Newell's normal of a polygon: twice its area along its normal, counter-clockwise seen
 /// from the side it points to.
@@ -702,87 +682,8 @@ pub fn to_model(file: &WmpFile, warnings: &[String]) -> Converted {
             s
         })
         .collect();
-    let mut blocks_by_index: HashMap<u32, usize> = HashMap::new();
-    for (i, b) in file_blocks.iter().enumerate() {
-        if blocks_by_index.insert(b.index, i).is_some() {
-            warnings.push(format!(
-                "block {} is defined more than once; objects place the last",
-                b.index
-            ));
-        }
-    }
-    let objects: Vec<&Object> = file.objects().collect();
-    // WED's group name (the comment after the opening brace), else `object N`.
-    let object_names: Vec<String> = file
-        .statements
-        .iter()
-        .filter_map(|s| match &s.item {
-            Item::Object(o) => Some(
-                s.inner_comments
-                    .iter()
-                    .map(|c| c.trim())
-                    .find(|c| !c.is_empty())
-                    .map_or_else(|| format!("object {}", o.index), str::to_string),
-            ),
-            _ => None,
-        })
-        .collect();
-    let mut objects_by_index: HashMap<u32, usize> = HashMap::new();
-    for (i, o) in objects.iter().enumerate() {
-        if objects_by_index.insert(o.index, i).is_some() {
-            warnings.push(format!(
-                "object {} is defined more than once; the last is used",
-                o.index
-            ));
-        }
-    }
-    let mut others: HashMap<(&str, u32), ()> = HashMap::new();
-    for item in file.items() {
-        let key = match item {
-            Item::Level(l) => ("level", l.index),
-            Item::Light(l) => ("light", l.index),
-            Item::Entity(e) => ("entity", e.index),
-            Item::Sound(s) => ("sound", s.index),
-            Item::Path(p) => ("path", p.index),
-            _ => continue,
-        };
-        others.insert(key, ());
-    }
-    // Check the members once, and find the roots.
-    let mut contained = vec![false; objects.len()];
-    let mut placed_blocks = vec![false; file_blocks.len()];
-    for o in &objects {
-        let two_pi = std::f64::consts::TAU + 1e-3;
-        if let Some(a) = o.angles.iter().find(|a| a.value().abs() > two_pi) {
-            warnings.push(format!(
-                "object {}: angle {} is larger than 2π; angles are read as radians, as in \
-                 the A4 manual (degrees?)",
-                o.index,
-                a.text()
-            ));
-        }
-        for m in &o.members {
-            for &i in &m.indices {
-                let found = match m.kind.as_str() {
-                    "object" => objects_by_index.get(&i).map(|&k| contained[k] = true),
-                    "block" => blocks_by_index.get(&i).map(|_| ()),
-                    kind @ ("level" | "light" | "entity" | "sound" | "path") => {
-                        others.get(&(kind, i)).copied()
-                    }
-                    _ => {
-                        warnings.push(format!(
-                            "object {}: unknown member kind '{}'",
-                            o.index, m.kind
-                        ));
-                        break;
-                    }
-                };
-                if found.is_none() {
-                    warnings.push(format!("object {}: {} {i} is not defined", o.index, m.kind));
-                }
-            }
-        }
-    }
+    let index = Index::new(file, &file_blocks, &mut warnings);
+    let contained = index.check_members(&mut warnings);
     let mut builder = Builder {
         file_blocks,
         solids,
@@ -795,102 +696,13 @@ pub fn to_model(file: &WmpFile, warnings: &[String]) -> Converted {
         nodes: Vec::new(),
         worlds: Vec::new(),
     };
-    if !objects.is_empty() && contained.iter().all(|&c| c) {
+    if !index.objects.is_empty() && contained.iter().all(|&c| c) {
         warnings.push("every object is inside another: no root object to place from".into());
     }
-    let mut visits = 0usize;
-    // Placement warnings, each once (a shared object is visited once per containment).
-    let mut once = std::collections::HashSet::new();
-    let mut warn_once = |warnings: &mut Vec<String>, w: String| {
-        if once.insert(w.clone()) {
-            warnings.push(w);
-        }
-    };
-    // Depth-first from each root, with the chain of objects above for cycle checks.
-    for (r, root) in objects.iter().enumerate() {
-        if contained[r] || objects_by_index.get(&root.index) != Some(&r) {
-            continue;
-        }
-        let mut stack: Vec<(usize, Affine, usize, Option<usize>)> =
-            vec![(r, Affine::IDENTITY, 0, None)];
-        let mut chain: Vec<usize> = Vec::new();
-        while let Some((k, parent, depth, parent_node)) = stack.pop() {
-            if builder.full {
-                break;
-            }
-            chain.truncate(depth);
-            visits += 1;
-            if visits > MAX_VISITS {
-                warnings.push(format!(
-                    "the object hierarchy expands to more than {MAX_VISITS} placements; the \
-                     rest is left out"
-                ));
-                break;
-            }
-            let o = objects[k];
-            let at = parent.then(&Affine::of_object(o));
-            if at.det().abs() < 1e-12 {
-                warn_once(
-                    &mut warnings,
-                    format!(
-                        "object {}: its scale is zero; its members are left out",
-                        o.index
-                    ),
-                );
-                continue;
-            }
-            chain.push(k);
-            let node = builder.node(
-                object_names[k].clone(),
-                parent_node,
-                node_transform(o).unwrap_or(NodeTransform::IDENTITY),
-            );
-            let mut children = Vec::new();
-            for m in &o.members {
-                for &i in &m.indices {
-                    match m.kind.as_str() {
-                        "block" => {
-                            if let Some(&b) = blocks_by_index.get(&i) {
-                                placed_blocks[b] = true;
-                                builder.place(b, &at, Some(node));
-                            }
-                        }
-                        kind @ ("light" | "entity" | "sound")
-                            if others.contains_key(&(kind, i)) =>
-                        {
-                            builder.node(
-                                format!("{kind} {i}"),
-                                Some(node),
-                                NodeTransform::IDENTITY,
-                            );
-                        }
-                        "object" => {
-                            let Some(&c) = objects_by_index.get(&i) else {
-                                continue;
-                            };
-                            if chain.contains(&c) {
-                                warn_once(
-                                    &mut warnings,
-                                    format!(
-                                        "object {} contains object {i}, which contains it; \
-                                         that member is left out",
-                                        o.index
-                                    ),
-                                );
-                                continue;
-                            }
-                            children.push((c, at, depth + 1, Some(node)));
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            stack.extend(children.into_iter().rev());
-        }
-    }
+    let placed_blocks = place_objects(&mut builder, &index, &contained, &mut warnings);
     for (b, placed) in placed_blocks.iter().enumerate() {
         if !placed {
-            if !objects.is_empty() {
+            if !index.objects.is_empty() {
                 warnings.push(format!(
                     "block {} is in no object; placed as it is",
                     builder.file_blocks[b].index
@@ -919,4 +731,225 @@ pub fn to_model(file: &WmpFile, warnings: &[String]) -> Converted {
         },
         warnings,
     }
+}
+
+/// What object members name, found by index: the level's blocks, its objects with their node
+/// names, and the other statements a member may be.
+struct Index<'a> {
+    /// Each block index's position in the blocks (the last of a block defined twice).
+    blocks_by_index: HashMap<u32, usize>,
+    /// The objects, in file order.
+    objects: Vec<&'a Object>,
+    /// Each object's node name: WED's group name (the comment after the opening brace), else
+    /// `object N`.
+    object_names: Vec<String>,
+    /// Each object index's position in `objects` (the last of an object defined twice).
+    objects_by_index: HashMap<u32, usize>,
+    /// The levels, lights, entities, sounds and paths, by kind and index.
+    others: HashMap<(&'static str, u32), ()>,
+}
+
+impl<'a> Index<'a> {
+    /// The look-ups of `file`, whose blocks are `file_blocks`; warns about blocks and objects
+    /// defined more than once.
+    fn new(file: &'a WmpFile, file_blocks: &[&Block], warnings: &mut Vec<String>) -> Self {
+        let mut blocks_by_index: HashMap<u32, usize> = HashMap::new();
+        for (i, b) in file_blocks.iter().enumerate() {
+            if blocks_by_index.insert(b.index, i).is_some() {
+                warnings.push(format!(
+                    "block {} is defined more than once; objects place the last",
+                    b.index
+                ));
+            }
+        }
+        let objects: Vec<&Object> = file.objects().collect();
+        // WED's group name (the comment after the opening brace), else `object N`.
+        let object_names: Vec<String> = file
+            .statements
+            .iter()
+            .filter_map(|s| match &s.item {
+                Item::Object(o) => Some(
+                    s.inner_comments
+                        .iter()
+                        .map(|c| c.trim())
+                        .find(|c| !c.is_empty())
+                        .map_or_else(|| format!("object {}", o.index), str::to_string),
+                ),
+                _ => None,
+            })
+            .collect();
+        let mut objects_by_index: HashMap<u32, usize> = HashMap::new();
+        for (i, o) in objects.iter().enumerate() {
+            if objects_by_index.insert(o.index, i).is_some() {
+                warnings.push(format!(
+                    "object {} is defined more than once; the last is used",
+                    o.index
+                ));
+            }
+        }
+        let mut others: HashMap<(&str, u32), ()> = HashMap::new();
+        for item in file.items() {
+            let key = match item {
+                Item::Level(l) => ("level", l.index),
+                Item::Light(l) => ("light", l.index),
+                Item::Entity(e) => ("entity", e.index),
+                Item::Sound(s) => ("sound", s.index),
+                Item::Path(p) => ("path", p.index),
+                _ => continue,
+            };
+            others.insert(key, ());
+        }
+        Index {
+            blocks_by_index,
+            objects,
+            object_names,
+            objects_by_index,
+            others,
+        }
+    }
+
+    /// Checks the objects' angles and members once (warning about angles larger than 2π,
+    /// unknown member kinds and members that are not defined); whether each object is a
+    /// member of another (those that are not are the roots).
+    fn check_members(&self, warnings: &mut Vec<String>) -> Vec<bool> {
+        let mut contained = vec![false; self.objects.len()];
+        for o in &self.objects {
+            let two_pi = std::f64::consts::TAU + 1e-3;
+            if let Some(a) = o.angles.iter().find(|a| a.value().abs() > two_pi) {
+                warnings.push(format!(
+                    "object {}: angle {} is larger than 2π; angles are read as radians, as in \
+                     the A4 manual (degrees?)",
+                    o.index,
+                    a.text()
+                ));
+            }
+            for m in &o.members {
+                for &i in &m.indices {
+                    let found = match m.kind.as_str() {
+                        "object" => self.objects_by_index.get(&i).map(|&k| contained[k] = true),
+                        "block" => self.blocks_by_index.get(&i).map(|_| ()),
+                        kind @ ("level" | "light" | "entity" | "sound" | "path") => {
+                            self.others.get(&(kind, i)).copied()
+                        }
+                        _ => {
+                            warnings.push(format!(
+                                "object {}: unknown member kind '{}'",
+                                o.index, m.kind
+                            ));
+                            break;
+                        }
+                    };
+                    if found.is_none() {
+                        warnings.push(format!("object {}: {} {i} is not defined", o.index, m.kind));
+                    }
+                }
+            }
+        }
+        contained
+    }
+}
+
+/// Places the objects depth-first from each root (an object no other contains), with the
+/// chain of objects above for cycle checks: a node per object visit, its blocks placed under
+/// it, its lights, entities and sounds as empty nodes. Which of `builder`'s blocks were
+/// placed.
+fn place_objects(
+    builder: &mut Builder<'_>,
+    index: &Index<'_>,
+    contained: &[bool],
+    warnings: &mut Vec<String>,
+) -> Vec<bool> {
+    let objects = &index.objects;
+    let mut placed_blocks = vec![false; builder.file_blocks.len()];
+    let mut visits = 0usize;
+    // Placement warnings, each once (a shared object is visited once per containment).
+    let mut once = std::collections::HashSet::new();
+    let mut warn_once = |warnings: &mut Vec<String>, w: String| {
+        if once.insert(w.clone()) {
+            warnings.push(w);
+        }
+    };
+    // Depth-first from each root, with the chain of objects above for cycle checks.
+    for (r, root) in objects.iter().enumerate() {
+        if contained[r] || index.objects_by_index.get(&root.index) != Some(&r) {
+            continue;
+        }
+        let mut stack: Vec<(usize, Affine, usize, Option<usize>)> =
+            vec![(r, Affine::IDENTITY, 0, None)];
+        let mut chain: Vec<usize> = Vec::new();
+        while let Some((k, parent, depth, parent_node)) = stack.pop() {
+            if builder.full {
+                break;
+            }
+            chain.truncate(depth);
+            visits += 1;
+            if visits > MAX_VISITS {
+                warnings.push(format!(
+                    "the object hierarchy expands to more than {MAX_VISITS} placements; the \
+                     rest is left out"
+                ));
+                break;
+            }
+            let o = objects[k];
+            let at = parent.then(&Affine::of_object(o));
+            if at.det().abs() < 1e-12 {
+                warn_once(
+                    warnings,
+                    format!(
+                        "object {}: its scale is zero; its members are left out",
+                        o.index
+                    ),
+                );
+                continue;
+            }
+            chain.push(k);
+            let node = builder.node(
+                index.object_names[k].clone(),
+                parent_node,
+                node_transform(o).unwrap_or(NodeTransform::IDENTITY),
+            );
+            let mut children = Vec::new();
+            for m in &o.members {
+                for &i in &m.indices {
+                    match m.kind.as_str() {
+                        "block" => {
+                            if let Some(&b) = index.blocks_by_index.get(&i) {
+                                placed_blocks[b] = true;
+                                builder.place(b, &at, Some(node));
+                            }
+                        }
+                        kind @ ("light" | "entity" | "sound")
+                            if index.others.contains_key(&(kind, i)) =>
+                        {
+                            builder.node(
+                                format!("{kind} {i}"),
+                                Some(node),
+                                NodeTransform::IDENTITY,
+                            );
+                        }
+                        "object" => {
+                            let Some(&c) = index.objects_by_index.get(&i) else {
+                                continue;
+                            };
+                            if chain.contains(&c) {
+                                warn_once(
+                                    warnings,
+                                    format!(
+                                        "object {} contains object {i}, which contains it; \
+                                         that member is left out",
+                                        o.index
+                                    ),
+                                );
+                                continue;
+                            }
+                            children.push((c, at, depth + 1, Some(node)));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            stack.extend(children.into_iter().rev());
+        }
+    }
+    placed_blocks
 }
