@@ -130,7 +130,7 @@ impl<'a> Document<'a> {
     /// engine would refuse is named in a warning with why, and the classic model is kept.
     pub fn to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Converted {
         let converted = self.file.to_model(options, resolver);
-        self.maybe_replaced(converted, options, resolver)
+        crate::rerelease::replace_if_preferred(converted, self.format(), options, resolver)
     }
 
     /// [`Document::to_model`], failing where the file gives no model at all: an interchange
@@ -143,24 +143,12 @@ impl<'a> Document<'a> {
         resolver: &dyn Resolver,
     ) -> Result<Converted> {
         let converted = self.file.try_to_model(options, resolver)?;
-        Ok(self.maybe_replaced(converted, options, resolver))
-    }
-
-    /// `converted` with the re-release replacement in its place when asked for
-    /// ([`Document::to_model`]).
-    fn maybe_replaced(
-        &self,
-        converted: Converted,
-        options: &ConvertOptions,
-        resolver: &dyn Resolver,
-    ) -> Converted {
-        if !options.prefer_md5 {
-            return converted;
-        }
-        match crate::rerelease::Game::of_format(self.format().name()) {
-            Some(game) => prefer_replacement(converted, game, resolver),
-            None => converted,
-        }
+        Ok(crate::rerelease::replace_if_preferred(
+            converted,
+            self.format(),
+            options,
+            resolver,
+        ))
     }
 
     /// The `info` summary, given the converted model.
@@ -250,48 +238,5 @@ impl<'a> Document<'a> {
             d.message = format!("as {}: {}", format.description(), d.message);
         }
         Ok(diags)
-    }
-}
-
-/// The classic model's re-release replacement in its place, when usable.
-fn prefer_replacement(
-    mut converted: Converted,
-    game: crate::rerelease::Game,
-    resolver: &dyn Resolver,
-) -> Converted {
-    let Some(rep) = crate::rerelease::find(game, &converted.model, resolver) else {
-        converted.warnings.push(format!(
-            "--prefer md5: no {} re-release replacement ({}) found; the classic model is shown",
-            game.describe(),
-            resolver
-                .model_name()
-                .map(|n| crate::rerelease::names(game, &n).mesh)
-                .unwrap_or_default()
-        ));
-        return converted;
-    };
-    if !rep.usable() {
-        for c in rep.checks.iter().filter(|c| c.error) {
-            converted
-                .warnings
-                .push(format!("re-release replacement not used: {}", c.message));
-        }
-        return converted;
-    }
-    match crate::rerelease::apply(&converted, &rep) {
-        Ok(mut out) => {
-            out.warnings.extend(
-                rep.checks
-                    .iter()
-                    .map(|c| format!("re-release replacement: {}", c.message)),
-            );
-            out
-        }
-        Err(e) => {
-            converted
-                .warnings
-                .push(format!("re-release replacement not used: {e}"));
-            converted
-        }
     }
 }

@@ -307,37 +307,31 @@ pub fn detect_codec(data: &[u8]) -> Option<(Format, &'static dyn Codec)> {
 // Detection by magic bytes (and, for text formats, content): `.mdl` alone can be Quake
 // (`IDPO`), 3D GameStudio (`MDL2`..`MDL7`), Half-Life (`IDST`) or even Quake 3 (`IDP3`)
 // data, so the first bytes decide. Each codec detects its own formats; the formats known by
-// their magic but not read are listed here so that they get a clear "not supported" message.
+// their magic but not read are listed once, in `io::magic` (below the formats, whose parsers
+// name a wrong file's format from it), so that they get a clear "not supported" message.
 
 pub use crate::io::magic::{describe, show_magic};
 
-/// Half-Life MDL (`IDST`, or `IDSQ` for sequence group files): detected, not read.
-pub const HALF_LIFE_MDL: Format = Format::detected_only("half-life-mdl", "Half-Life MDL", &["mdl"]);
-/// 3D GameStudio MDL6 (`MDL6`): detected, not read.
-pub const GS_MDL6: Format = Format::detected_only("gs-mdl6", "3D GameStudio MDL", &["mdl"]);
-/// 3D GameStudio binary level (`WMPB`): detected, not read yet.
-pub const WMP_BINARY: Format =
-    Format::detected_only("wmp", "3D GameStudio binary WMP level", &["wmp"]);
+/// The [`Format`] of a format only detected (`io::magic`'s table).
+const fn detected_format(f: crate::io::magic::DetectedOnly) -> Format {
+    Format::detected_only(f.name, f.description, f.extensions)
+}
 
-/// Magic numbers of formats no registered codec reads, checked after the codecs.
-const KNOWN_MAGIC: &[(&[u8; 4], Format)] = &[
-    (b"IDST", HALF_LIFE_MDL),
-    (b"IDSQ", HALF_LIFE_MDL),
-    (b"MDL6", GS_MDL6),
-    (b"WMPB", WMP_BINARY),
-];
+/// Half-Life MDL (`IDST`, or `IDSQ` for sequence group files): detected, not read.
+pub const HALF_LIFE_MDL: Format = detected_format(crate::io::magic::HALF_LIFE_MDL);
+/// 3D GameStudio MDL6 (`MDL6`): detected, not read.
+pub const GS_MDL6: Format = detected_format(crate::io::magic::GS_MDL6);
+/// 3D GameStudio binary level (`WMPB`): detected, not read yet.
+pub const WMP_BINARY: Format = detected_format(crate::io::magic::WMP_BINARY);
 
 /// Detects a format from the first bytes of a file: a registered codec's, or one of the
-/// formats known by their magic but not read.
+/// formats known by their magic but not read ([`crate::io::magic::DETECTED_ONLY`], checked
+/// after the codecs).
 pub fn detect(data: &[u8]) -> Option<Format> {
     if let Some((f, _)) = detect_codec(data) {
         return Some(f);
     }
-    let magic = data.get(..4)?;
-    KNOWN_MAGIC
-        .iter()
-        .find(|(m, _)| magic == &m[..])
-        .map(|(_, f)| *f)
+    crate::io::magic::detected_only(data).map(detected_format)
 }
 
 #[cfg(test)]
@@ -405,9 +399,14 @@ mod tests {
             .iter()
             .flat_map(|c| c.formats())
             .all(|f| f.is_supported()));
-        for (magic, format) in [(b"IDST", HALF_LIFE_MDL), (b"MDL6", GS_MDL6)] {
+        // Every format only detected: no codec reads its magic, detection gives it, unread.
+        for (magic, only) in crate::io::magic::DETECTED_ONLY {
+            let format = detect(&magic[..]).expect("detected");
+            assert!(detect_codec(&magic[..]).is_none(), "{}", only.name);
+            assert!(!format.is_supported());
+            assert_eq!(format.name(), only.name);
             assert_eq!(
-                crate::io::magic::describe(magic),
+                crate::io::magic::describe(&magic[..]),
                 format!(
                     "this is a {} file, which is not supported",
                     format.description()

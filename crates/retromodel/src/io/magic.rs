@@ -5,29 +5,74 @@
 //! what the file really is (`md2: header: bad magic "IDPO": this is Quake MDL`) without
 //! reaching up to the registry. `registry`'s tests hold it against the codecs' own detection.
 
-/// The binary formats by their first four bytes: magic, the format in words, and whether
-/// retromodel reads it.
-const MAGICS: &[(&[u8; 4], &str, bool)] = &[
-    (b"IDPO", "Quake MDL", true),
-    (b"RAPO", "Hexen II mission-pack MDL (RAPO)", true),
-    (b"MD16", "QuakeForge MD16", true),
-    (b"IDP2", "Quake 2 MD2", true),
-    (b"IDP3", "Quake 3 MD3", true),
-    (b"MDL2", "3D GameStudio MDL", true),
-    (b"MDL3", "3D GameStudio MDL", true),
-    (b"MDL4", "3D GameStudio MDL", true),
-    (b"MDL5", "3D GameStudio MDL", true),
-    (b"MDL7", "3D GameStudio MDL", true),
-    (b"HMP4", "3D GameStudio HMP terrain", true),
-    (b"HMP5", "3D GameStudio HMP terrain", true),
-    (b"HMP7", "3D GameStudio HMP terrain", true),
-    (b"glTF", "glTF 2.0 binary", true),
-    (b"INTE", "Inter-Quake Model (IQM)", true),
-    (b"IDST", "Half-Life MDL", false),
-    (b"IDSQ", "Half-Life MDL", false),
-    (b"MDL6", "3D GameStudio MDL", false),
-    (b"WMPB", "3D GameStudio binary WMP level", false),
+/// The binary formats retromodel reads, by their first four bytes: magic and the format in
+/// words.
+const MAGICS: &[(&[u8; 4], &str)] = &[
+    (b"IDPO", "Quake MDL"),
+    (b"RAPO", "Hexen II mission-pack MDL (RAPO)"),
+    (b"MD16", "QuakeForge MD16"),
+    (b"IDP2", "Quake 2 MD2"),
+    (b"IDP3", "Quake 3 MD3"),
+    (b"MDL2", "3D GameStudio MDL"),
+    (b"MDL3", "3D GameStudio MDL"),
+    (b"MDL4", "3D GameStudio MDL"),
+    (b"MDL5", "3D GameStudio MDL"),
+    (b"MDL7", "3D GameStudio MDL"),
+    (b"HMP4", "3D GameStudio HMP terrain"),
+    (b"HMP5", "3D GameStudio HMP terrain"),
+    (b"HMP7", "3D GameStudio HMP terrain"),
+    (b"glTF", "glTF 2.0 binary"),
+    (b"INTE", "Inter-Quake Model (IQM)"),
 ];
+
+/// A format known by its magic number but read by no codec: what the registry makes a
+/// `Format::detected_only` of, so that such a file gets a clear "not supported" message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DetectedOnly {
+    /// The short name (`half-life-mdl`).
+    pub name: &'static str,
+    /// The format in words (`Half-Life MDL`).
+    pub description: &'static str,
+    /// Its file extensions, lower case without the dot.
+    pub extensions: &'static [&'static str],
+}
+
+/// Half-Life MDL (`IDST`, or `IDSQ` for sequence group files).
+pub const HALF_LIFE_MDL: DetectedOnly = DetectedOnly {
+    name: "half-life-mdl",
+    description: "Half-Life MDL",
+    extensions: &["mdl"],
+};
+/// 3D GameStudio MDL6 (`MDL6`).
+pub const GS_MDL6: DetectedOnly = DetectedOnly {
+    name: "gs-mdl6",
+    description: "3D GameStudio MDL",
+    extensions: &["mdl"],
+};
+/// 3D GameStudio binary level (`WMPB`), not read yet.
+pub const WMP_BINARY: DetectedOnly = DetectedOnly {
+    name: "wmp",
+    description: "3D GameStudio binary WMP level",
+    extensions: &["wmp"],
+};
+
+/// The formats only detected, by their first four bytes: the one list of them (the registry
+/// detects them after its codecs).
+pub const DETECTED_ONLY: &[(&[u8; 4], DetectedOnly)] = &[
+    (b"IDST", HALF_LIFE_MDL),
+    (b"IDSQ", HALF_LIFE_MDL),
+    (b"MDL6", GS_MDL6),
+    (b"WMPB", WMP_BINARY),
+];
+
+/// The format only detected ([`DETECTED_ONLY`]) that a file's first four bytes belong to.
+pub fn detected_only(magic: &[u8]) -> Option<DetectedOnly> {
+    let magic = magic.get(..4)?;
+    DETECTED_ONLY
+        .iter()
+        .find(|(m, _)| magic == &m[..])
+        .map(|(_, f)| *f)
+}
 
 /// The format a file's first four bytes belong to, in words, and whether it is read; `None`
 /// for no known binary magic.
@@ -35,8 +80,9 @@ pub fn known(magic: &[u8]) -> Option<(&'static str, bool)> {
     let magic = magic.get(..4)?;
     MAGICS
         .iter()
-        .find(|(m, _, _)| magic == &m[..])
-        .map(|(_, description, supported)| (*description, *supported))
+        .find(|(m, _)| magic == &m[..])
+        .map(|(_, description)| (*description, true))
+        .or_else(|| detected_only(magic).map(|f| (f.description, false)))
 }
 
 /// Names what four magic bytes belong to, for error messages: `this is Quake MDL`, `this is a

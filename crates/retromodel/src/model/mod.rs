@@ -10,6 +10,7 @@ pub mod bake;
 mod clips;
 pub mod frame_names;
 pub mod influences;
+mod join;
 pub mod pose;
 pub mod retime;
 pub mod rig;
@@ -22,6 +23,7 @@ mod validate;
 pub mod weld;
 
 pub use clips::{clips_from_frame_names, opening_clip};
+pub use join::join_animations;
 pub use scene::{mul_matrix, Matrix4, MeshPart, NodeTransform, SceneNode};
 pub use skeletal::{
     CameraKey, CameraPath, FrameSource, Frames, JointTransform, ScaleFrames, SkeletalAnimation,

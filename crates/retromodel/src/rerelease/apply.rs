@@ -1,9 +1,15 @@
-//! Applying a pair: the replacement shown in the classic model's place ([`apply`]).
+//! Applying a pair: the replacement shown in the classic model's place ([`apply`]), and
+//! `--prefer md5` as reading a file applies it ([`replace_if_preferred`]).
 
-use super::pair::Replacement;
+use super::game::Game;
+use super::layout::names;
+use super::pair::{find, Replacement};
+use crate::codec::Format;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::Limits;
 use crate::model::{self, Clip, Converted, SkeletalAnimation, WeightScales};
+use crate::options::ConvertOptions;
+use crate::resolve::Resolver;
 
 /// The model to show in the classic model's place: the replacement's meshes, joints and skins
 /// (the classic skins where none was found), its animation cut into the classic model's clips
@@ -138,5 +144,64 @@ fn slice_animation(a: &SkeletalAnimation, clip: &Clip) -> SkeletalAnimation {
                 .collect(),
             scale_positions: ws.scale_positions.clone(),
         }),
+    }
+}
+
+/// `converted` (a model read from a file of `format`) with its re-release replacement in its
+/// place when [`ConvertOptions::prefer_md5`] asks for it and `format` has a re-release (a
+/// Quake II MD2, a Quake MDL): [`apply`] of the pair the engine would use; a pair it would
+/// refuse, or none, is named in a warning and the classic model kept
+/// ([`crate::document::Document::to_model`]).
+pub fn replace_if_preferred(
+    converted: Converted,
+    format: Format,
+    options: &ConvertOptions,
+    resolver: &dyn Resolver,
+) -> Converted {
+    if !options.prefer_md5 {
+        return converted;
+    }
+    match Game::of_format(format.name()) {
+        Some(game) => prefer_replacement(converted, game, resolver),
+        None => converted,
+    }
+}
+
+/// The classic model's re-release replacement in its place, when usable.
+fn prefer_replacement(mut converted: Converted, game: Game, resolver: &dyn Resolver) -> Converted {
+    let Some(rep) = find(game, &converted.model, resolver) else {
+        converted.warnings.push(format!(
+            "--prefer md5: no {} re-release replacement ({}) found; the classic model is shown",
+            game.describe(),
+            resolver
+                .model_name()
+                .map(|n| names(game, &n).mesh)
+                .unwrap_or_default()
+        ));
+        return converted;
+    };
+    if !rep.usable() {
+        for c in rep.checks.iter().filter(|c| c.error) {
+            converted
+                .warnings
+                .push(format!("re-release replacement not used: {}", c.message));
+        }
+        return converted;
+    }
+    match apply(&converted, &rep) {
+        Ok(mut out) => {
+            out.warnings.extend(
+                rep.checks
+                    .iter()
+                    .map(|c| format!("re-release replacement: {}", c.message)),
+            );
+            out
+        }
+        Err(e) => {
+            converted
+                .warnings
+                .push(format!("re-release replacement not used: {e}"));
+            converted
+        }
     }
 }

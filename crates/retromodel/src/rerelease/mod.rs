@@ -35,7 +35,9 @@ mod game;
 mod layout;
 mod pair;
 
-pub use apply::{apply, apply_with};
+/// Moved to [`crate::model::join_animations`]; the old path still works.
+pub use crate::model::join_animations;
+pub use apply::{apply, apply_with, replace_if_preferred};
 pub use game::{Game, ENGINES};
-pub use layout::{author, join_animations, md5_skin_path, names, write_layout, Names};
+pub use layout::{author, md5_skin_path, names, write_layout, Names};
 pub use pair::{find, find_with, validate_pair, Check, Replacement};
