@@ -73,27 +73,45 @@ pub fn read(data: &[u8], limits: &Limits, resolver: &dyn Resolver) -> Result<Mod
         .model)
 }
 
-/// The bytes of every file under `$RETROMODEL_CORPUS` whose extension is one of `extensions`
-/// (none when it is not set): corpus input for the library's unit tests.
+/// The bytes of every file under `$RETROMODEL_CORPUS` whose extension is one of `extensions`:
+/// corpus input for the library's unit tests. When the variable is not set, none (said on
+/// stderr); when it is set, a folder without `MANIFEST.tsv`, a file or folder that cannot be
+/// read, or no file of these extensions fails the test (issue 45: a corpus check that
+/// finds nothing must not pass on the fixtures alone).
 #[cfg(test)]
 pub(crate) fn corpus_files(extensions: &[&str]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     let Some(dir) = std::env::var_os("RETROMODEL_CORPUS") else {
+        eprintln!("RETROMODEL_CORPUS is not set: the corpus part ({extensions:?}) skipped");
         return out;
     };
-    let mut stack = vec![std::path::PathBuf::from(dir)];
+    let root = std::path::PathBuf::from(dir);
+    assert!(
+        root.join("MANIFEST.tsv").is_file(),
+        "RETROMODEL_CORPUS={} has no MANIFEST.tsv",
+        root.display()
+    );
+    let mut stack = vec![root.clone()];
     while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = e.path();
+        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+        for e in entries {
+            let path = e.unwrap_or_else(|e| panic!("{}: {e}", d.display())).path();
             if path.is_dir() {
                 stack.push(path);
             } else if path
                 .extension()
                 .is_some_and(|x| extensions.iter().any(|e| x == *e))
             {
-                out.push(std::fs::read(&path).unwrap());
+                out.push(
+                    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+                );
             }
         }
     }
+    assert!(
+        !out.is_empty(),
+        "RETROMODEL_CORPUS={}: no {extensions:?} files",
+        root.display()
+    );
     out
 }
