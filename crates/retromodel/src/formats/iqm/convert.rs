@@ -428,40 +428,26 @@ pub fn file_to_model(file: &File<'_>) -> Converted {
 /// frames in those bytes rather than in a copy ([`FrameDecoder::from_source`]).
 pub fn file_to_model_from(file: &File<'_>, source: Option<&SharedBytes>) -> Converted {
     let mut warnings = Vec::new();
-    let version = file.header.version;
-    let nv = file.header.num_vertexes as usize;
-    // Each mesh reads its own vertices from the arrays (no copy of the whole arrays first).
-    let positions = file.array(ArrayType::Position);
-    let normals = file.array(ArrayType::Normal);
-    let uvs = file.array(ArrayType::Texcoord);
-    let blend = match (
-        file.array(ArrayType::BlendIndexes),
-        file.array(ArrayType::BlendWeights),
-    ) {
-        (Some(i), Some(w)) if !file.joints.is_empty() => Some((i, w)),
-        _ => None,
-    };
-    // Blend arrays of up to four components, decoded once (but for four bytes each, the
-    // usual case, read in place).
-    type Blend4 = (Vec<[f32; 4]>, Vec<[f32; 4]>);
-    let byte_blend = blend.filter(|(i, w)| {
-        [i, w]
-            .iter()
-            .all(|a| a.size == 4 && a.component_format() == ComponentFormat::UByte)
-    });
-    let blend4: Option<Blend4> = blend
-        .filter(|(i, w)| i.size <= 4 && w.size <= 4 && byte_blend.is_none())
-        .map(|(i, w)| {
-            (
-                components::<4>(i, 0..nv, false),
-                components::<4>(w, 0..nv, true),
-            )
-        });
-    if nv > 0 && !file.meshes.is_empty() && positions.is_none() {
+    let nv = file.header.num_vertexes;
+    if nv > 0 && !file.meshes.is_empty() && file.array(ArrayType::Position).is_none() {
         warnings.push("no position array: the meshes are left out".to_string());
     }
+    let joints = bind_joints(file, &mut warnings);
+    let meshes = convert_meshes(file, &mut warnings);
+    let mut model = Model {
+        meshes,
+        joints,
+        ..Model::default()
+    };
+    add_animations_from(file, source, &mut model, &mut warnings);
+    Converted { model, warnings }
+}
 
-    // Joints: local bind transforms composed into object space.
+/// The joints: local bind transforms composed into object space. A joint whose bind pose
+/// is not a finite turn goes to its parent, unturned; both that and a bind scale other than
+/// 1 are warned about.
+fn bind_joints(file: &File<'_>, warnings: &mut Vec<String>) -> Vec<crate::model::Joint> {
+    let version = file.header.version;
     let mut global: Vec<[f32; 16]> = Vec::with_capacity(file.joints.len());
     let mut joints = Vec::with_capacity(file.joints.len());
     let (mut scaled_bind, mut bad_bind) = (0, 0);
@@ -507,9 +493,76 @@ pub fn file_to_model_from(file: &File<'_>, source: Option<&SharedBytes>) -> Conv
              position and turn, not their scale"
         ));
     }
+    joints
+}
+
+/// Blend arrays of up to four components, decoded once: indexes, then weights.
+type Blend4 = (Vec<[f32; 4]>, Vec<[f32; 4]>);
+
+/// The blend index and weight arrays, and how the meshes read them.
+struct BlendArrays<'f> {
+    /// The index and weight arrays, where both are present and the file has joints.
+    arrays: Option<(&'f VertexArray<'f>, &'f VertexArray<'f>)>,
+    /// Whether both are four bytes a vertex (the usual case, read in place).
+    bytes: bool,
+    /// Otherwise, for up to four components each, both decoded once.
+    decoded: Option<Blend4>,
+}
+
+impl<'f> BlendArrays<'f> {
+    /// Finds the blend arrays of `file`, of `nv` vertices.
+    fn of(file: &'f File<'_>, nv: usize) -> Self {
+        let arrays = match (
+            file.array(ArrayType::BlendIndexes),
+            file.array(ArrayType::BlendWeights),
+        ) {
+            (Some(i), Some(w)) if !file.joints.is_empty() => Some((i, w)),
+            _ => None,
+        };
+        let bytes = arrays.is_some_and(|(i, w)| {
+            [i, w]
+                .iter()
+                .all(|a| a.size == 4 && a.component_format() == ComponentFormat::UByte)
+        });
+        let decoded = arrays
+            .filter(|(i, w)| i.size <= 4 && w.size <= 4 && !bytes)
+            .map(|(i, w)| {
+                (
+                    components::<4>(i, 0..nv, false),
+                    components::<4>(w, 0..nv, true),
+                )
+            });
+        BlendArrays {
+            arrays,
+            bytes,
+            decoded,
+        }
+    }
+}
+
+/// What the meshes left out or patched, for the warnings.
+#[derive(Default)]
+struct MeshTally {
+    /// Triangles with a vertex outside their mesh's range.
+    dropped: usize,
+    /// Vertices without weight.
+    unweighted: usize,
+    /// Blend indexes past the joints.
+    bad_joint: usize,
+}
+
+/// The meshes, each reading its own vertices from the arrays (no copy of the whole arrays
+/// first); none without a position array (the caller warns of that). What was left out is
+/// warned about.
+fn convert_meshes(file: &File<'_>, warnings: &mut Vec<String>) -> Vec<Mesh> {
+    let nv = file.header.num_vertexes as usize;
+    let positions = file.array(ArrayType::Position);
+    let normals = file.array(ArrayType::Normal);
+    let uvs = file.array(ArrayType::Texcoord);
+    let blend = BlendArrays::of(file, nv);
 
     let mut meshes = Vec::with_capacity(file.meshes.len());
-    let (mut dropped, mut unweighted, mut bad_joint) = (0usize, 0usize, 0usize);
+    let mut tally = MeshTally::default();
     for m in &file.meshes {
         let Some(positions) = &positions else { break };
         let first = m.first_vertex as usize;
@@ -517,33 +570,7 @@ pub fn file_to_model_from(file: &File<'_>, source: Option<&SharedBytes>) -> Conv
         let p: Vec<[f32; 3]> = components::<3>(positions, range.clone(), false);
         let tris = &file.triangles
             [m.first_triangle as usize..(m.first_triangle + m.num_triangles) as usize];
-        // Clockwise seen from the front, as the Model keeps them; in one pass where every
-        // triangle lies in the mesh's range (the usual case).
-        let (lo, count) = (m.first_vertex, m.num_vertexes);
-        // In the mesh's range (exactly, even for a range a parsed file would not have).
-        let within = |v: u32| (v >= lo) & (v.wrapping_sub(lo) < count);
-        let inside = |t: &&[u32; 3]| t.iter().all(|&v| within(v));
-        // Both passes over the flat indices, without an early exit: they vectorise.
-        let all_inside = tris
-            .as_flattened()
-            .iter()
-            .fold(true, |ok, &v| ok & within(v));
-        let triangles: Vec<[u32; 3]> = if all_inside {
-            let mut out = vec![[0u32; 3]; tris.len()];
-            out.as_flattened_mut()
-                .iter_mut()
-                .zip(tris.as_flattened())
-                .for_each(|(o, &v)| *o = v - lo);
-            out
-        } else {
-            let kept: Vec<[u32; 3]> = tris
-                .iter()
-                .filter(inside)
-                .map(|t| t.map(|v| v - lo))
-                .collect();
-            dropped += tris.len() - kept.len();
-            kept
-        };
+        let triangles = mesh_triangles(tris, m.first_vertex, m.num_vertexes, &mut tally);
         let n = match normals {
             Some(n) => {
                 let mut n = components::<3>(n, range.clone(), false);
@@ -557,106 +584,12 @@ pub fn file_to_model_from(file: &File<'_>, source: Option<&SharedBytes>) -> Conv
             Some(u) => components::<2>(u, range.clone(), false),
             None => vec![[0.0; 2]; p.len()],
         };
-        let joint_weights = match (blend, &blend4) {
-            (Some((ia, wa)), _) if byte_blend.is_some() => {
-                // Four byte indexes and four byte weights a vertex: what the blend4 path
-                // below computes, the same operations in the same order, without its copies.
-                let joints = file.joints.len();
-                let (ib, wb) = (
-                    ia.data.get(4 * range.start..).unwrap_or(&[]),
-                    wa.data.get(4 * range.start..).unwrap_or(&[]),
-                );
-                ib.as_chunks::<4>()
-                    .0
-                    .iter()
-                    .zip(wb.as_chunks::<4>().0)
-                    .take(range.len())
-                    .map(|(i, w)| {
-                        // The usual vertex: its weights not 0 up to some lane and 0 after
-                        // it, those lanes naming distinct joints. Computed in registers
-                        // (no array written lane by lane and read back whole, which stalls).
-                        let used = w.iter().take_while(|&&b| b != 0).count();
-                        let fast = w[used..].iter().all(|&b| b == 0)
-                            && (0..used)
-                                .all(|c| usize::from(i[c]) < joints && !i[..c].contains(&i[c]));
-                        if fast && used > 0 {
-                            let f = w.map(|b| f32::from(b) * (1.0 / 255.0));
-                            // Lanes past `used` are 0: they add nothing.
-                            let sum = ((f[0] + f[1]) + f[2]) + f[3];
-                            let inf = std::array::from_fn(|c| (u32::from(i[c]), f[c] / sum));
-                            return Influences::from_buf_and_len(inf, used);
-                        }
-                        // Kept influences first, in the stored order (a joint named twice
-                        // adds up in its first place), unused lanes 0.
-                        let mut js = [0u32; 4];
-                        let mut ws = [0f32; 4];
-                        let mut k = 0;
-                        for c in 0..4 {
-                            if w[c] == 0 {
-                                continue;
-                            }
-                            let w = f32::from(w[c]) * (1.0 / 255.0);
-                            let j = u32::from(i[c]);
-                            if j as usize >= joints {
-                                bad_joint += 1;
-                                continue;
-                            }
-                            match js[..k].iter().position(|&q| q == j) {
-                                Some(at) => ws[at] += w,
-                                None => {
-                                    js[k] = j;
-                                    ws[k] = w;
-                                    k += 1;
-                                }
-                            }
-                        }
-                        let sum: f32 = ws[..k].iter().sum();
-                        if sum > 0.0 {
-                            let inf = std::array::from_fn(|c| (js[c], ws[c] / sum));
-                            Influences::from_buf_and_len(inf, k)
-                        } else {
-                            unweighted += 1;
-                            Influences::from_slice(&[(0, 1.0)])
-                        }
-                    })
-                    .collect()
+        let joint_weights = match blend.arrays {
+            Some((ia, wa)) if blend.bytes => {
+                byte_weights(file.joints.len(), ia, wa, range.clone(), &mut tally)
             }
-            (Some((ia, wa)), blend4) => {
-                let size = ia.size.min(wa.size) as usize;
-                let wunit = wa.component_format().unit();
-                range
-                    .clone()
-                    .map(|v| {
-                        let mut inf = Influences::new();
-                        for c in 0..size {
-                            let (j, w) = match blend4 {
-                                Some((i4, w4)) => (f64::from(i4[v][c]), w4[v][c]),
-                                None => (ia.get(v, c), (wa.get(v, c) / wunit) as f32),
-                            };
-                            if w.is_nan() || w <= 0.0 {
-                                continue;
-                            }
-                            if !(j >= 0.0 && (j as usize) < file.joints.len()) {
-                                bad_joint += 1;
-                                continue;
-                            }
-                            match inf.iter_mut().find(|(k, _)| *k == j as u32) {
-                                Some((_, acc)) => *acc += w,
-                                None => inf.push((j as u32, w)),
-                            }
-                        }
-                        let sum: f32 = inf.iter().map(|(_, w)| w).sum();
-                        if sum > 0.0 {
-                            inf.iter_mut().for_each(|(_, w)| *w /= sum);
-                        } else {
-                            unweighted += 1;
-                            inf = Influences::from_slice(&[(0, 1.0)]);
-                        }
-                        inf
-                    })
-                    .collect()
-            }
-            (None, _) => Vec::new(),
+            Some((ia, wa)) => weights(file, ia, wa, &blend.decoded, range.clone(), &mut tally),
+            None => Vec::new(),
         };
         meshes.push(Mesh {
             name: file.text_at(m.name),
@@ -671,6 +604,11 @@ pub fn file_to_model_from(file: &File<'_>, source: Option<&SharedBytes>) -> Conv
             skin_size: None,
         });
     }
+    let MeshTally {
+        dropped,
+        unweighted,
+        bad_joint,
+    } = tally;
     if dropped > 0 {
         warnings.push(format!(
             "{dropped} triangles use vertices outside their mesh's range: left out"
@@ -686,14 +624,152 @@ pub fn file_to_model_from(file: &File<'_>, source: Option<&SharedBytes>) -> Conv
             "{bad_joint} blend indexes name no joint: those influences are left out"
         ));
     }
+    meshes
+}
 
-    let mut model = Model {
-        meshes,
-        joints,
-        ..Model::default()
-    };
-    add_animations_from(file, source, &mut model, &mut warnings);
-    Converted { model, warnings }
+/// A mesh's triangles `tris`, made relative to its vertices `lo..lo + count`; those with a
+/// vertex outside that range are left out (and counted).
+fn mesh_triangles(tris: &[[u32; 3]], lo: u32, count: u32, tally: &mut MeshTally) -> Vec<[u32; 3]> {
+    // Clockwise seen from the front, as the Model keeps them; in one pass where every
+    // triangle lies in the mesh's range (the usual case).
+    // In the mesh's range (exactly, even for a range a parsed file would not have).
+    let within = |v: u32| (v >= lo) & (v.wrapping_sub(lo) < count);
+    let inside = |t: &&[u32; 3]| t.iter().all(|&v| within(v));
+    // Both passes over the flat indices, without an early exit: they vectorise.
+    let all_inside = tris
+        .as_flattened()
+        .iter()
+        .fold(true, |ok, &v| ok & within(v));
+    if all_inside {
+        let mut out = vec![[0u32; 3]; tris.len()];
+        out.as_flattened_mut()
+            .iter_mut()
+            .zip(tris.as_flattened())
+            .for_each(|(o, &v)| *o = v - lo);
+        out
+    } else {
+        let kept: Vec<[u32; 3]> = tris
+            .iter()
+            .filter(inside)
+            .map(|t| t.map(|v| v - lo))
+            .collect();
+        tally.dropped += tris.len() - kept.len();
+        kept
+    }
+}
+
+/// The influences of the vertices `range` from four byte indexes and four byte weights a
+/// vertex: what [`weights`] computes from the decoded arrays, the same operations in the
+/// same order, without its copies.
+fn byte_weights(
+    joints: usize,
+    ia: &VertexArray<'_>,
+    wa: &VertexArray<'_>,
+    range: std::ops::Range<usize>,
+    tally: &mut MeshTally,
+) -> Vec<Influences> {
+    let (ib, wb) = (
+        ia.data.get(4 * range.start..).unwrap_or(&[]),
+        wa.data.get(4 * range.start..).unwrap_or(&[]),
+    );
+    ib.as_chunks::<4>()
+        .0
+        .iter()
+        .zip(wb.as_chunks::<4>().0)
+        .take(range.len())
+        .map(|(i, w)| {
+            // The usual vertex: its weights not 0 up to some lane and 0 after
+            // it, those lanes naming distinct joints. Computed in registers
+            // (no array written lane by lane and read back whole, which stalls).
+            let used = w.iter().take_while(|&&b| b != 0).count();
+            let fast = w[used..].iter().all(|&b| b == 0)
+                && (0..used).all(|c| usize::from(i[c]) < joints && !i[..c].contains(&i[c]));
+            if fast && used > 0 {
+                let f = w.map(|b| f32::from(b) * (1.0 / 255.0));
+                // Lanes past `used` are 0: they add nothing.
+                let sum = ((f[0] + f[1]) + f[2]) + f[3];
+                let inf = std::array::from_fn(|c| (u32::from(i[c]), f[c] / sum));
+                return Influences::from_buf_and_len(inf, used);
+            }
+            // Kept influences first, in the stored order (a joint named twice
+            // adds up in its first place), unused lanes 0.
+            let mut js = [0u32; 4];
+            let mut ws = [0f32; 4];
+            let mut k = 0;
+            for c in 0..4 {
+                if w[c] == 0 {
+                    continue;
+                }
+                let w = f32::from(w[c]) * (1.0 / 255.0);
+                let j = u32::from(i[c]);
+                if j as usize >= joints {
+                    tally.bad_joint += 1;
+                    continue;
+                }
+                match js[..k].iter().position(|&q| q == j) {
+                    Some(at) => ws[at] += w,
+                    None => {
+                        js[k] = j;
+                        ws[k] = w;
+                        k += 1;
+                    }
+                }
+            }
+            let sum: f32 = ws[..k].iter().sum();
+            if sum > 0.0 {
+                let inf = std::array::from_fn(|c| (js[c], ws[c] / sum));
+                Influences::from_buf_and_len(inf, k)
+            } else {
+                tally.unweighted += 1;
+                Influences::from_slice(&[(0, 1.0)])
+            }
+        })
+        .collect()
+}
+
+/// The influences of the vertices `range` from the blend arrays `ia` and `wa` of any
+/// format (read from `blend4` where they were decoded): weights not above 0 and indexes
+/// past the joints left out, a joint named twice added up, weights divided by their sum.
+fn weights(
+    file: &File<'_>,
+    ia: &VertexArray<'_>,
+    wa: &VertexArray<'_>,
+    blend4: &Option<Blend4>,
+    range: std::ops::Range<usize>,
+    tally: &mut MeshTally,
+) -> Vec<Influences> {
+    let size = ia.size.min(wa.size) as usize;
+    let wunit = wa.component_format().unit();
+    range
+        .map(|v| {
+            let mut inf = Influences::new();
+            for c in 0..size {
+                let (j, w) = match blend4 {
+                    Some((i4, w4)) => (f64::from(i4[v][c]), w4[v][c]),
+                    None => (ia.get(v, c), (wa.get(v, c) / wunit) as f32),
+                };
+                if w.is_nan() || w <= 0.0 {
+                    continue;
+                }
+                if !(j >= 0.0 && (j as usize) < file.joints.len()) {
+                    tally.bad_joint += 1;
+                    continue;
+                }
+                match inf.iter_mut().find(|(k, _)| *k == j as u32) {
+                    Some((_, acc)) => *acc += w,
+                    None => inf.push((j as u32, w)),
+                }
+            }
+            let sum: f32 = inf.iter().map(|(_, w)| w).sum();
+            if sum > 0.0 {
+                inf.iter_mut().for_each(|(_, w)| *w /= sum);
+            } else {
+                tally.unweighted += 1;
+                inf = Influences::from_slice(&[(0, 1.0)]);
+            }
+            inf
+        })
+        .collect()
 }
 
 /// A range of a file's frames played as one animation: an `iqmanim` record or a

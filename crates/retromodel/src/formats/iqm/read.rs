@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use super::raw::*;
 use super::FORMAT;
-use crate::error::{ErrorKind, Result, ResultExt};
+use crate::error::{Error, ErrorKind, Result, ResultExt};
 use crate::io::{layout, Fields, Reader};
 use crate::limits::{Budget, Limits};
 
@@ -33,79 +33,156 @@ impl<'a> File<'a> {
     pub fn parse(data: &'a [u8], limits: &Limits) -> Result<File<'a>> {
         let mut r = Reader::new(data, FORMAT);
         let header = read_header(&mut r).context_with(|| "header")?;
-        let h = header;
-        let version = h.version;
-        if h.filesize as usize > data.len() {
-            return Err(r.error_at(
-                field_at(1),
-                ErrorKind::Truncated,
-                format!(
-                    "filesize = {} is past the end of the file ({} bytes)",
-                    h.filesize,
-                    data.len()
-                ),
-            ));
-        }
-        for (i, (name, value)) in h.fields().iter().enumerate() {
-            if name.starts_with("num_") && *value > limits.max_count {
-                return Err(r.error_at(
-                    field_at(i),
-                    ErrorKind::LimitExceeded,
-                    format!("{name} = {value} exceeds the limit of {}", limits.max_count),
-                ));
-            }
-        }
-        let mut budget = Budget::new(limits);
+        check_header(&r, &header, data.len(), limits)?;
+        let mut p = Parser {
+            data,
+            r,
+            h: header,
+            budget: Budget::new(limits),
+            covered: vec![(0, HEADER_SIZE)],
+        };
         // A frame costs its poses and its own list (the Model may decode each frame twice:
         // animations that overlap are bounded to that in `convert::add_ranges`).
-        let per_frame = u64::from(h.num_poses.max(h.num_joints)) * FRAME_POSE_COST + FRAME_COST;
-        r.charge(
-            &mut budget,
-            u64::from(h.num_frames) * per_frame,
+        let per_frame =
+            u64::from(header.num_poses.max(header.num_joints)) * FRAME_POSE_COST + FRAME_COST;
+        p.r.charge(
+            &mut p.budget,
+            u64::from(header.num_frames) * per_frame,
             field_at(19),
         )?;
-        let mut covered = vec![(0, HEADER_SIZE)];
-        let sect = |covered: &mut Vec<(usize, usize)>,
-                    r: &Reader<'_>,
-                    name: &str,
-                    field: usize,
-                    ofs: u32,
-                    count: u32,
-                    size: usize| {
-            let start = section(r, name, field_at(field), ofs, count, size, data.len())?;
-            let len = count as usize * size;
-            if len > 0 {
-                covered.push((start, start + len));
-            }
-            Ok::<(usize, usize), crate::error::Error>((start, len))
-        };
-        let (text_at, text_len) = sect(&mut covered, &r, "text", 4, h.ofs_text, h.num_text, 1)?;
-        let text = Cow::Borrowed(&data[text_at..text_at + text_len]);
-        let name_ok = |ofs: u32| ofs == 0 || ofs < h.num_text;
-        let bad_name = |r: &Reader<'_>, at: usize, what: String, ofs: u32| {
-            r.error_at(
-                at,
-                ErrorKind::IndexOutOfRange,
-                format!(
-                    "{what}: name offset {ofs} is outside the text ({} bytes)",
-                    h.num_text
-                ),
-            )
-        };
+        let text = p.text()?;
+        let meshes = p.meshes()?;
+        let vertex_arrays = p.vertex_arrays()?;
+        let (triangles, adjacency) = p.triangles()?;
+        let joints = p.joints()?;
+        let poses = p.poses()?;
+        let anims = p.anims()?;
+        let (frames, bounds) = p.frames()?;
+        let comment = p.comment()?;
+        let extensions = p.extensions()?;
+        let gaps = layout::find_gaps(data, p.covered);
+        Ok(File {
+            header,
+            text,
+            meshes,
+            vertex_arrays,
+            triangles,
+            adjacency,
+            joints,
+            poses,
+            anims,
+            frames,
+            bounds,
+            comment,
+            extensions,
+            gaps,
+        })
+    }
+}
 
-        let (meshes_at, _) = sect(
-            &mut covered,
-            &r,
-            "meshes",
-            6,
-            h.ofs_meshes,
-            h.num_meshes,
-            MESH_SIZE,
+/// Checks the header against the data and the limits: `filesize` within the data, every
+/// `num_` field within `max_count`.
+fn check_header(r: &Reader<'_>, h: &Header, data_len: usize, limits: &Limits) -> Result<()> {
+    if h.filesize as usize > data_len {
+        return Err(r.error_at(
+            field_at(1),
+            ErrorKind::Truncated,
+            format!(
+                "filesize = {} is past the end of the file ({} bytes)",
+                h.filesize, data_len
+            ),
+        ));
+    }
+    for (i, (name, value)) in h.fields().iter().enumerate() {
+        if name.starts_with("num_") && *value > limits.max_count {
+            return Err(r.error_at(
+                field_at(i),
+                ErrorKind::LimitExceeded,
+                format!("{name} = {value} exceeds the limit of {}", limits.max_count),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// One parse under way: the reader, the checked header, the memory budget and the byte
+/// ranges the sections read so far cover (for the gaps). Its methods read the sections in
+/// file-header order, one each.
+struct Parser<'a> {
+    data: &'a [u8],
+    r: Reader<'a>,
+    h: Header,
+    budget: Budget,
+    covered: Vec<(usize, usize)>,
+}
+
+impl<'a> Parser<'a> {
+    /// Checks the section of `count` records of `size` bytes whose offset `ofs` is stored
+    /// in header field `field`, records the bytes it covers, and returns where it starts
+    /// and its length.
+    fn sect(
+        &mut self,
+        name: &str,
+        field: usize,
+        ofs: u32,
+        count: u32,
+        size: usize,
+    ) -> Result<(usize, usize)> {
+        let start = section(
+            &self.r,
+            name,
+            field_at(field),
+            ofs,
+            count,
+            size,
+            self.data.len(),
         )?;
-        r.charge(&mut budget, u64::from(h.num_meshes) * 1024, field_at(5))?;
-        r.seek(meshes_at)?;
+        let len = count as usize * size;
+        if len > 0 {
+            self.covered.push((start, start + len));
+        }
+        Ok((start, len))
+    }
+
+    /// Whether a name offset lies in the text table (0 is the empty name).
+    #[inline]
+    fn name_ok(&self, ofs: u32) -> bool {
+        ofs == 0 || ofs < self.h.num_text
+    }
+
+    /// The error for `what`'s name offset `ofs` outside the text, at byte `at`.
+    fn bad_name(&self, at: usize, what: String, ofs: u32) -> Error {
+        self.r.error_at(
+            at,
+            ErrorKind::IndexOutOfRange,
+            format!(
+                "{what}: name offset {ofs} is outside the text ({} bytes)",
+                self.h.num_text
+            ),
+        )
+    }
+
+    /// The text table, borrowed.
+    fn text(&mut self) -> Result<Cow<'a, [u8]>> {
+        let h = self.h;
+        let (at, len) = self.sect("text", 4, h.ofs_text, h.num_text, 1)?;
+        Ok(Cow::Borrowed(&self.data[at..at + len]))
+    }
+
+    /// The meshes, their names and vertex and triangle ranges checked.
+    fn meshes(&mut self) -> Result<Vec<Mesh>> {
+        let h = self.h;
+        let (meshes_at, _) = self.sect("meshes", 6, h.ofs_meshes, h.num_meshes, MESH_SIZE)?;
+        self.r.charge(
+            &mut self.budget,
+            u64::from(h.num_meshes) * 1024,
+            field_at(5),
+        )?;
+        self.r.seek(meshes_at)?;
         let mut meshes = Vec::with_capacity(h.num_meshes as usize);
-        for (i, rec) in r.records(h.num_meshes as usize, MESH_SIZE)?.enumerate() {
+        let records = self.r.records(h.num_meshes as usize, MESH_SIZE)?;
+        let r = &self.r;
+        for (i, rec) in records.enumerate() {
             let at = meshes_at + i * MESH_SIZE;
             let mut f = Fields::new(rec);
             let m = Mesh {
@@ -117,8 +194,8 @@ impl<'a> File<'a> {
                 num_triangles: f.u32(),
             };
             for (what, ofs) in [("name", m.name), ("material", m.material)] {
-                if !name_ok(ofs) {
-                    return Err(bad_name(&r, at, format!("mesh {i} {what}"), ofs));
+                if !self.name_ok(ofs) {
+                    return Err(self.bad_name(at, format!("mesh {i} {what}"), ofs));
                 }
             }
             let past =
@@ -149,10 +226,13 @@ impl<'a> File<'a> {
             }
             meshes.push(m);
         }
+        Ok(meshes)
+    }
 
-        let (arrays_at, _) = sect(
-            &mut covered,
-            &r,
+    /// The vertex arrays: each one's format and size checked and its data borrowed.
+    fn vertex_arrays(&mut self) -> Result<Vec<VertexArray<'a>>> {
+        let h = self.h;
+        let (arrays_at, _) = self.sect(
             "vertexarrays",
             9,
             h.ofs_vertexarrays,
@@ -160,14 +240,16 @@ impl<'a> File<'a> {
             VERTEX_ARRAY_SIZE,
         )?;
         let mut vertex_arrays = Vec::with_capacity(h.num_vertexarrays as usize);
-        r.seek(arrays_at)?;
-        let records = r.records(h.num_vertexarrays as usize, VERTEX_ARRAY_SIZE)?;
+        self.r.seek(arrays_at)?;
+        let records = self
+            .r
+            .records(h.num_vertexarrays as usize, VERTEX_ARRAY_SIZE)?;
         for (i, rec) in records.enumerate() {
             let at = arrays_at + i * VERTEX_ARRAY_SIZE;
             let mut f = Fields::new(rec);
             let (kind, flags, format, size, offset) = (f.u32(), f.u32(), f.u32(), f.u32(), f.u32());
             let Some(f) = ComponentFormat::of(format) else {
-                return Err(r.error_at(
+                return Err(self.r.error_at(
                     at + 8,
                     ErrorKind::InvalidValue,
                     format!(
@@ -176,7 +258,7 @@ impl<'a> File<'a> {
                 ));
             };
             if size == 0 || size > 64 {
-                return Err(r.error_at(
+                return Err(self.r.error_at(
                     at + 12,
                     ErrorKind::InvalidValue,
                     format!("vertex array {i}: {size} components a vertex (1..64 are read)"),
@@ -185,18 +267,18 @@ impl<'a> File<'a> {
             let stride = size as usize * f.bytes();
             let what = format!("vertex array {i} ({})", ArrayType::of(kind).name());
             let start = section(
-                &r,
+                &self.r,
                 &what,
                 at + 16,
                 offset,
                 h.num_vertexes,
                 stride,
-                data.len(),
+                self.data.len(),
             )?;
             let len = h.num_vertexes as usize * stride;
-            r.charge(&mut budget, 3 * len as u64, at)?;
+            self.r.charge(&mut self.budget, 3 * len as u64, at)?;
             if len > 0 {
-                covered.push((start, start + len));
+                self.covered.push((start, start + len));
             }
             vertex_arrays.push(VertexArray {
                 kind,
@@ -204,21 +286,29 @@ impl<'a> File<'a> {
                 format,
                 size,
                 offset,
-                data: Cow::Borrowed(&data[start..start + len]),
+                data: Cow::Borrowed(&self.data[start..start + len]),
             });
         }
+        Ok(vertex_arrays)
+    }
 
-        let (tris_at, _) = sect(
-            &mut covered,
-            &r,
+    /// The triangles, every index checked against the vertices, and the adjacency (empty
+    /// when absent).
+    fn triangles(&mut self) -> Result<(Vec<[u32; 3]>, Vec<[u32; 3]>)> {
+        let h = self.h;
+        let (tris_at, _) = self.sect(
             "triangles",
             11,
             h.ofs_triangles,
             h.num_triangles,
             TRIANGLE_SIZE,
         )?;
-        r.charge(&mut budget, u64::from(h.num_triangles) * 40, field_at(10))?;
-        let triangles = read_triangles(&mut r, tris_at, h.num_triangles)?;
+        self.r.charge(
+            &mut self.budget,
+            u64::from(h.num_triangles) * 40,
+            field_at(10),
+        )?;
+        let triangles = read_triangles(&mut self.r, tris_at, h.num_triangles)?;
         // One pass without an early exit (it vectorises), then the triangle to blame.
         let all_inside = triangles
             .as_flattened()
@@ -226,7 +316,7 @@ impl<'a> File<'a> {
             .fold(true, |ok, &v| ok & (v < h.num_vertexes));
         for (i, t) in triangles.iter().enumerate().filter(|_| !all_inside) {
             if let Some(&v) = t.iter().find(|&&v| v >= h.num_vertexes) {
-                return Err(r.error_at(
+                return Err(self.r.error_at(
                     tris_at + i * TRIANGLE_SIZE,
                     ErrorKind::IndexOutOfRange,
                     format!(
@@ -237,34 +327,35 @@ impl<'a> File<'a> {
             }
         }
         let adjacency = if h.ofs_adjacency != 0 {
-            let (at, _) = sect(
-                &mut covered,
-                &r,
+            let (at, _) = self.sect(
                 "adjacency",
                 12,
                 h.ofs_adjacency,
                 h.num_triangles,
                 TRIANGLE_SIZE,
             )?;
-            read_triangles(&mut r, at, h.num_triangles)?
+            read_triangles(&mut self.r, at, h.num_triangles)?
         } else {
             Vec::new()
         };
+        Ok((triangles, adjacency))
+    }
 
+    /// The joints (version 1 rotations widened to four values), names and parents checked.
+    fn joints(&mut self) -> Result<Vec<Joint>> {
+        let h = self.h;
+        let version = h.version;
         let jsize = joint_size(version);
-        let (joints_at, _) = sect(
-            &mut covered,
-            &r,
-            "joints",
-            14,
-            h.ofs_joints,
-            h.num_joints,
-            jsize,
+        let (joints_at, _) = self.sect("joints", 14, h.ofs_joints, h.num_joints, jsize)?;
+        self.r.charge(
+            &mut self.budget,
+            u64::from(h.num_joints) * 256,
+            field_at(13),
         )?;
-        r.charge(&mut budget, u64::from(h.num_joints) * 256, field_at(13))?;
-        r.seek(joints_at)?;
+        self.r.seek(joints_at)?;
         let mut joints = Vec::with_capacity(h.num_joints as usize);
-        for (i, rec) in r.records(h.num_joints as usize, jsize)?.enumerate() {
+        let records = self.r.records(h.num_joints as usize, jsize)?;
+        for (i, rec) in records.enumerate() {
             let at = joints_at + i * jsize;
             let mut f = Fields::new(rec);
             let name = f.u32();
@@ -277,10 +368,10 @@ impl<'a> File<'a> {
                 f.f32s()
             };
             let scale = f.f32s();
-            if !name_ok(name) {
-                return Err(bad_name(&r, at, format!("joint {i}"), name));
+            if !self.name_ok(name) {
+                return Err(self.bad_name(at, format!("joint {i}"), name));
             }
-            check_parent(&r, at + 4, "joint", i, parent)?;
+            check_parent(&self.r, at + 4, "joint", i, parent)?;
             joints.push(Joint {
                 name,
                 parent,
@@ -289,22 +380,23 @@ impl<'a> File<'a> {
                 scale,
             });
         }
+        Ok(joints)
+    }
 
+    /// The poses, parents checked, and their masks' channel count against
+    /// `num_framechannels`.
+    fn poses(&mut self) -> Result<Vec<Pose>> {
+        let h = self.h;
+        let version = h.version;
         let channels = pose_channels(version);
-        let (poses_at, _) = sect(
-            &mut covered,
-            &r,
-            "poses",
-            16,
-            h.ofs_poses,
-            h.num_poses,
-            pose_size(version),
-        )?;
-        r.charge(&mut budget, u64::from(h.num_poses) * 128, field_at(15))?;
-        r.seek(poses_at)?;
+        let (poses_at, _) = self.sect("poses", 16, h.ofs_poses, h.num_poses, pose_size(version))?;
+        self.r
+            .charge(&mut self.budget, u64::from(h.num_poses) * 128, field_at(15))?;
+        self.r.seek(poses_at)?;
         let mut poses = Vec::with_capacity(h.num_poses as usize);
         let psize = pose_size(version);
-        for (i, rec) in r.records(h.num_poses as usize, psize)?.enumerate() {
+        let records = self.r.records(h.num_poses as usize, psize)?;
+        for (i, rec) in records.enumerate() {
             let at = poses_at + i * psize;
             let mut f = Fields::new(rec);
             let parent = f.i32();
@@ -320,12 +412,12 @@ impl<'a> File<'a> {
             for c in 0..channels {
                 p.channel_scale[c] = f.f32();
             }
-            check_parent(&r, at, "pose", i, parent)?;
+            check_parent(&self.r, at, "pose", i, parent)?;
             poses.push(p);
         }
         let animated: u64 = poses.iter().map(|p| p.animated(channels) as u64).sum();
         if h.num_frames > 0 && animated != u64::from(h.num_framechannels) {
-            return Err(r.error_at(
+            return Err(self.r.error_at(
                 field_at(20),
                 ErrorKind::InvalidValue,
                 format!(
@@ -334,20 +426,19 @@ impl<'a> File<'a> {
                 ),
             ));
         }
+        Ok(poses)
+    }
 
-        let (anims_at, _) = sect(
-            &mut covered,
-            &r,
-            "anims",
-            18,
-            h.ofs_anims,
-            h.num_anims,
-            ANIM_SIZE,
-        )?;
-        r.charge(&mut budget, u64::from(h.num_anims) * 256, field_at(17))?;
-        r.seek(anims_at)?;
+    /// The animations, names and frame ranges checked.
+    fn anims(&mut self) -> Result<Vec<Anim>> {
+        let h = self.h;
+        let (anims_at, _) = self.sect("anims", 18, h.ofs_anims, h.num_anims, ANIM_SIZE)?;
+        self.r
+            .charge(&mut self.budget, u64::from(h.num_anims) * 256, field_at(17))?;
+        self.r.seek(anims_at)?;
         let mut anims = Vec::with_capacity(h.num_anims as usize);
-        for (i, rec) in r.records(h.num_anims as usize, ANIM_SIZE)?.enumerate() {
+        let records = self.r.records(h.num_anims as usize, ANIM_SIZE)?;
+        for (i, rec) in records.enumerate() {
             let at = anims_at + i * ANIM_SIZE;
             let mut f = Fields::new(rec);
             let a = Anim {
@@ -357,11 +448,11 @@ impl<'a> File<'a> {
                 framerate: f.f32(),
                 flags: f.u32(),
             };
-            if !name_ok(a.name) {
-                return Err(bad_name(&r, at, format!("anim {i}"), a.name));
+            if !self.name_ok(a.name) {
+                return Err(self.bad_name(at, format!("anim {i}"), a.name));
             }
             if u64::from(a.first_frame) + u64::from(a.num_frames) > u64::from(h.num_frames) {
-                return Err(r.error_at(
+                return Err(self.r.error_at(
                     at + 4,
                     ErrorKind::IndexOutOfRange,
                     format!(
@@ -374,10 +465,16 @@ impl<'a> File<'a> {
             }
             anims.push(a);
         }
+        Ok(anims)
+    }
 
+    /// The frame values (borrowed, still encoded) and the per-frame bounds (empty when
+    /// absent).
+    fn frames(&mut self) -> Result<(Cow<'a, [u8]>, Vec<Bounds>)> {
+        let h = self.h;
         let frame_values = u64::from(h.num_frames) * u64::from(h.num_framechannels);
         let frame_values = u32::try_from(frame_values).map_err(|_| {
-            r.error_at(
+            self.r.error_at(
                 field_at(19),
                 ErrorKind::LimitExceeded,
                 format!(
@@ -386,30 +483,15 @@ impl<'a> File<'a> {
                 ),
             )
         })?;
-        let (frames_at, _) = sect(
-            &mut covered,
-            &r,
-            "frames",
-            21,
-            h.ofs_frames,
-            frame_values,
-            2,
-        )?;
-        r.seek(frames_at)?;
+        let (frames_at, _) = self.sect("frames", 21, h.ofs_frames, frame_values, 2)?;
+        self.r.seek(frames_at)?;
         // Kept as stored (little-endian 16-bit values): decoding waits for the frames' use.
-        let frames = Cow::Borrowed(r.bytes(frame_values as usize * 2)?);
+        let frames = Cow::Borrowed(self.r.bytes(frame_values as usize * 2)?);
         let bounds = if h.ofs_bounds != 0 && h.num_frames > 0 {
-            let (at, _) = sect(
-                &mut covered,
-                &r,
-                "bounds",
-                22,
-                h.ofs_bounds,
-                h.num_frames,
-                BOUNDS_SIZE,
-            )?;
-            r.seek(at)?;
-            r.records(h.num_frames as usize, BOUNDS_SIZE)?
+            let (at, _) = self.sect("bounds", 22, h.ofs_bounds, h.num_frames, BOUNDS_SIZE)?;
+            self.r.seek(at)?;
+            self.r
+                .records(h.num_frames as usize, BOUNDS_SIZE)?
                 .map(|rec| {
                     let mut f = Fields::new(rec);
                     Bounds {
@@ -423,25 +505,29 @@ impl<'a> File<'a> {
         } else {
             Vec::new()
         };
-        let (comment_at, comment_len) = sect(
-            &mut covered,
-            &r,
-            "comment",
-            24,
-            h.ofs_comment,
-            h.num_comment,
-            1,
-        )?;
-        let comment = Cow::Borrowed(&data[comment_at..comment_at + comment_len]);
+        Ok((frames, bounds))
+    }
 
+    /// The comment, borrowed.
+    fn comment(&mut self) -> Result<Cow<'a, [u8]>> {
+        let h = self.h;
+        let (at, len) = self.sect("comment", 24, h.ofs_comment, h.num_comment, 1)?;
+        Ok(Cow::Borrowed(&self.data[at..at + len]))
+    }
+
+    /// The extensions, following their chain from the header: each one's name checked and
+    /// its data borrowed.
+    fn extensions(&mut self) -> Result<Vec<Extension<'a>>> {
+        let h = self.h;
+        let data = self.data;
         let mut extensions = Vec::new();
         let mut next = h.ofs_extensions;
         let mut field = field_at(26);
         for i in 0..h.num_extensions as usize {
             let what = format!("extension {i}");
-            let at = section(&r, &what, field, next, 1, EXTENSION_SIZE, data.len())?;
+            let at = section(&self.r, &what, field, next, 1, EXTENSION_SIZE, data.len())?;
             if at == 0 {
-                return Err(r.error_at(
+                return Err(self.r.error_at(
                     field,
                     ErrorKind::InvalidValue,
                     format!(
@@ -450,14 +536,15 @@ impl<'a> File<'a> {
                     ),
                 ));
             }
-            covered.push((at, at + EXTENSION_SIZE));
+            self.covered.push((at, at + EXTENSION_SIZE));
+            let r = &mut self.r;
             r.seek(at)?;
             let (name, num_data, ofs_data, ofs_next) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?);
-            if !name_ok(name) {
-                return Err(bad_name(&r, at, what, name));
+            if !self.name_ok(name) {
+                return Err(self.bad_name(at, what, name));
             }
             let start = section(
-                &r,
+                &self.r,
                 &format!("{what} data"),
                 at + 8,
                 ofs_data,
@@ -465,9 +552,10 @@ impl<'a> File<'a> {
                 1,
                 data.len(),
             )?;
-            r.charge(&mut budget, u64::from(num_data) + 256, at + 4)?;
+            self.r
+                .charge(&mut self.budget, u64::from(num_data) + 256, at + 4)?;
             if num_data > 0 {
-                covered.push((start, start + num_data as usize));
+                self.covered.push((start, start + num_data as usize));
             }
             extensions.push(Extension {
                 at: at as u32,
@@ -480,23 +568,7 @@ impl<'a> File<'a> {
             next = ofs_next;
             field = at + 12;
         }
-        let gaps = layout::find_gaps(data, covered);
-        Ok(File {
-            header,
-            text,
-            meshes,
-            vertex_arrays,
-            triangles,
-            adjacency,
-            joints,
-            poses,
-            anims,
-            frames,
-            bounds,
-            comment,
-            extensions,
-            gaps,
-        })
+        Ok(extensions)
     }
 }
 

@@ -260,8 +260,42 @@ fn tag_matrix(part: &Model, name: &str, frame: usize) -> Option<math::Mat4d> {
 /// Fails when `lower` has no `tag_torso` or `upper` no `tag_head` (or no `tag_weapon` when a
 /// weapon is given).
 pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converted> {
-    let fail = |m: String| Error::new("md3", ErrorKind::InvalidModel, m, Location::None);
     let mut warnings = Vec::new();
+    check_tags(parts)?;
+    let (steps, clips) = match cfg {
+        Some(cfg) => cfg_steps(parts, cfg, &mut warnings),
+        None => side_by_side_steps(parts, &mut warnings),
+    };
+    check_size(parts, &steps)?;
+    let mut model = Model::default();
+    let nodes = add_nodes(&mut model, parts);
+    let worlds = animate_tags(&mut model, parts, &steps, &nodes);
+    let mut list: Vec<(&Model, usize, usize)> = vec![
+        (parts.lower, 0, nodes.lower),
+        (parts.upper, 1, nodes.upper),
+        (parts.head, 2, nodes.head),
+    ];
+    if let (Some(w), Some((_, n))) = (parts.weapon, nodes.weapon) {
+        list.push((w, 3, n));
+    }
+    for (part, slot, node) in list {
+        add_part(&mut model, part, slot, node, &steps, &worlds);
+    }
+    model.frames = step_frames(&model, &steps);
+    model.clips = clips;
+    model
+        .validate()
+        .map_err(|e| fail(format!("assembled player: {}", e.message)))?;
+    Ok(Converted { model, warnings })
+}
+
+/// An error of the assembly.
+fn fail(m: String) -> Error {
+    Error::new("md3", ErrorKind::InvalidModel, m, Location::None)
+}
+
+/// Checks that the parts have the tags that join them.
+fn check_tags(parts: Parts<'_>) -> Result<()> {
     for (part, tag, what) in [
         (parts.lower, "tag_torso", "lower"),
         (parts.upper, "tag_head", "upper"),
@@ -273,86 +307,109 @@ pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converte
     if parts.weapon.is_some() && tag_matrix(parts.upper, "tag_weapon", 0).is_none() {
         return Err(fail("upper.md3 has no tag_weapon for the weapon".into()));
     }
-    // The (lower, upper) frame of every model frame, and the clips.
-    let nl = parts.lower.frames.len().max(1);
-    let nu = parts.upper.frames.len().max(1);
-    let mut steps: Vec<(usize, usize, String)> = Vec::new();
-    let mut clips = Vec::new();
-    match cfg {
-        Some(cfg) => {
-            let hold = |name: &str, lower: bool| -> usize {
-                cfg.get(name)
-                    .map(|e| {
-                        let (l, u) = cfg.part_frames(e);
-                        let v = if lower { l } else { u };
-                        v.and_then(|v| v.first().copied()).unwrap_or(0)
-                    })
-                    .unwrap_or(0)
-            };
-            let legs_idle = hold("LEGS_IDLE", true);
-            let torso_stand = hold("TORSO_STAND", false);
-            // An entry longer than the parts' frames shows frames the engine does not have
-            // (it clamps them): cut to the longest part, so that a small animation.cfg
-            // cannot ask for millions of poses.
-            let longest = nl.max(nu);
-            for e in &cfg.animations {
-                let (mut l, mut u) = cfg.part_frames(e);
-                let mut n = l.as_ref().or(u.as_ref()).map_or(0, Vec::len);
-                if n == 0 {
-                    continue;
-                }
-                if n > longest {
-                    warnings.push(format!(
-                        "{}: {n} frames, more than the parts have ({longest}); cut to {longest}",
-                        e.name
-                    ));
-                    n = longest;
-                    for v in [&mut l, &mut u].into_iter().flatten() {
-                        v.truncate(n);
-                    }
-                }
-                let first = steps.len();
-                for k in 0..n {
-                    let lf = l.as_ref().map_or(legs_idle, |v| v[k]);
-                    let uf = u.as_ref().map_or(torso_stand, |v| v[k]);
-                    if lf >= nl || uf >= nu {
-                        warnings.push(format!(
-                            "{}: frame {} of lower.md3 or {} of upper.md3 is past the model's frames; the last one used",
-                            e.name, lf, uf
-                        ));
-                    }
-                    steps.push((
-                        lf.min(nl - 1),
-                        uf.min(nu - 1),
-                        format!("{}{}", e.name.to_ascii_lowercase(), k + 1),
-                    ));
-                }
-                clips.push(Clip {
-                    name: e.name.to_string(),
-                    first,
-                    count: n,
-                    fps: e.fps,
-                    frame_times: None,
-                });
-            }
-        }
-        None => {
-            let n = nl.max(nu);
-            for k in 0..n {
-                steps.push((k.min(nl - 1), k.min(nu - 1), format!("frame{}", k + 1)));
-            }
-            clips.push(Clip {
-                name: "all".into(),
-                first: 0,
-                count: n,
-                fps: 15.0,
-                frame_times: None,
-            });
-            warnings.push("no animation.cfg: the parts play their frames side by side".into());
-        }
-    }
+    Ok(())
+}
 
-    // Every step is a pose of every part's vertices (position and normal, 24 bytes each).
+/// One model frame: the frame of `lower.md3` and of `upper.md3` it shows, and its name.
+type Step = (usize, usize, String);
+
+/// The frame counts of the lower and upper parts (at least 1 each).
+fn part_frame_counts(parts: Parts<'_>) -> (usize, usize) {
+    (
+        parts.lower.frames.len().max(1),
+        parts.upper.frames.len().max(1),
+    )
+}
+
+/// The model frames and clips of `animation.cfg`: each entry's frames, the part it leaves
+/// out holding its idle frame (`LEGS_IDLE`, `TORSO_STAND`).
+fn cfg_steps(
+    parts: Parts<'_>,
+    cfg: &AnimationCfg,
+    warnings: &mut Vec<String>,
+) -> (Vec<Step>, Vec<Clip>) {
+    let (nl, nu) = part_frame_counts(parts);
+    let mut steps: Vec<Step> = Vec::new();
+    let mut clips = Vec::new();
+    let hold = |name: &str, lower: bool| -> usize {
+        cfg.get(name)
+            .map(|e| {
+                let (l, u) = cfg.part_frames(e);
+                let v = if lower { l } else { u };
+                v.and_then(|v| v.first().copied()).unwrap_or(0)
+            })
+            .unwrap_or(0)
+    };
+    let legs_idle = hold("LEGS_IDLE", true);
+    let torso_stand = hold("TORSO_STAND", false);
+    // An entry longer than the parts' frames shows frames the engine does not have
+    // (it clamps them): cut to the longest part, so that a small animation.cfg
+    // cannot ask for millions of poses.
+    let longest = nl.max(nu);
+    for e in &cfg.animations {
+        let (mut l, mut u) = cfg.part_frames(e);
+        let mut n = l.as_ref().or(u.as_ref()).map_or(0, Vec::len);
+        if n == 0 {
+            continue;
+        }
+        if n > longest {
+            warnings.push(format!(
+                "{}: {n} frames, more than the parts have ({longest}); cut to {longest}",
+                e.name
+            ));
+            n = longest;
+            for v in [&mut l, &mut u].into_iter().flatten() {
+                v.truncate(n);
+            }
+        }
+        let first = steps.len();
+        for k in 0..n {
+            let lf = l.as_ref().map_or(legs_idle, |v| v[k]);
+            let uf = u.as_ref().map_or(torso_stand, |v| v[k]);
+            if lf >= nl || uf >= nu {
+                warnings.push(format!(
+                    "{}: frame {} of lower.md3 or {} of upper.md3 is past the model's frames; the last one used",
+                    e.name, lf, uf
+                ));
+            }
+            steps.push((
+                lf.min(nl - 1),
+                uf.min(nu - 1),
+                format!("{}{}", e.name.to_ascii_lowercase(), k + 1),
+            ));
+        }
+        clips.push(Clip {
+            name: e.name.to_string(),
+            first,
+            count: n,
+            fps: e.fps,
+            frame_times: None,
+        });
+    }
+    (steps, clips)
+}
+
+/// Without `animation.cfg`: the parts' frames side by side, in one clip.
+fn side_by_side_steps(parts: Parts<'_>, warnings: &mut Vec<String>) -> (Vec<Step>, Vec<Clip>) {
+    let (nl, nu) = part_frame_counts(parts);
+    let n = nl.max(nu);
+    let steps = (0..n)
+        .map(|k| (k.min(nl - 1), k.min(nu - 1), format!("frame{}", k + 1)))
+        .collect();
+    let clips = vec![Clip {
+        name: "all".into(),
+        first: 0,
+        count: n,
+        fps: 15.0,
+        frame_times: None,
+    }];
+    warnings.push("no animation.cfg: the parts play their frames side by side".into());
+    (steps, clips)
+}
+
+/// Checks that every step, a pose of every part's vertices (position and normal, 24 bytes
+/// each), fits the default allocation limit.
+fn check_size(parts: Parts<'_>, steps: &[Step]) -> Result<()> {
     let verts: u64 = [
         Some(parts.lower),
         Some(parts.upper),
@@ -372,8 +429,23 @@ pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converte
             steps.len()
         )));
     }
-    let mut model = Model::default();
-    // Node tree: lower > tag_torso > upper > tag_head > head, upper > tag_weapon > weapon.
+    Ok(())
+}
+
+/// The nodes of the assembled player.
+struct Nodes {
+    lower: usize,
+    tag_torso: usize,
+    upper: usize,
+    tag_head: usize,
+    head: usize,
+    /// `tag_weapon` and `weapon`, with a weapon.
+    weapon: Option<(usize, usize)>,
+}
+
+/// Adds the node tree: lower > tag_torso > upper > tag_head > head, upper > tag_weapon >
+/// weapon.
+fn add_nodes(model: &mut Model, parts: Parts<'_>) -> Nodes {
     let add_node = |model: &mut Model, name: &str, parent: Option<usize>| {
         model.nodes.push(SceneNode {
             name: name.to_string(),
@@ -382,15 +454,33 @@ pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converte
         });
         model.nodes.len() - 1
     };
-    let n_lower = add_node(&mut model, "lower", None);
-    let n_torso = add_node(&mut model, "tag_torso", Some(n_lower));
-    let n_upper = add_node(&mut model, "upper", Some(n_torso));
-    let n_tag_head = add_node(&mut model, "tag_head", Some(n_upper));
-    let n_head = add_node(&mut model, "head", Some(n_tag_head));
-    let weapon_nodes = parts.weapon.map(|_| {
-        let t = add_node(&mut model, "tag_weapon", Some(n_upper));
-        (t, add_node(&mut model, "weapon", Some(t)))
+    let lower = add_node(model, "lower", None);
+    let tag_torso = add_node(model, "tag_torso", Some(lower));
+    let upper = add_node(model, "upper", Some(tag_torso));
+    let tag_head = add_node(model, "tag_head", Some(upper));
+    let head = add_node(model, "head", Some(tag_head));
+    let weapon = parts.weapon.map(|_| {
+        let t = add_node(model, "tag_weapon", Some(upper));
+        (t, add_node(model, "weapon", Some(t)))
     });
+    Nodes {
+        lower,
+        tag_torso,
+        upper,
+        tag_head,
+        head,
+        weapon,
+    }
+}
+
+/// Gives the tag nodes their transform at every step, and returns the world matrix of each
+/// part (lower, upper, head, weapon) per step.
+fn animate_tags(
+    model: &mut Model,
+    parts: Parts<'_>,
+    steps: &[Step],
+    nodes: &Nodes,
+) -> Vec<[math::Mat4d; 4]> {
     let to_transform = |m: &math::Mat4d| {
         let (t, q, scale) = math::decompose(m);
         NodeTransform {
@@ -405,7 +495,7 @@ pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converte
     // World matrices of each part per model frame.
     let mut worlds: Vec<[math::Mat4d; 4]> = Vec::with_capacity(steps.len());
     let id: math::Mat4d = math::IDENTITY.map(f64::from);
-    for &(lf, uf, _) in &steps {
+    for &(lf, uf, _) in steps {
         let torso = tag_matrix(parts.lower, "tag_torso", lf).unwrap_or(id);
         let head = tag_matrix(parts.upper, "tag_head", uf).unwrap_or(id);
         let weapon = tag_matrix(parts.upper, "tag_weapon", uf).unwrap_or(id);
@@ -424,72 +514,78 @@ pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converte
         node.transform = frames.first().copied().unwrap_or_default();
         node.frames = frames;
     };
-    moving(torso_frames, &mut model.nodes[n_torso]);
-    moving(head_frames, &mut model.nodes[n_tag_head]);
-    if let Some((t, _)) = weapon_nodes {
+    moving(torso_frames, &mut model.nodes[nodes.tag_torso]);
+    moving(head_frames, &mut model.nodes[nodes.tag_head]);
+    if let Some((t, _)) = nodes.weapon {
         moving(weapon_frames, &mut model.nodes[t]);
     }
+    worlds
+}
 
-    let mut list: Vec<(&Model, usize, usize)> = vec![
-        (parts.lower, 0, n_lower),
-        (parts.upper, 1, n_upper),
-        (parts.head, 2, n_head),
-    ];
-    if let (Some(w), Some((_, n))) = (parts.weapon, weapon_nodes) {
-        list.push((w, 3, n));
-    }
-    for (part, slot, node) in list {
-        // Parts showing the same picture (one skin for the whole player) share one skin.
-        let skin_map: Vec<usize> = part
-            .skins
+/// Adds the meshes of `part` (in `slot` of `worlds`: lower, upper, head, weapon) under
+/// `node`, posed at every step; parts showing the same picture (one skin for the whole
+/// player) share one skin.
+fn add_part(
+    model: &mut Model,
+    part: &Model,
+    slot: usize,
+    node: usize,
+    steps: &[Step],
+    worlds: &[[math::Mat4d; 4]],
+) {
+    let skin_map: Vec<usize> = part
+        .skins
+        .iter()
+        .map(|sk| match model.skins.iter().position(|x| x == sk) {
+            Some(k) => k,
+            None => {
+                model.skins.push(sk.clone());
+                model.skins.len() - 1
+            }
+        })
+        .collect();
+    for mesh in &part.meshes {
+        let mut m = mesh.clone();
+        m.skin = mesh.skin.map(|k| skin_map[k]);
+        let last = mesh.morph_targets.len().saturating_sub(1);
+        m.morph_targets = steps
             .iter()
-            .map(|sk| match model.skins.iter().position(|x| x == sk) {
-                Some(k) => k,
-                None => {
-                    model.skins.push(sk.clone());
-                    model.skins.len() - 1
+            .zip(worlds)
+            .map(|(&(lf, uf, _), w)| {
+                let f = match slot {
+                    0 => lf,
+                    1 => uf,
+                    _ => 0,
+                };
+                let src = mesh.morph_targets.get(f.min(last));
+                let (p, n) = match src {
+                    Some(t) => (&t.positions, &t.normals),
+                    None => (&mesh.positions, &mesh.normals),
+                };
+                let world = &w[slot];
+                let m4: math::Mat4 = world.map(|c| c as f32);
+                MorphTarget {
+                    positions: p.iter().map(|v| math::transform_point(&m4, *v)).collect(),
+                    normals: n.iter().map(|v| math::transform_vector(&m4, *v)).collect(),
                 }
             })
             .collect();
-        for mesh in &part.meshes {
-            let mut m = mesh.clone();
-            m.skin = mesh.skin.map(|k| skin_map[k]);
-            let last = mesh.morph_targets.len().saturating_sub(1);
-            m.morph_targets = steps
-                .iter()
-                .zip(&worlds)
-                .map(|(&(lf, uf, _), w)| {
-                    let f = match slot {
-                        0 => lf,
-                        1 => uf,
-                        _ => 0,
-                    };
-                    let src = mesh.morph_targets.get(f.min(last));
-                    let (p, n) = match src {
-                        Some(t) => (&t.positions, &t.normals),
-                        None => (&mesh.positions, &mesh.normals),
-                    };
-                    let world = &w[slot];
-                    let m4: math::Mat4 = world.map(|c| c as f32);
-                    MorphTarget {
-                        positions: p.iter().map(|v| math::transform_point(&m4, *v)).collect(),
-                        normals: n.iter().map(|v| math::transform_vector(&m4, *v)).collect(),
-                    }
-                })
-                .collect();
-            if let Some(t) = m.morph_targets.first() {
-                m.positions = t.positions.clone();
-                m.normals = t.normals.clone();
-            }
-            let mi = model.meshes.len();
-            model.nodes[node].parts.push(MeshPart {
-                mesh: mi,
-                triangles: 0..m.triangles.len(),
-            });
-            model.meshes.push(m);
+        if let Some(t) = m.morph_targets.first() {
+            m.positions = t.positions.clone();
+            m.normals = t.normals.clone();
         }
+        let mi = model.meshes.len();
+        model.nodes[node].parts.push(MeshPart {
+            mesh: mi,
+            triangles: 0..m.triangles.len(),
+        });
+        model.meshes.push(m);
     }
-    model.frames = steps
+}
+
+/// The model frames of `steps`, each with the bounds of every mesh's pose at it.
+fn step_frames(model: &Model, steps: &[Step]) -> Vec<Frame> {
+    steps
         .iter()
         .enumerate()
         .map(|(f, (_, _, name))| {
@@ -516,12 +612,7 @@ pub fn assemble(parts: Parts<'_>, cfg: Option<&AnimationCfg>) -> Result<Converte
                 position_step: Some([super::raw::XYZ_SCALE; 3]),
             }
         })
-        .collect();
-    model.clips = clips;
-    model
-        .validate()
-        .map_err(|e| fail(format!("assembled player: {}", e.message)))?;
-    Ok(Converted { model, warnings })
+        .collect()
 }
 
 /// The parts' file names in a player folder, in assembly order.

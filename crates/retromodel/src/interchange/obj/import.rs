@@ -34,18 +34,196 @@ fn at(line: usize, column: usize, kind: ErrorKind, message: String) -> Error {
     )
 }
 
+/// One corner of a face: its `v`, `vt` and `vn` indices (from 0).
+type Corner = (u32, Option<u32>, Option<u32>);
+
 /// One mesh being built.
 #[derive(Default)]
 struct Part {
     material: String,
-    vertices: HashMap<(u32, Option<u32>, Option<u32>), u32>,
-    corners: Vec<(u32, Option<u32>, Option<u32>)>,
+    vertices: HashMap<Corner, u32>,
+    corners: Vec<Corner>,
     triangles: Vec<[u32; 3]>,
 }
 
-/// Reads an OBJ file; `mtllib` files and their pictures come from `resolver`.
-pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> Result<Converted> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
+impl Part {
+    /// Adds a face (3 corners or more), fanned into triangles; a corner seen before reuses
+    /// its vertex.
+    fn add_face(&mut self, face: &[Corner]) {
+        let ids: Vec<u32> = face
+            .iter()
+            .map(|key| {
+                let next = self.corners.len() as u32;
+                *self.vertices.entry(*key).or_insert_with(|| {
+                    self.corners.push(*key);
+                    next
+                })
+            })
+            .collect();
+        for k in 2..ids.len() {
+            // Counter-clockwise in the file: clockwise here.
+            self.triangles.push([ids[0], ids[k], ids[k - 1]]);
+        }
+    }
+}
+
+/// What the statements define: the vertex data, the meshes by material, the MTL
+/// libraries named and the statements skipped (with how many of each).
+#[derive(Default)]
+struct Statements {
+    v: Vec<[f32; 3]>,
+    vt: Vec<[f32; 2]>,
+    vn: Vec<[f32; 3]>,
+    parts: Vec<Part>,
+    libraries: Vec<String>,
+    skipped: HashMap<String, usize>,
+}
+
+/// One line of the file, for the positions its errors name.
+struct Line<'t> {
+    /// Its number, from 1.
+    line: usize,
+    /// Its text, comment included.
+    raw: &'t str,
+}
+
+impl Line<'_> {
+    /// The column (from 1) where `w`, a slice of this line, starts.
+    fn column_of(&self, w: &str) -> usize {
+        (w.as_ptr() as usize - self.raw.as_ptr() as usize) + 1
+    }
+
+    /// Up to `n` finite numbers from `words`.
+    fn numbers(&self, words: std::str::SplitWhitespace<'_>, n: usize) -> Result<Vec<f32>> {
+        let mut out = Vec::with_capacity(n);
+        for w in words.take(n) {
+            let x: f32 = w.parse().map_err(|_| {
+                at(
+                    self.line,
+                    self.column_of(w),
+                    ErrorKind::InvalidValue,
+                    format!("'{w}' is not a number"),
+                )
+            })?;
+            if !x.is_finite() {
+                return Err(at(
+                    self.line,
+                    self.column_of(w),
+                    ErrorKind::InvalidValue,
+                    format!("'{w}' is not finite"),
+                ));
+            }
+            out.push(x);
+        }
+        Ok(out)
+    }
+
+    /// Three numbers for `v` and `vn` (`key`).
+    fn xyz(&self, key: &str, words: std::str::SplitWhitespace<'_>) -> Result<[f32; 3]> {
+        match self.numbers(words, 3)?[..] {
+            [x, y, z] => Ok([x, y, z]),
+            _ => Err(at(
+                self.line,
+                self.raw.len() + 1,
+                ErrorKind::Truncated,
+                format!("{key} needs x y z"),
+            )),
+        }
+    }
+
+    /// Charges `n` bytes to `budget`, or the error at this line.
+    fn charge(&self, budget: &mut Budget, n: u64) -> Result<()> {
+        budget.charge(n).map_err(|_| {
+            at(
+                self.line,
+                1,
+                ErrorKind::LimitExceeded,
+                "the model exceeds the allocation limit".into(),
+            )
+        })
+    }
+
+    /// The corners of an `f` statement, each index resolved against the `v`, `vt` and
+    /// `vn` defined so far (`lens`); at least 3.
+    fn face(&self, words: std::str::SplitWhitespace<'_>, lens: [usize; 3]) -> Result<Vec<Corner>> {
+        let mut face = Vec::new();
+        for w in words {
+            let mut it = w.split('/');
+            let mut index = |len: usize, required: bool| -> Result<Option<u32>> {
+                let s = it.next().unwrap_or("");
+                if s.is_empty() {
+                    return if required {
+                        Err(at(
+                            self.line,
+                            self.column_of(w),
+                            ErrorKind::InvalidValue,
+                            format!("'{w}': no vertex index"),
+                        ))
+                    } else {
+                        Ok(None)
+                    };
+                }
+                let i: i64 = s.parse().map_err(|_| {
+                    at(
+                        self.line,
+                        self.column_of(w),
+                        ErrorKind::InvalidValue,
+                        format!("'{w}': '{s}' is not an index"),
+                    )
+                })?;
+                let resolved = if i < 0 { len as i64 + i } else { i - 1 };
+                if i == 0 || resolved < 0 || resolved >= len as i64 {
+                    return Err(at(
+                        self.line,
+                        self.column_of(w),
+                        ErrorKind::IndexOutOfRange,
+                        format!("'{w}': index {i} out of range ({len} defined so far)"),
+                    ));
+                }
+                Ok(Some(resolved as u32))
+            };
+            let p = index(lens[0], true)?.unwrap_or(0);
+            let t = index(lens[1], false)?;
+            let n = index(lens[2], false)?;
+            face.push((p, t, n));
+        }
+        if face.len() < 3 {
+            return Err(at(
+                self.line,
+                1,
+                ErrorKind::BadCount,
+                format!("a face needs 3 vertices, this one has {}", face.len()),
+            ));
+        }
+        Ok(face)
+    }
+}
+
+/// The part for material `name` (the first, unnamed and still empty part takes the first
+/// name), added if new.
+fn use_material(parts: &mut Vec<Part>, name: String) -> usize {
+    match parts.iter().position(|p| p.material == name) {
+        Some(i) => i,
+        None if parts.len() == 1
+            && parts[0].triangles.is_empty()
+            && parts[0].material.is_empty() =>
+        {
+            parts[0].material = name;
+            0
+        }
+        None => {
+            parts.push(Part {
+                material: name,
+                ..Part::default()
+            });
+            parts.len() - 1
+        }
+    }
+}
+
+/// The file as UTF-8 text, or the error at the first byte that is not.
+fn utf8_text(bytes: &[u8]) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|e| {
         let before = &bytes[..e.valid_up_to()];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
         let column = before.len()
@@ -60,180 +238,79 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
             ErrorKind::InvalidValue,
             "not UTF-8 text".into(),
         )
-    })?;
-    let mut budget = Budget::new(&options.limits);
-    let mut warnings = Vec::new();
-    let mut v: Vec<[f32; 3]> = Vec::new();
-    let mut vt: Vec<[f32; 2]> = Vec::new();
-    let mut vn: Vec<[f32; 3]> = Vec::new();
-    let mut parts: Vec<Part> = vec![Part::default()];
+    })
+}
+
+/// Reads the statements of `text`, line by line, charging the vertex data and faces to
+/// `budget`.
+fn read_statements(text: &str, budget: &mut Budget) -> Result<Statements> {
+    let mut s = Statements {
+        parts: vec![Part::default()],
+        ..Statements::default()
+    };
     let mut current = 0usize;
-    let mut libraries: Vec<String> = Vec::new();
-    let mut skipped: HashMap<String, usize> = HashMap::new();
     for (ln, raw) in text.lines().enumerate() {
-        let line = ln + 1;
+        let l = Line { line: ln + 1, raw };
         let content = raw.split('#').next().unwrap_or("");
         let mut words = content.split_whitespace();
         let Some(key) = words.next() else { continue };
-        let column_of = |w: &str| (w.as_ptr() as usize - raw.as_ptr() as usize) + 1;
-        let numbers = |words: std::str::SplitWhitespace<'_>, n: usize| -> Result<Vec<f32>> {
-            let mut out = Vec::with_capacity(n);
-            for w in words.take(n) {
-                let x: f32 = w.parse().map_err(|_| {
-                    at(
-                        line,
-                        column_of(w),
-                        ErrorKind::InvalidValue,
-                        format!("'{w}' is not a number"),
-                    )
-                })?;
-                if !x.is_finite() {
-                    return Err(at(
-                        line,
-                        column_of(w),
-                        ErrorKind::InvalidValue,
-                        format!("'{w}' is not finite"),
-                    ));
-                }
-                out.push(x);
-            }
-            Ok(out)
-        };
-        let charge = |budget: &mut Budget, n: u64| {
-            budget.charge(n).map_err(|_| {
-                at(
-                    line,
-                    1,
-                    ErrorKind::LimitExceeded,
-                    "the model exceeds the allocation limit".into(),
-                )
-            })
-        };
-        // Three numbers for `v` and `vn`.
-        let xyz = |words: std::str::SplitWhitespace<'_>| -> Result<[f32; 3]> {
-            match numbers(words, 3)?[..] {
-                [x, y, z] => Ok([x, y, z]),
-                _ => Err(at(
-                    line,
-                    raw.len() + 1,
-                    ErrorKind::Truncated,
-                    format!("{key} needs x y z"),
-                )),
-            }
-        };
         match key {
             "v" => {
-                let p = xyz(words)?;
-                charge(&mut budget, 12)?;
-                v.push(p);
+                let p = l.xyz(key, words)?;
+                l.charge(budget, 12)?;
+                s.v.push(p);
             }
             "vt" => {
-                let t = numbers(words, 2)?;
-                charge(&mut budget, 8)?;
-                vt.push([
+                let t = l.numbers(words, 2)?;
+                l.charge(budget, 8)?;
+                s.vt.push([
                     t.first().copied().unwrap_or(0.0),
                     t.get(1).copied().unwrap_or(0.0),
                 ]);
             }
             "vn" => {
-                let n = xyz(words)?;
-                charge(&mut budget, 12)?;
-                vn.push(n);
+                let n = l.xyz(key, words)?;
+                l.charge(budget, 12)?;
+                s.vn.push(n);
             }
             "f" => {
-                let mut face = Vec::new();
-                for w in words {
-                    let mut it = w.split('/');
-                    let mut index = |len: usize, required: bool| -> Result<Option<u32>> {
-                        let s = it.next().unwrap_or("");
-                        if s.is_empty() {
-                            return if required {
-                                Err(at(
-                                    line,
-                                    column_of(w),
-                                    ErrorKind::InvalidValue,
-                                    format!("'{w}': no vertex index"),
-                                ))
-                            } else {
-                                Ok(None)
-                            };
-                        }
-                        let i: i64 = s.parse().map_err(|_| {
-                            at(
-                                line,
-                                column_of(w),
-                                ErrorKind::InvalidValue,
-                                format!("'{w}': '{s}' is not an index"),
-                            )
-                        })?;
-                        let resolved = if i < 0 { len as i64 + i } else { i - 1 };
-                        if i == 0 || resolved < 0 || resolved >= len as i64 {
-                            return Err(at(
-                                line,
-                                column_of(w),
-                                ErrorKind::IndexOutOfRange,
-                                format!("'{w}': index {i} out of range ({len} defined so far)"),
-                            ));
-                        }
-                        Ok(Some(resolved as u32))
-                    };
-                    let p = index(v.len(), true)?.unwrap_or(0);
-                    let t = index(vt.len(), false)?;
-                    let n = index(vn.len(), false)?;
-                    face.push((p, t, n));
-                }
-                if face.len() < 3 {
-                    return Err(at(
-                        line,
-                        1,
-                        ErrorKind::BadCount,
-                        format!("a face needs 3 vertices, this one has {}", face.len()),
-                    ));
-                }
-                charge(&mut budget, face.len() as u64 * 48)?;
-                let part = &mut parts[current];
-                let ids: Vec<u32> = face
-                    .iter()
-                    .map(|key| {
-                        let next = part.corners.len() as u32;
-                        *part.vertices.entry(*key).or_insert_with(|| {
-                            part.corners.push(*key);
-                            next
-                        })
-                    })
-                    .collect();
-                for k in 2..ids.len() {
-                    // Counter-clockwise in the file: clockwise here.
-                    part.triangles.push([ids[0], ids[k], ids[k - 1]]);
-                }
+                let face = l.face(words, [s.v.len(), s.vt.len(), s.vn.len()])?;
+                l.charge(budget, face.len() as u64 * 48)?;
+                s.parts[current].add_face(&face);
             }
             "usemtl" => {
-                let name = content[column_of(key) - 1 + key.len()..].trim().to_string();
-                current = match parts.iter().position(|p| p.material == name) {
-                    Some(i) => i,
-                    None if parts.len() == 1
-                        && parts[0].triangles.is_empty()
-                        && parts[0].material.is_empty() =>
-                    {
-                        parts[0].material = name;
-                        0
-                    }
-                    None => {
-                        parts.push(Part {
-                            material: name,
-                            ..Part::default()
-                        });
-                        parts.len() - 1
-                    }
-                };
+                let name = content[l.column_of(key) - 1 + key.len()..]
+                    .trim()
+                    .to_string();
+                current = use_material(&mut s.parts, name);
             }
             "mtllib" => {
-                libraries.push(content[column_of(key) - 1 + key.len()..].trim().to_string());
+                s.libraries.push(
+                    content[l.column_of(key) - 1 + key.len()..]
+                        .trim()
+                        .to_string(),
+                );
             }
             "o" | "g" | "s" => {}
-            other => *skipped.entry(other.to_string()).or_default() += 1,
+            other => *s.skipped.entry(other.to_string()).or_default() += 1,
         }
     }
+    Ok(s)
+}
+
+/// Reads an OBJ file; `mtllib` files and their pictures come from `resolver`.
+pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> Result<Converted> {
+    let text = utf8_text(bytes)?;
+    let mut budget = Budget::new(&options.limits);
+    let mut warnings = Vec::new();
+    let Statements {
+        v,
+        vt,
+        vn,
+        mut parts,
+        libraries,
+        skipped,
+    } = read_statements(text, &mut budget)?;
     if !skipped.is_empty() {
         let mut keys: Vec<_> = skipped.into_iter().collect();
         keys.sort();
@@ -257,84 +334,11 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
     let mut model = Model::default();
     for part in &parts {
         let skin = match textures.get(&part.material) {
-            Some(file) => {
-                let i = match model.skins.iter().position(|s| &s.name == file) {
-                    Some(i) => Some(i),
-                    None => match resolver.load(file) {
-                        Some(bytes) => {
-                            let picture = crate::image::decode(&bytes, file, &options.limits)
-                                .map_err(|e| {
-                                    Error::new(
-                                        FORMAT,
-                                        e.kind,
-                                        format!("texture \"{file}\": {}", e.message),
-                                        Location::None,
-                                    )
-                                })?;
-                            model.skins.push(Skin {
-                                source: None,
-                                name: file.clone(),
-                                pictures: vec![picture],
-                                picture_times: None,
-                            });
-                            Some(model.skins.len() - 1)
-                        }
-                        None => {
-                            warnings.push(format!(
-                                "texture \"{file}\" of material \"{}\" not found",
-                                part.material
-                            ));
-                            None
-                        }
-                    },
-                };
-                i
-            }
+            Some(file) => part_skin(&mut model, file, part, resolver, options, &mut warnings)?,
             None => None,
         };
-        let positions: Vec<[f32; 3]> = part.corners.iter().map(|c| v[c.0 as usize]).collect();
-        let smooth = if part.corners.iter().any(|c| c.2.is_none()) {
-            let ccw: Vec<[u32; 3]> = part.triangles.iter().map(|t| [t[0], t[2], t[1]]).collect();
-            Some(crate::math::smooth_normals(&positions, &ccw))
-        } else {
-            None
-        };
-        let normals: Vec<[f32; 3]> = part
-            .corners
-            .iter()
-            .enumerate()
-            .map(|(k, c)| match c.2 {
-                Some(n) => crate::math::normalize3(vn[n as usize], [0.0, 1.0, 0.0]),
-                None => smooth.as_ref().map_or([0.0, 1.0, 0.0], |s| s[k]),
-            })
-            .map(from_y_up)
-            .collect();
-        let positions: Vec<[f32; 3]> = positions.into_iter().map(from_y_up).collect();
-        let uvs = part
-            .corners
-            .iter()
-            .map(|c| {
-                c.1.map_or([0.0, 0.0], |t| [vt[t as usize][0], 1.0 - vt[t as usize][1]])
-            })
-            .collect();
-        let n = positions.len();
-        model.meshes.push(Mesh {
-            name: part.material.clone(),
-            morph_targets: vec![MorphTarget {
-                positions: positions.clone(),
-                normals: normals.clone(),
-            }],
-            positions,
-            normals,
-            uvs,
-            triangles: part.triangles.clone(),
-            source_vertices: part.corners.iter().map(|c| c.0).collect(),
-            skin,
-            skin_size: skin
-                .and_then(|s| model.skins[s].pictures.first().map(|p| [p.width, p.height])),
-            ..Mesh::default()
-        });
-        debug_assert_eq!(model.meshes.last().map(|m| m.positions.len()), Some(n));
+        let mesh = part_mesh(part, &v, &vt, &vn, skin, &model);
+        model.meshes.push(mesh);
     }
     let [lo, hi] = model.bounds().unwrap_or([[0.0; 3]; 2]);
     model.frames.push(Frame {
@@ -350,6 +354,104 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
         ));
     }
     Ok(Converted { model, warnings })
+}
+
+/// The skin of `part`, whose material's picture is `file`: one already loaded, or loaded
+/// now through `resolver` and added to `model` (none, with a warning, where it is not
+/// found).
+fn part_skin(
+    model: &mut Model,
+    file: &str,
+    part: &Part,
+    resolver: &dyn Resolver,
+    options: &ImportOptions,
+    warnings: &mut Vec<String>,
+) -> Result<Option<usize>> {
+    if let Some(i) = model.skins.iter().position(|s| s.name == file) {
+        return Ok(Some(i));
+    }
+    Ok(match resolver.load(file) {
+        Some(bytes) => {
+            let picture = crate::image::decode(&bytes, file, &options.limits).map_err(|e| {
+                Error::new(
+                    FORMAT,
+                    e.kind,
+                    format!("texture \"{file}\": {}", e.message),
+                    Location::None,
+                )
+            })?;
+            model.skins.push(Skin {
+                source: None,
+                name: file.to_string(),
+                pictures: vec![picture],
+                picture_times: None,
+            });
+            Some(model.skins.len() - 1)
+        }
+        None => {
+            warnings.push(format!(
+                "texture \"{file}\" of material \"{}\" not found",
+                part.material
+            ));
+            None
+        }
+    })
+}
+
+/// The mesh of `part` from the file's positions `v`, texture coordinates `vt` and normals
+/// `vn`, back to Z-up, with its one morph target; faces without normals get
+/// smooth ones. `model` holds its `skin`.
+fn part_mesh(
+    part: &Part,
+    v: &[[f32; 3]],
+    vt: &[[f32; 2]],
+    vn: &[[f32; 3]],
+    skin: Option<usize>,
+    model: &Model,
+) -> Mesh {
+    let positions: Vec<[f32; 3]> = part.corners.iter().map(|c| v[c.0 as usize]).collect();
+    let smooth = if part.corners.iter().any(|c| c.2.is_none()) {
+        let ccw: Vec<[u32; 3]> = part.triangles.iter().map(|t| [t[0], t[2], t[1]]).collect();
+        Some(crate::math::smooth_normals(&positions, &ccw))
+    } else {
+        None
+    };
+    let normals: Vec<[f32; 3]> = part
+        .corners
+        .iter()
+        .enumerate()
+        .map(|(k, c)| match c.2 {
+            Some(n) => crate::math::normalize3(vn[n as usize], [0.0, 1.0, 0.0]),
+            None => smooth.as_ref().map_or([0.0, 1.0, 0.0], |s| s[k]),
+        })
+        .map(from_y_up)
+        .collect();
+    let positions: Vec<[f32; 3]> = positions.into_iter().map(from_y_up).collect();
+    let uvs = part
+        .corners
+        .iter()
+        .map(|c| {
+            c.1.map_or([0.0, 0.0], |t| [vt[t as usize][0], 1.0 - vt[t as usize][1]])
+        })
+        .collect();
+    let n = positions.len();
+    let mesh = Mesh {
+        name: part.material.clone(),
+        morph_targets: vec![MorphTarget {
+            positions: positions.clone(),
+            normals: normals.clone(),
+        }],
+        positions,
+        normals,
+        uvs,
+        triangles: part.triangles.clone(),
+        source_vertices: part.corners.iter().map(|c| c.0).collect(),
+        skin,
+        skin_size: skin.and_then(|s| model.skins[s].pictures.first().map(|p| [p.width, p.height])),
+        ..Mesh::default()
+    };
+    debug_assert_eq!(mesh.positions.len(), n);
+    mesh
 }
 
 /// `newmtl` name to `map_Kd` file over every MTL library found.

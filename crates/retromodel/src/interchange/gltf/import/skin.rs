@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use gltf::accessor::Dimensions;
 
 use super::accessor::floats;
-use super::animate::Animations;
+use super::animate::{Animation, Animations};
 use super::scene::Scene;
 use super::{fail, Buffers, Spent};
 use crate::error::{ErrorKind, Result};
@@ -274,8 +274,38 @@ impl Skeleton {
         spent: &mut Spent,
         warnings: &mut Vec<String>,
     ) -> Result<()> {
-        let (budget, sampled) = (&mut spent.budget, &mut spent.sampled);
         let data = &self.skins[&self.primary];
+        let slot_to_model = self.slot_to_model(data);
+        // Each helper's node and the model joint it scales.
+        let helpers: Vec<(usize, usize)> = self
+            .helper_of
+            .iter()
+            .enumerate()
+            .filter_map(|(k, t)| Some((data.joints[k], slot_to_model[(*t)?] as usize)))
+            .collect();
+        model.joints = self.model_joints(scene, data, warnings);
+        self.apply_weights(scene, &slot_to_model, model, warnings);
+        let skin = PrimarySkin {
+            data,
+            slot_to_model: &slot_to_model,
+            helpers: &helpers,
+        };
+        for a in &animations.0 {
+            // Only animations that move nodes (joints or what is above them).
+            if a.channels
+                .iter()
+                .all(|c| c.property == gltf::animation::Property::MorphTargetWeights)
+            {
+                continue;
+            }
+            let animation = self.skeletal_animation(a, scene, &skin, options, spent, warnings)?;
+            model.animations.push(animation);
+        }
+        Ok(())
+    }
+
+    /// The model joint of each slot of the primary skin `data` (a helper's: its joint's).
+    fn slot_to_model(&self, data: &SkinData) -> Vec<u32> {
         let mut slot_to_model = vec![0u32; data.joints.len()];
         for (m, &k) in self.order.iter().enumerate() {
             slot_to_model[k] = m as u32;
@@ -286,15 +316,19 @@ impl Skeleton {
                 slot_to_model[k] = slot_to_model[t];
             }
         }
-        // Each helper's node and the model joint it scales.
-        let helpers: Vec<(usize, usize)> = self
-            .helper_of
-            .iter()
-            .enumerate()
-            .filter_map(|(k, t)| Some((data.joints[k], slot_to_model[(*t)?] as usize)))
-            .collect();
+        slot_to_model
+    }
+
+    /// The model's joints, from the inverse bind matrices of the primary skin `data` (their
+    /// scale warned about and left out).
+    fn model_joints(
+        &self,
+        scene: &Scene,
+        data: &SkinData,
+        warnings: &mut Vec<String>,
+    ) -> Vec<Joint> {
         let mut scaled = false;
-        model.joints = self
+        let joints = self
             .order
             .iter()
             .enumerate()
@@ -316,6 +350,19 @@ impl Skeleton {
                     .into(),
             );
         }
+        joints
+    }
+
+    /// The joint weights of the meshes skinned with the primary skin: influences on one
+    /// model joint merged, weights divided by their sum (a vertex without weight hung from
+    /// joint 0, warned about).
+    fn apply_weights(
+        &self,
+        scene: &Scene,
+        slot_to_model: &[u32],
+        model: &mut Model,
+        warnings: &mut Vec<String>,
+    ) {
         for (k, inst) in scene.instances.iter().enumerate() {
             if inst.skin != Some(self.primary) {
                 continue;
@@ -349,182 +396,215 @@ impl Skeleton {
                 ));
             }
         }
-        for a in &animations.0 {
-            // Only animations that move nodes (joints or what is above them).
-            if a.channels
-                .iter()
-                .all(|c| c.property == gltf::animation::Property::MorphTargetWeights)
-            {
-                continue;
+    }
+
+    /// The skeletal animation of `a` (which moves nodes): its frames at the times
+    /// [`frame_times`] gives, each joint's local transform, and the weight scales of the
+    /// helpers.
+    fn skeletal_animation(
+        &self,
+        a: &Animation,
+        scene: &Scene,
+        skin: &PrimarySkin<'_>,
+        options: &ImportOptions,
+        spent: &mut Spent,
+        warnings: &mut Vec<String>,
+    ) -> Result<SkeletalAnimation> {
+        let (data, slot_to_model, helpers) = (skin.data, skin.slot_to_model, skin.helpers);
+        let budget = &mut spent.budget;
+        let (times, fps) = frame_times(a, options, budget, &mut spent.sampled)?;
+        // What the frames keep: per frame a list of one transform per joint.
+        let frame_bytes = std::mem::size_of::<Vec<JointTransform>>()
+            + self.order.len() * std::mem::size_of::<JointTransform>();
+        budget
+            .charge((frame_bytes as u64).saturating_mul(times.len() as u64))
+            .map_err(|limit| too_big(&a.name, times.len(), limit))?;
+        let direct = self.direct_joints(a, scene, data);
+        // Weight scales: the helpers' scales, and the joints whose translations the
+        // exporter multiplied by theirs (skin slots of joints, not of helpers).
+        let joint_count = self.order.len();
+        let mut flags = vec![false; joint_count];
+        for &k in &a.scaled_positions {
+            match self.helper_of.get(k) {
+                Some(None) => flags[slot_to_model[k] as usize] = true,
+                _ => warnings.push(format!(
+                    "animation \"{}\": md5scalePositions names skin joint {k}, which is \
+                     no joint of the skeleton; left out",
+                    a.name
+                )),
             }
-            let first = &a.channels[0].times;
-            let shared = a.channels.iter().all(|c| &c.times == first);
-            let step = if first.len() >= 2 {
-                first[1] - first[0]
-            } else {
-                0.0
-            };
-            let even = shared
-                && step > 0.0
-                && first
-                    .iter()
-                    .enumerate()
-                    .all(|(k, &t)| (t - first[0] - step * k as f32).abs() <= 1e-4 * (k + 1) as f32);
-            let (times, fps): (Vec<f32>, f32) = if even && options.fps.is_none() && first[0] == 0.0
-            {
-                let fps = 1.0 / step;
-                let fps = if (fps - fps.round()).abs() < 1e-3 {
-                    fps.round()
-                } else {
-                    fps
-                };
-                // The exporter gives a one-frame animation two equal keys (a sampler
-                // wants an interval).
-                let held = first.len() == 2 && a.frame_count == Some(1);
-                budget
-                    .charge(first.len() as u64 * 4)
-                    .map_err(|limit| too_big(&a.name, first.len(), limit))?;
-                (if held { vec![0.0] } else { first.clone() }, fps)
-            } else if a.frame_count == Some(1) {
-                // This crate's one-frame animation (two equal keys): one frame, whatever
-                // the rate asked for.
-                budget
-                    .charge(4)
-                    .map_err(|limit| too_big(&a.name, 1, limit))?;
-                (vec![a.start()], options.fps.unwrap_or(SKELETAL_FPS))
-            } else {
-                let fps = options.fps.unwrap_or(SKELETAL_FPS);
-                let (t0, d) = (a.start(), a.duration());
-                let n = a.sampled_count(fps, &options.limits, sampled)?;
-                budget
-                    .charge(n as u64 * 4)
-                    .map_err(|limit| too_big(&a.name, n, limit))?;
-                ((0..n).map(|k| (t0 + k as f32 / fps).min(d)).collect(), fps)
-            };
-            // What the frames keep: per frame a list of one transform per joint.
-            let frame_bytes = std::mem::size_of::<Vec<JointTransform>>()
-                + self.order.len() * std::mem::size_of::<JointTransform>();
+        }
+        let weighed = !helpers.is_empty() || flags.contains(&true);
+        if weighed {
+            let row_bytes = std::mem::size_of::<Vec<f32>>() + joint_count * 4;
             budget
-                .charge((frame_bytes as u64).saturating_mul(times.len() as u64))
+                .charge((row_bytes as u64).saturating_mul(times.len() as u64))
                 .map_err(|limit| too_big(&a.name, times.len(), limit))?;
-            // A joint whose node hangs directly from its parent joint's node (or, for a
-            // root, from nothing or from nodes that never move) takes its node's TRS as it
-            // is: no matrix round trip, so key values come through bit for bit.
-            let direct: Vec<bool> = (0..self.order.len())
+        }
+        let mut rows: Vec<Vec<f32>> = Vec::new();
+        let mut unusable = false;
+        let mut frames = Vec::with_capacity(times.len());
+        for &t in &times {
+            let (locals, _, trs, _) = a.evaluate_trs(scene, t);
+            let world = scene.world(&locals);
+            let global: Vec<Mat4> = self.order.iter().map(|&k| world[data.joints[k]]).collect();
+            let mut frame: Vec<JointTransform> = (0..self.order.len())
                 .map(|m| {
-                    let node = data.joints[self.order[m]];
-                    let mut p = scene.nodes[node].parent;
-                    let stop = self.parents[m].map(|pm| data.joints[self.order[pm]]);
-                    let mut guard = 0;
-                    while p != stop {
-                        let Some(n) = p else { return false };
-                        let still = a.channels.iter().all(|c| c.node != n)
-                            && scene.nodes[n].matrix.unwrap_or_else(|| {
-                                let (t, r, s) = scene.nodes[n].trs;
-                                math::from_trs(t, r, s)
-                            }) == math::IDENTITY;
-                        if !still || guard > scene.nodes.len() {
-                            return false;
-                        }
-                        p = scene.nodes[n].parent;
-                        guard += 1;
-                    }
-                    scene.nodes[node].matrix.is_none()
-                })
-                .collect();
-            // Weight scales: the helpers' scales, and the joints whose translations the
-            // exporter multiplied by theirs (skin slots of joints, not of helpers).
-            let joint_count = self.order.len();
-            let mut flags = vec![false; joint_count];
-            for &k in &a.scaled_positions {
-                match self.helper_of.get(k) {
-                    Some(None) => flags[slot_to_model[k] as usize] = true,
-                    _ => warnings.push(format!(
-                        "animation \"{}\": md5scalePositions names skin joint {k}, which is \
-                         no joint of the skeleton; left out",
-                        a.name
-                    )),
-                }
-            }
-            let weighed = !helpers.is_empty() || flags.contains(&true);
-            if weighed {
-                let row_bytes = std::mem::size_of::<Vec<f32>>() + joint_count * 4;
-                budget
-                    .charge((row_bytes as u64).saturating_mul(times.len() as u64))
-                    .map_err(|limit| too_big(&a.name, times.len(), limit))?;
-            }
-            let mut rows: Vec<Vec<f32>> = Vec::new();
-            let mut unusable = false;
-            let mut frames = Vec::with_capacity(times.len());
-            for &t in &times {
-                let (locals, _, trs, _) = a.evaluate_trs(scene, t);
-                let world = scene.world(&locals);
-                let global: Vec<Mat4> = self.order.iter().map(|&k| world[data.joints[k]]).collect();
-                let mut frame: Vec<JointTransform> = (0..self.order.len())
-                    .map(|m| {
-                        if direct[m] {
-                            let (t, r, _) = trs[data.joints[self.order[m]]];
-                            return JointTransform {
-                                translation: math::from_y_up(t),
-                                rotation: math::quat_from_y_up(r),
-                            };
-                        }
-                        let local = match self.parents[m] {
-                            Some(p) => math::mul(
-                                &math::inverse_affine(&global[p]).unwrap_or(math::IDENTITY),
-                                &global[m],
-                            ),
-                            None => global[m],
-                        };
-                        let (t, r, _) = math::decompose(&local);
-                        JointTransform {
+                    if direct[m] {
+                        let (t, r, _) = trs[data.joints[self.order[m]]];
+                        return JointTransform {
                             translation: math::from_y_up(t),
                             rotation: math::quat_from_y_up(r),
-                        }
-                    })
-                    .collect();
-                if weighed {
-                    let mut row = vec![1.0f32; joint_count];
-                    for &(node, m) in &helpers {
-                        let s = trs[node].2[0];
-                        if s.is_finite() {
-                            row[m] = s;
-                        } else {
-                            unusable = true;
-                        }
+                        };
                     }
-                    for (m, jt) in frame.iter_mut().enumerate() {
-                        let s = row[m];
-                        let unscaled = jt.translation.map(|c| c / s);
-                        if flags[m] && s != 0.0 && unscaled.iter().all(|c| c.is_finite()) {
-                            jt.translation = unscaled;
-                        }
+                    let local = match self.parents[m] {
+                        Some(p) => math::mul(
+                            &math::inverse_affine(&global[p]).unwrap_or(math::IDENTITY),
+                            &global[m],
+                        ),
+                        None => global[m],
+                    };
+                    let (t, r, _) = math::decompose(&local);
+                    JointTransform {
+                        translation: math::from_y_up(t),
+                        rotation: math::quat_from_y_up(r),
                     }
-                    rows.push(row);
+                })
+                .collect();
+            if weighed {
+                let mut row = vec![1.0f32; joint_count];
+                for &(node, m) in helpers {
+                    let s = trs[node].2[0];
+                    if s.is_finite() {
+                        row[m] = s;
+                    } else {
+                        unusable = true;
+                    }
                 }
-                frames.push(frame);
+                for (m, jt) in frame.iter_mut().enumerate() {
+                    let s = row[m];
+                    let unscaled = jt.translation.map(|c| c / s);
+                    if flags[m] && s != 0.0 && unscaled.iter().all(|c| c.is_finite()) {
+                        jt.translation = unscaled;
+                    }
+                }
+                rows.push(row);
             }
-            if unusable {
-                warnings.push(format!(
-                    "animation \"{}\": a weight scale is not finite; 1 used",
-                    a.name
-                ));
-            }
-            let weight_scales = WeightScales {
-                frames: rows,
-                scale_positions: flags,
-            };
-            model.animations.push(SkeletalAnimation {
-                name: a.name.clone(),
-                fps,
-                frames: frames.into(),
-                bounds: Vec::new(),
-                loops: false,
-                weight_scales: (weighed && !weight_scales.is_unit()).then_some(weight_scales),
-            });
+            frames.push(frame);
         }
-        Ok(())
+        if unusable {
+            warnings.push(format!(
+                "animation \"{}\": a weight scale is not finite; 1 used",
+                a.name
+            ));
+        }
+        let weight_scales = WeightScales {
+            frames: rows,
+            scale_positions: flags,
+        };
+        Ok(SkeletalAnimation {
+            name: a.name.clone(),
+            fps,
+            frames: frames.into(),
+            bounds: Vec::new(),
+            loops: false,
+            weight_scales: (weighed && !weight_scales.is_unit()).then_some(weight_scales),
+        })
     }
+
+    /// For each model joint, whether its node hangs directly from its parent joint's node
+    /// (or, for a root, from nothing or from nodes that never move in `a`): such a joint
+    /// takes its node's TRS as it is, no matrix round trip, so key values come through bit
+    /// for bit.
+    fn direct_joints(&self, a: &Animation, scene: &Scene, data: &SkinData) -> Vec<bool> {
+        (0..self.order.len())
+            .map(|m| {
+                let node = data.joints[self.order[m]];
+                let mut p = scene.nodes[node].parent;
+                let stop = self.parents[m].map(|pm| data.joints[self.order[pm]]);
+                let mut guard = 0;
+                while p != stop {
+                    let Some(n) = p else { return false };
+                    let still = a.channels.iter().all(|c| c.node != n)
+                        && scene.nodes[n].matrix.unwrap_or_else(|| {
+                            let (t, r, s) = scene.nodes[n].trs;
+                            math::from_trs(t, r, s)
+                        }) == math::IDENTITY;
+                    if !still || guard > scene.nodes.len() {
+                        return false;
+                    }
+                    p = scene.nodes[n].parent;
+                    guard += 1;
+                }
+                scene.nodes[node].matrix.is_none()
+            })
+            .collect()
+    }
+}
+
+/// The primary skin as [`Skeleton::apply`] maps it for the animations.
+struct PrimarySkin<'s> {
+    /// Its joint nodes and inverse bind matrices.
+    data: &'s SkinData,
+    /// The model joint of each of its slots.
+    slot_to_model: &'s [u32],
+    /// Each scale helper's node and the model joint it scales.
+    helpers: &'s [(usize, usize)],
+}
+
+/// The frame times of `a` and its frame rate, charged to `budget`: its own keys where they
+/// are evenly spaced from 0 and no rate is asked for, one frame for this crate's one-frame
+/// animation, else sampled at the rate asked for (or [`SKELETAL_FPS`]), counted in
+/// `sampled`.
+fn frame_times(
+    a: &Animation,
+    options: &ImportOptions,
+    budget: &mut Budget,
+    sampled: &mut u64,
+) -> Result<(Vec<f32>, f32)> {
+    let first = &a.channels[0].times;
+    let shared = a.channels.iter().all(|c| &c.times == first);
+    let step = if first.len() >= 2 {
+        first[1] - first[0]
+    } else {
+        0.0
+    };
+    let even = shared
+        && step > 0.0
+        && first
+            .iter()
+            .enumerate()
+            .all(|(k, &t)| (t - first[0] - step * k as f32).abs() <= 1e-4 * (k + 1) as f32);
+    Ok(if even && options.fps.is_none() && first[0] == 0.0 {
+        let fps = 1.0 / step;
+        let fps = if (fps - fps.round()).abs() < 1e-3 {
+            fps.round()
+        } else {
+            fps
+        };
+        // The exporter gives a one-frame animation two equal keys (a sampler
+        // wants an interval).
+        let held = first.len() == 2 && a.frame_count == Some(1);
+        budget
+            .charge(first.len() as u64 * 4)
+            .map_err(|limit| too_big(&a.name, first.len(), limit))?;
+        (if held { vec![0.0] } else { first.clone() }, fps)
+    } else if a.frame_count == Some(1) {
+        // This crate's one-frame animation (two equal keys): one frame, whatever
+        // the rate asked for.
+        budget
+            .charge(4)
+            .map_err(|limit| too_big(&a.name, 1, limit))?;
+        (vec![a.start()], options.fps.unwrap_or(SKELETAL_FPS))
+    } else {
+        let fps = options.fps.unwrap_or(SKELETAL_FPS);
+        let (t0, d) = (a.start(), a.duration());
+        let n = a.sampled_count(fps, &options.limits, sampled)?;
+        budget
+            .charge(n as u64 * 4)
+            .map_err(|limit| too_big(&a.name, n, limit))?;
+        ((0..n).map(|k| (t0 + k as f32 / fps).min(d)).collect(), fps)
+    })
 }
 
 /// The allocation limit error of a skeletal animation's `count` frames.
