@@ -10,7 +10,7 @@ use super::Parsed;
 use crate::error::{ErrorKind, Result, ResultExt};
 use crate::formats::md5::raw::*;
 use crate::formats::md5::ANIM_FORMAT;
-use crate::io::text::Kind;
+use crate::io::text::{Kind, Token};
 
 /// Doom 3's frame rate when an md5anim has no `frameRate` line.
 const DEFAULT_FRAME_RATE: f32 = 24.0;
@@ -36,11 +36,42 @@ pub fn parse_anim(text: &[u8], limits: &crate::limits::Limits) -> Result<Parsed<
     let (nac, nac_tok) = p.keyword_int("numAnimatedComponents")?;
     let nac = p.plain_count("numAnimatedComponents", &nac_tok, nac)?;
 
+    let hierarchy = read_hierarchy(&mut p, &nj_tok, num_joints, nac)?;
+    let nj = hierarchy.len();
+    let (bounds, nf) = read_bounds(&mut p, &nf_tok, num_frames)?;
+    let baseframe = read_baseframe(&mut p, nj)?;
+    let frames = read_frames(&mut p, &nf_tok, nf, nac)?;
+    let extra = p.at_word("frame")?;
+    p.too_many(extra, || {
+        format!("the file has more frame blocks than numFrames = {nf}")
+    })?;
+    p.expect_end()?;
+
+    Ok(p.finish(AnimFile {
+        version,
+        commandline,
+        frame_rate,
+        num_animated_components: nac,
+        hierarchy,
+        bounds,
+        baseframe,
+        frames,
+    }))
+}
+
+/// The `hierarchy` block: `numJoints` joints (`nj_tok` holds the count, `num_joints`), each
+/// one's animated components within `nac`.
+fn read_hierarchy(
+    p: &mut Parser<'_>,
+    nj_tok: &Token,
+    num_joints: i64,
+    nac: u32,
+) -> Result<Vec<HierarchyJoint>> {
     p.keyword("hierarchy")?;
     p.punct(b'{')?;
     let nj = p.count(
         "numJoints",
-        &nj_tok,
+        nj_tok,
         num_joints,
         MIN_HIERARCHY,
         size_of::<HierarchyJoint>() as u64,
@@ -95,12 +126,21 @@ pub fn parse_anim(text: &[u8], limits: &crate::limits::Limits) -> Result<Parsed<
         format!("the hierarchy block has more joints than numJoints = {nj}")
     })?;
     p.punct(b'}')?;
+    Ok(hierarchy)
+}
 
+/// The `bounds` block: `numFrames` lines (`nf_tok` holds the count, `num_frames`), any more
+/// kept with a warning; the lines and the checked frame count.
+fn read_bounds(
+    p: &mut Parser<'_>,
+    nf_tok: &Token,
+    num_frames: i64,
+) -> Result<(Vec<Bounds>, usize)> {
     p.keyword("bounds")?;
     p.punct(b'{')?;
     let nf = p.count(
         "numFrames",
-        &nf_tok,
+        nf_tok,
         num_frames,
         MIN_VEC_PAIR,
         size_of::<Bounds>() as u64,
@@ -146,7 +186,11 @@ pub fn parse_anim(text: &[u8], limits: &crate::limits::Limits) -> Result<Parsed<
         ));
     }
     p.punct(b'}')?;
+    Ok((bounds, nf))
+}
 
+/// The `baseframe` block: one line for each of the `nj` joints.
+fn read_baseframe(p: &mut Parser<'_>, nj: usize) -> Result<Vec<BaseJoint>> {
     let t = p.keyword("baseframe")?;
     p.punct(b'{')?;
     p.charge(&t, nj as u64 * size_of::<BaseJoint>() as u64)?;
@@ -180,11 +224,15 @@ pub fn parse_anim(text: &[u8], limits: &crate::limits::Limits) -> Result<Parsed<
         format!("the baseframe block has more lines than numJoints = {nj}")
     })?;
     p.punct(b'}')?;
+    Ok(baseframe)
+}
 
+/// The `nf` `frame` blocks of `nac` values each (`nf_tok` holds `numFrames`).
+fn read_frames(p: &mut Parser<'_>, nf_tok: &Token, nf: usize, nac: u32) -> Result<Vec<Vec<f32>>> {
     let n = u64::from(nac);
     p.count(
         "numFrames",
-        &nf_tok,
+        nf_tok,
         nf as i64,
         MIN_FRAME + n,
         size_of::<Vec<f32>>() as u64 + 4 * n,
@@ -208,61 +256,48 @@ pub fn parse_anim(text: &[u8], limits: &crate::limits::Limits) -> Result<Parsed<
             ));
         }
         p.numbered("frame", f)?;
-        let values = (|| -> Result<Vec<f32>> {
-            p.punct(b'{')?;
-            let mut values = Vec::with_capacity(nac);
-            // The values read in place, as long as they can be.
-            if let Some(mut c) = p.cursor() {
-                while values.len() < nac {
-                    let Some(v) = c.f32() else {
-                        break;
-                    };
-                    values.push(v);
-                }
-                let end = c.offset();
-                p.advance(end);
-            }
-            for k in values.len()..nac {
-                if let Some((t, n)) = p.take_number() {
-                    values.push(match n.to_f32() {
-                        Some(v) => v,
-                        None => p.float_value(&t)?,
-                    });
-                    continue;
-                }
-                let ends = p.peek_kind()? == RBRACE;
-                p.too_few(ends, || {
-                    format!(
-                        "numAnimatedComponents = {nac} but the frame has {}",
-                        plural(k, "value")
-                    )
-                })?;
-                values.push(p.float("frame value")?);
-            }
-            let extra = matches!(p.peek_kind()?, Kind::Int | Kind::Float);
-            p.too_many(extra, || {
-                format!("the frame has more values than numAnimatedComponents = {nac}")
-            })?;
-            p.punct(b'}')?;
-            Ok(values)
-        })()
-        .context_with(|| format!("frame {f}"))?;
+        let values = read_frame_values(p, nac).context_with(|| format!("frame {f}"))?;
         frames.push(values);
     }
-    let extra = p.at_word("frame")?;
-    p.too_many(extra, || {
-        format!("the file has more frame blocks than numFrames = {nf}")
-    })?;
-    p.expect_end()?;
+    Ok(frames)
+}
 
-    Ok(p.finish(AnimFile {
-        version,
-        commandline,
-        frame_rate,
-        num_animated_components: nac as u32,
-        hierarchy,
-        bounds,
-        baseframe,
-        frames,
-    }))
+/// One frame's `{ v0 v1 ... }`: exactly `nac` values.
+fn read_frame_values(p: &mut Parser<'_>, nac: usize) -> Result<Vec<f32>> {
+    p.punct(b'{')?;
+    let mut values = Vec::with_capacity(nac);
+    // The values read in place, as long as they can be.
+    if let Some(mut c) = p.cursor() {
+        while values.len() < nac {
+            let Some(v) = c.f32() else {
+                break;
+            };
+            values.push(v);
+        }
+        let end = c.offset();
+        p.advance(end);
+    }
+    for k in values.len()..nac {
+        if let Some((t, n)) = p.take_number() {
+            values.push(match n.to_f32() {
+                Some(v) => v,
+                None => p.float_value(&t)?,
+            });
+            continue;
+        }
+        let ends = p.peek_kind()? == RBRACE;
+        p.too_few(ends, || {
+            format!(
+                "numAnimatedComponents = {nac} but the frame has {}",
+                plural(k, "value")
+            )
+        })?;
+        values.push(p.float("frame value")?);
+    }
+    let extra = matches!(p.peek_kind()?, Kind::Int | Kind::Float);
+    p.too_many(extra, || {
+        format!("the frame has more values than numAnimatedComponents = {nac}")
+    })?;
+    p.punct(b'}')?;
+    Ok(values)
 }
