@@ -22,12 +22,25 @@ for root, dirs, files in os.walk("crates"):
             continue
         path = os.path.join(root, f)
         lines = open(path, encoding="utf-8").read().split("\n")
-        in_test = False
+        skip_to = -1  # the last line of a `#[cfg(test)]` item (a test module, a test helper)
         for i, line in enumerate(lines):
-            if re.match(r"\s*#\[cfg\(test\)\]", line):
-                in_test = True
+            if i <= skip_to:
+                continue
+            t = re.match(r"(\s*)#\[cfg\(test\)\]", line)
+            if t:
+                # The item after the attribute ends at the first `}` at its indent (or is one
+                # line: `mod tests;`, a `use`).
+                close = t.group(1) + "}"
+                for j in range(i + 1, len(lines)):
+                    if lines[j].rstrip().endswith(";") and lines[j].startswith(t.group(1)) and j == i + 1:
+                        skip_to = j
+                        break
+                    if lines[j] == close:
+                        skip_to = j
+                        break
+                continue
             m = FN.match(line)
-            if not m or in_test:
+            if not m:
                 continue
             count += 1
             close = m.group(1) + "}"
