@@ -116,6 +116,9 @@ struct Parser<'a> {
     covered: Vec<(usize, usize)>,
 }
 
+/// A file's triangles and their adjacency, as the triangle section reads them.
+type TrianglesAndAdjacency = (Vec<[u32; 3]>, Vec<[u32; 3]>);
+
 impl<'a> Parser<'a> {
     /// Checks the section of `count` records of `size` bytes whose offset `ofs` is stored
     /// in header field `field`, records the bytes it covers, and returns where it starts
@@ -294,7 +297,7 @@ impl<'a> Parser<'a> {
 
     /// The triangles, every index checked against the vertices, and the adjacency (empty
     /// when absent).
-    fn triangles(&mut self) -> Result<(Vec<[u32; 3]>, Vec<[u32; 3]>)> {
+    fn triangles(&mut self) -> Result<TrianglesAndAdjacency> {
         let h = self.h;
         let (tris_at, _) = self.sect(
             "triangles",
