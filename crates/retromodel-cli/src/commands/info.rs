@@ -98,15 +98,9 @@ fn print_pair(p: &retromodel::rerelease::Replacement) {
         format!("refused by {}", pair_engines(p).join(", "))
     };
     outln!(
-        "  {} re-release replacement: {} + {}{} ({} joints, {} frames): {verdict}",
+        "  {} re-release replacement: {} ({} joints, {} frames): {verdict}",
         p.game.describe(),
-        p.names.mesh,
-        p.names.anim,
-        if p.has_scale {
-            format!(" + {}", p.names.scale)
-        } else {
-            String::new()
-        },
+        p.files("+", "+"),
         p.model.joints.len(),
         p.anim_frames
     );

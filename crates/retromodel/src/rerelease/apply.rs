@@ -99,15 +99,9 @@ pub fn apply_with(classic: &Converted, rep: &Replacement, limits: &Limits) -> Re
     // The MDL's flags, synctype and eye position stay.
     out.mdl_extras = classic.model.mdl_extras;
     warnings.push(format!(
-        "the {} re-release replacement {} with {}{} is shown in the classic model's place",
+        "the {} re-release replacement {} is shown in the classic model's place",
         rep.game.describe(),
-        rep.names.mesh,
-        rep.names.anim,
-        if rep.has_scale {
-            format!(" and {}", rep.names.scale)
-        } else {
-            String::new()
-        }
+        rep.files("with", "and"),
     ));
     Ok(Converted {
         model: out,

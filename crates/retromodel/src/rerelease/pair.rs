@@ -40,6 +40,16 @@ pub struct Replacement {
 }
 
 impl Replacement {
+    /// Its files in words: `mesh` then the `.md5anim` after `with`, the `.md5scale` (when
+    /// there is one) after `and` (`tris.md5mesh + tris.md5anim + tris.md5scale`).
+    pub fn files(&self, with: &str, and: &str) -> String {
+        let mut out = format!("{} {with} {}", self.names.mesh, self.names.anim);
+        if self.has_scale {
+            out.push_str(&format!(" {and} {}", self.names.scale));
+        }
+        out
+    }
+
     /// Whether the engine would use it (no check is an error).
     pub fn usable(&self) -> bool {
         !self.checks.iter().any(|c| c.error)
