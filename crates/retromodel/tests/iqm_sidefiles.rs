@@ -57,8 +57,7 @@ fn load(resolver: &dyn Resolver) -> Converted {
         model_config: true,
         ..ConvertOptions::default()
     };
-    let converted = doc.to_model(&options, resolver);
-    converted
+    doc.to_model(&options, resolver)
 }
 
 fn summary(c: &Converted) -> Vec<(String, usize, f32, bool)> {
