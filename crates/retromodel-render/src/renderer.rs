@@ -69,12 +69,7 @@ pub struct Renderer {
     /// The joint-matrix texture and a mesh's packed influences (`vs_skin_all`).
     pub(crate) influences_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
-    morph_fill: wgpu::RenderPipeline,
-    morph_wire: wgpu::RenderPipeline,
-    skin_fill: wgpu::RenderPipeline,
-    skin_wire: wgpu::RenderPipeline,
-    skin_all_fill: wgpu::RenderPipeline,
-    skin_all_wire: wgpu::RenderPipeline,
+    pipelines: Pipelines,
 }
 
 /// The depth format of every pass.
@@ -388,14 +383,7 @@ impl Renderer {
             shader: &shader,
             format,
         };
-        let Pipelines {
-            morph_fill,
-            morph_wire,
-            skin_fill,
-            skin_wire,
-            skin_all_fill,
-            skin_all_wire,
-        } = Pipelines::new(&builder, &layouts);
+        let pipelines = Pipelines::new(&builder, &layouts);
         Renderer {
             globals,
             globals_group,
@@ -403,12 +391,7 @@ impl Renderer {
             joints_layout: layouts.joints,
             influences_layout: layouts.influences,
             sampler,
-            morph_fill,
-            morph_wire,
-            skin_fill,
-            skin_wire,
-            skin_all_fill,
-            skin_all_wire,
+            pipelines,
         }
     }
 
@@ -512,17 +495,17 @@ impl Renderer {
                         match &mesh.influence_group {
                             Some(group) => {
                                 pass.set_pipeline(if wire {
-                                    &self.skin_all_wire
+                                    &self.pipelines.skin_all_wire
                                 } else {
-                                    &self.skin_all_fill
+                                    &self.pipelines.skin_all_fill
                                 });
                                 pass.set_bind_group(2, group, &[]);
                             }
                             None => {
                                 pass.set_pipeline(if wire {
-                                    &self.skin_wire
+                                    &self.pipelines.skin_wire
                                 } else {
-                                    &self.skin_fill
+                                    &self.pipelines.skin_fill
                                 });
                                 pass.set_bind_group(2, &joints.group, &[]);
                             }
@@ -534,9 +517,9 @@ impl Renderer {
                 };
                 if !skinned {
                     pass.set_pipeline(if wire {
-                        &self.morph_wire
+                        &self.pipelines.morph_wire
                     } else {
-                        &self.morph_fill
+                        &self.pipelines.morph_fill
                     });
                     let stride = (mesh.vertex_count * std::mem::size_of::<PoseVertex>()) as u64;
                     let a = pose.a.min(mesh.pose_count - 1) as u64;
