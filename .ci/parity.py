@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import time
+import warnings
 
 import retromodel
 
@@ -58,17 +59,26 @@ def candidates(corpus):
                 yield p
 
 
+def quiet_load(path, **options):
+    """`retromodel.load` with its warnings silenced (they are not what is compared)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return retromodel.load(path, **options)
+
+
+def format_of(path):
+    """The format `retromodel.load` reads `path` as, or None when it does not load."""
+    try:
+        return quiet_load(path).format
+    except Exception:
+        return None
+
+
 def pick_inputs(corpus, per):
     """{format: [path, ...]}, up to `per` files of each format that load."""
     by_format = {}
     for p in candidates(corpus):
-        try:
-            import warnings
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                fmt = retromodel.load(p).format
-        except Exception:
-            continue
+        fmt = format_of(p)
         if fmt is None:
             continue
         lst = by_format.setdefault(fmt, [])
@@ -107,7 +117,6 @@ def run_py(model, out, target, case):
     if ":" in target:
         so["mdl"] = target.split(":")[1]
     try:
-        import warnings
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             model.save(out, force=True, **so)
@@ -163,13 +172,7 @@ def main():
                 continue
             for f in sorted(files):
                 p = os.path.join(root, f)
-                try:
-                    import warnings
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")
-                        fmt = retromodel.load(p).format
-                except Exception:
-                    continue
+                fmt = format_of(p)
                 if fmt in inputs and len(inputs[fmt]) < a.per:
                     inputs[fmt].append(p)
     short = [f for f, lst in inputs.items() if len(lst) < a.per]
@@ -222,10 +225,7 @@ def main():
             base = os.path.join(a.out, name, str(n))
             errors = {}
             try:
-                import warnings
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    model = retromodel.load(src, **case["load"])
+                model = quiet_load(src, **case["load"])
             except Exception as e:
                 bad.append(f"{name} {src}: Python cannot load it: {e}")
                 continue
