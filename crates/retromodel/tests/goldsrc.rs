@@ -63,7 +63,14 @@ fn fixtures_write_back_byte_for_byte_and_cover_every_branch() {
         (&[0i16][..], &[1i16][..])
     );
     assert_eq!((f.attachments.len(), f.transitions.len()), (1, 1));
-    assert!(f.gaps.is_empty(), "{:?}", f.gaps.iter().map(|g| (g.offset, g.bytes.len())).collect::<Vec<_>>());
+    assert!(
+        f.gaps.is_empty(),
+        "{:?}",
+        f.gaps
+            .iter()
+            .map(|g| (g.offset, g.bytes.len()))
+            .collect::<Vec<_>>()
+    );
     let tbytes = fixtures::texture_file();
     let t = File::parse(&tbytes, &limits()).unwrap();
     assert!(t.is_texture_file());

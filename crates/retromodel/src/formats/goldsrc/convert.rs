@@ -268,7 +268,13 @@ fn picture(t: &Texture) -> Image {
 
 /// One studio mesh as a Model mesh: its triangle commands unrolled, vertices made unique
 /// by (vertex, normal, s, t), carried to object space by their bones' bind transforms.
-fn mesh(m: &SubModel, mesh: &super::raw::Mesh, world: &[JointTransform], size: [u32; 2]) -> Mesh {
+fn mesh(
+    m: &SubModel,
+    mesh: &super::raw::Mesh,
+    world: &[JointTransform],
+    size: [u32; 2],
+    stray: &std::cell::Cell<usize>,
+) -> Mesh {
     let mut keys: Vec<[i16; 4]> = Vec::new();
     let mut index = std::collections::HashMap::new();
     let mut triangles = Vec::new();
@@ -296,7 +302,17 @@ fn mesh(m: &SubModel, mesh: &super::raw::Mesh, world: &[JointTransform], size: [
             }
         }
     }
-    let bone_of = |bones: &[u8], i: usize| bones.get(i).copied().unwrap_or(0) as usize;
+    // A bone index past the skeleton (a damaged file) is read as bone 0, as the engine's
+    // bone array would be read past its end: counted in `stray` for a warning.
+    let bone_of = |bones: &[u8], i: usize| {
+        let b = bones.get(i).copied().unwrap_or(0) as usize;
+        if b < world.len() {
+            b
+        } else {
+            stray.set(stray.get() + 1);
+            0
+        }
+    };
     let xform = |b: usize| {
         world.get(b).copied().unwrap_or(JointTransform {
             translation: [0.0; 3],
@@ -321,9 +337,11 @@ fn mesh(m: &SubModel, mesh: &super::raw::Mesh, world: &[JointTransform], size: [
         out.normals
             .push(nq.rotate(m.normals.get(ni).copied().unwrap_or([0.0, 0.0, 1.0])));
         out.uvs.push([k[2] as f32 / w, k[3] as f32 / h]);
-        let mut inf = Influences::new();
-        inf.push((vb as u32, 1.0));
-        out.joint_weights.push(inf);
+        if !world.is_empty() {
+            let mut inf = Influences::new();
+            inf.push((vb as u32, 1.0));
+            out.joint_weights.push(inf);
+        }
         out.source_vertices.push(vi as u32);
     }
     out.triangles = triangles;
@@ -368,6 +386,7 @@ pub fn to_model(file: &File, choice: Choice, mut warnings: Vec<String>) -> Conve
         0
     };
     let mut meshes = Vec::new();
+    let stray = std::cell::Cell::new(0);
     for part in &file.body_parts {
         let n = part.models.len();
         if n == 0 {
@@ -389,7 +408,7 @@ pub fn to_model(file: &File, choice: Choice, mut warnings: Vec<String>) -> Conve
                     ]
                 })
                 .unwrap_or([1, 1]);
-            let mut out = mesh(m, sm, &world, size);
+            let mut out = mesh(m, sm, &world, size, &stray);
             out.skin = tex;
             if tex.is_none() {
                 out.skin_size = None;
@@ -398,6 +417,13 @@ pub fn to_model(file: &File, choice: Choice, mut warnings: Vec<String>) -> Conve
                 meshes.push(out);
             }
         }
+    }
+    if stray.get() > 0 {
+        warnings.push(format!(
+            "{} vertex or normal bone indices past the {} bones read as bone 0",
+            stray.get(),
+            world.len()
+        ));
     }
     let animations = file
         .sequences

@@ -980,6 +980,7 @@ pub struct SeqGroupFile<'a> {
 
 /// A GoldSrc file: a studio model or a sequence group.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // one a parse, matched at once: a box would only add an indirection
 pub enum AnyFile<'a> {
     /// `IDST`.
     Studio(File<'a>),

@@ -73,6 +73,8 @@ impl<'a> File<'a> {
             budget: Budget::new(limits),
             limits,
             covered: vec![(0, HEADER_SIZE)],
+            frames: 0,
+            claimed: 0,
         };
         let h = header.clone();
         let bones = p.records("bones", 0, BONE_SIZE, Bone::read)?;
@@ -144,6 +146,10 @@ struct Parser<'a, 'l> {
     budget: Budget,
     limits: &'l Limits,
     covered: Vec<(usize, usize)>,
+    /// The frames of the sequences read so far.
+    frames: u64,
+    /// The bytes the structures read so far claim, each counted as often as it is read.
+    claimed: u64,
 }
 
 impl<'a> Parser<'a, '_> {
@@ -186,9 +192,31 @@ impl<'a> Parser<'a, '_> {
             ));
         }
         self.r.charge(&mut self.budget, len, at)?;
+        self.claim(len, at)?;
         let start = ofs as usize;
         self.covered.push((start, start + len as usize));
         Ok((start, n))
+    }
+
+    /// Counts `len` bytes read by a structure (stored at `at`). Structures may share bytes
+    /// (two sub-models on one vertex array), but a file whose structures claim more than
+    /// four times its size makes each copy cost again: refused, so that a small file cannot
+    /// ask for a huge model.
+    fn claim(&mut self, len: u64, at: usize) -> Result<()> {
+        self.claimed += len;
+        let most = 4 * self.data.len() as u64 + 4096;
+        if self.claimed > most {
+            return Err(self.r.error_at(
+                at,
+                ErrorKind::LimitExceeded,
+                format!(
+                    "the structures read so far claim {} bytes, more than 4 times the file's {} bytes: they share their data more than a model does",
+                    self.claimed,
+                    self.data.len()
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// The records of the section counted by header field `field`.
@@ -223,6 +251,27 @@ impl<'a> Parser<'a, '_> {
 
     /// A sequence's events, pivots and (in group 0) animation.
     fn sequence_data(&mut self, s: &mut Sequence, rec: usize, bones: usize) -> Result<()> {
+        // Run-length-encoded frames cost two bytes per 255 (or nothing, for channels at
+        // rest), yet each becomes a transform per bone when converted: the frames of all
+        // sequences count against `Limits::max_sampled_frames`, so that a damaged frame count
+        // fails here, not as a huge allocation later.
+        let frames = s.num_frames.max(0) as u64;
+        self.frames += frames;
+        if self.frames > self.limits.max_sampled_frames as u64 {
+            return Err(self.r.error_at(
+                rec + 56,
+                ErrorKind::LimitExceeded,
+                format!(
+                    "numframes = {frames} brings the sequences' frames to {}, over the limit of {}",
+                    self.frames, self.limits.max_sampled_frames
+                ),
+            ));
+        }
+        self.r.charge(
+            &mut self.budget,
+            frames * bones.max(1) as u64 * 28,
+            rec + 56,
+        )?;
         let (e, n) = self.checked_section(
             "events",
             rec + 48,
@@ -375,6 +424,7 @@ impl<'a> Parser<'a, '_> {
             );
         }
         self.covered.push((start, self.r.pos()));
+        self.claim((self.r.pos() - start) as u64, field_at)?;
         Ok(out)
     }
 
