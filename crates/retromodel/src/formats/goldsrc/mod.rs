@@ -27,6 +27,7 @@
 //! - Each texture has its own 256-colour palette after its pixels; with `STUDIO_NF_MASKED`
 //!   palette index 255 is transparent.
 
+pub mod convert;
 mod raw;
 mod read;
 mod write;
