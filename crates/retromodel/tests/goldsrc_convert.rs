@@ -40,11 +40,12 @@ fn engine_value(d: &[u8], mut at: usize, frame: usize) -> f64 {
     f64::from(u16_at(d, at + 2 * i) as i16)
 }
 
-/// `AngleQuaternion`.
+/// `AngleQuaternion` (`cl_dll/studio_util.cpp`): `angles[0]` is the roll (X),
+/// `angles[1]` the pitch (Y), `angles[2]` the yaw (Z).
 fn angle_quaternion(a: [f64; 3]) -> [f64; 4] {
-    let (sr, cr) = (a[2] / 2.0).sin_cos();
-    let (sy, cy) = (a[1] / 2.0).sin_cos();
-    let (sp, cp) = (a[0] / 2.0).sin_cos();
+    let (sr, cr) = (a[0] / 2.0).sin_cos();
+    let (sp, cp) = (a[1] / 2.0).sin_cos();
+    let (sy, cy) = (a[2] / 2.0).sin_cos();
     [
         sr * cp * cy - cr * sp * sy,
         cr * sp * cy + sr * cp * sy,
@@ -153,7 +154,7 @@ fn check(name: &str, picks: &[(usize, usize)]) -> usize {
         return 0;
     };
     let (bytes, file, groups) = load(&path);
-    let converted = convert::file_to_model(&file);
+    let converted = convert::to_model(&file, goldsrc::Choice::default(), Vec::new());
     let model = &converted.model;
     assert_eq!(model.animations.len(), file.sequences.len(), "{name}");
     let mut compared = 0;
@@ -214,8 +215,10 @@ fn controller_default_is_the_setting_for_zero() {
     let (bytes, file, _) = load(&path);
     let expected = rest_adj(&bytes);
     assert_eq!(expected.len(), 3);
-    for (c, e) in file.controllers.iter().zip(&expected) {
-        assert!((f64::from(convert::controller_rest(c)) - e).abs() < 1e-6);
+    let got = convert::controller_rest_adjustments(&file);
+    assert_eq!(got.len(), expected.len());
+    for (g, e) in got.iter().zip(&expected) {
+        assert!((f64::from(*g) - e).abs() < 1e-6, "{got:?} vs {expected:?}");
     }
     // -60..60 degrees: setting 127, so -60 + 127/255 * 120 degrees, not 0.
     assert!((expected[0].to_degrees() - (-60.0 + 127.0 / 255.0 * 120.0)).abs() < 1e-9);
@@ -227,12 +230,15 @@ fn man_converts_with_textures_skeleton_and_every_sequence() {
         return;
     };
     let (_, file, _) = load(&path);
-    let tex_path = path.with_file_name("manT.mdl");
-    let tex_bytes = std::fs::read(&tex_path).unwrap();
-    let AnyFile::Studio(tex) = AnyFile::parse(&tex_bytes, &Limits::default()).unwrap() else {
+    let limits = Limits::default();
+    let archives = retromodel::vfs::Archives::new(&limits, false);
+    let opener = retromodel::front::Opener::new(&archives, Default::default()).unwrap();
+    let c = opener.open(&path).unwrap();
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    let tex_bytes = std::fs::read(path.with_file_name("manT.mdl")).unwrap();
+    let AnyFile::Studio(tex) = AnyFile::parse(&tex_bytes, &limits).unwrap() else {
         panic!("manT.mdl");
     };
-    let c = convert::file_to_model_with(&file, Some(&tex), convert::ConvertOptions::default());
     let m = &c.model;
     m.validate().unwrap();
     assert_eq!(m.joints.len(), file.bones.len());

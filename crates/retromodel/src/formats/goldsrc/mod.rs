@@ -27,13 +27,20 @@
 //! - Each texture has its own 256-colour palette after its pixels; with `STUDIO_NF_MASKED`
 //!   palette index 255 is transparent.
 
+mod codec;
 pub mod convert;
+pub mod fixtures;
 mod raw;
 mod read;
+mod summary;
+pub mod validate;
 mod write;
 
+pub use codec::{GoldSrcCodec, CODEC, HALF_LIFE_MDL};
+pub use convert::Choice;
 pub use raw::*;
 pub use read::read_group_anims;
+pub use summary::summary;
 
 /// Format name used in errors and `info` output.
 pub const FORMAT: &str = "half-life-mdl";
