@@ -21,8 +21,8 @@ table (files converted, seconds, output MB).
 
 Groups (by magic; MD5 by extension): Quake MDL (IDPO), MD2 (IDP2), md5mesh, md5anim,
 md5camera, MD3 (IDP3), 3D GameStudio MDL (MDL2..MDL7), HMP (HMP4/5/7), IQM, Half-Life MDL
-(IDST: models and their NAMET.mdl texture files; both tools read a model's NAMET.mdl and
-NAME01.mdl... beside it, which the timing includes). Files read into
+(IDST: models and their NAMET.mdl texture files; Assimp's harness loads from memory, so
+it cannot open a model's NAMET.mdl and fails such a model: man.mdl). Files read into
 memory first; only loading is timed. Each figure is the median of 3 runs, the tools
 alternating (Assimp, retromodel, Assimp, ...). The md5camera group also loads three
 cutscene cameras the script writes to target/bench/compare/generated/ (the corpus's only
