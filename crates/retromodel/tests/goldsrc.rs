@@ -357,15 +357,21 @@ fn check_bone(
     stored
 }
 
-/// The engine's controller adjustment at rest (`StudioCalcBoneAdj`), here.
+/// The engine's controller adjustment at rest, here: the game's `SetController(i, 0)`
+/// byte read back by `StudioCalcBoneAdj`, the mouth (index 4) shut.
 fn rest_adjustments(file: &File) -> Vec<f32> {
     file.controllers
         .iter()
         .map(|c| {
-            let v = if c.kind & 0x8000 != 0 {
-                c.rest as f32 * (360.0 / 256.0) + c.start
+            let byte = (255.0 * (0.0 - c.start) / (c.end - c.start))
+                .trunc()
+                .clamp(0.0, 255.0);
+            let v = if c.index > 3 {
+                c.start
+            } else if c.kind & 0x8000 != 0 {
+                byte * (360.0 / 256.0) + c.start
             } else {
-                let t = (c.rest as f32 / 255.0).clamp(0.0, 1.0);
+                let t = (byte / 255.0).clamp(0.0, 1.0);
                 (1.0 - t) * c.start + t * c.end
             };
             if c.kind & 0x38 != 0 {

@@ -92,18 +92,35 @@ pub fn angle_quaternion(angles: [f32; 3]) -> [f32; 4] {
     ]
 }
 
-/// Each bone controller's adjustment at its rest value (`StudioCalcBoneAdj`): radians for
-/// rotations, units for positions, by controller.
+/// Each bone controller's adjustment at rest (`StudioCalcBoneAdj`): radians for rotations,
+/// units for positions, by controller.
+///
+/// "At rest" is what the game and Valve's model viewer set before drawing: every controller
+/// to 0 (`CBaseAnimating::InitBoneControllers` and `mdlviewer_init` call
+/// `SetController(i, 0.0)`, `dlls/animation.cpp`), which stores the byte
+/// `255 · (0 − start) / (end − start)`, truncated and cut to 0..=255, and the mouth shut
+/// (`SetMouth(0)`: the controller of index 4 at `start`). The record's `rest` field is not
+/// read by the engine (0 in the corpus files, which would turn `man.mdl`'s head by its
+/// controller's `start`, -60 degrees).
 pub fn controller_rest_adjustments(file: &File) -> Vec<f32> {
     file.controllers
         .iter()
         .map(|c| {
-            let byte = c.rest as f32;
-            let value = if c.kind & STUDIO_RLOOP != 0 {
-                byte * (360.0 / 256.0) + c.start
+            let value = if c.index > 3 {
+                c.start
             } else {
-                let t = (byte / 255.0).clamp(0.0, 1.0);
-                (1.0 - t) * c.start + t * c.end
+                let span = c.end - c.start;
+                let byte = if span == 0.0 {
+                    0.0
+                } else {
+                    (255.0 * (0.0 - c.start) / span).trunc().clamp(0.0, 255.0)
+                };
+                if c.kind & STUDIO_RLOOP != 0 {
+                    byte * (360.0 / 256.0) + c.start
+                } else {
+                    let t = (byte / 255.0).clamp(0.0, 1.0);
+                    (1.0 - t) * c.start + t * c.end
+                }
             };
             match c.kind & STUDIO_TYPES {
                 STUDIO_XR | STUDIO_YR | STUDIO_ZR => value.to_radians(),
