@@ -185,6 +185,21 @@ fn invalid_files_give_exact_errors() {
     common::set_i32(&mut b, mesh_rec + 4, good.len() as i32 - 2);
     let e = err(&b);
     assert!(e.starts_with("half-life-mdl: body part 0 (body): sub-model 0 (strip): mesh 0: unexpected end of data"), "{e}");
+    // Skin families without references cost no bytes: more than the file's length are
+    // refused (the fuzzer's 902-byte `tests/regressions/goldsrc_skin_families_without_refs.mdl`
+    // claimed 8 650 752 of them, and `info` listed each).
+    let mut b = good.clone();
+    common::set_i32(&mut b, 192, 0);
+    common::set_i32(&mut b, 196, 8_650_752);
+    assert_eq!(
+        err(&b),
+        format!(
+            "half-life-mdl: numskinfamilies = 8650752 without skin references, more than the file's {} bytes at offset 0xc4",
+            good.len()
+        )
+    );
+    common::set_i32(&mut b, 196, good.len() as i32);
+    assert!(File::parse(&b, &limits()).is_ok());
     // A sequence group file is not a model on its own.
     let mut seq = b"IDSQ".to_vec();
     seq.extend(10i32.to_le_bytes());
