@@ -200,6 +200,45 @@ fn invalid_files_give_exact_errors() {
     );
     common::set_i32(&mut b, 196, good.len() as i32);
     assert!(File::parse(&b, &limits()).is_ok());
+    // Animation records that all point at the same channel data would make the reader copy
+    // it again and again: a flipped bit in `cube.mdl`'s blend count (1 to 16385) once made
+    // the corpus sweep hold 200 MiB. Structures and channels together may claim at most 4
+    // times the file's bytes.
+    let seq = i32_at(&good, 168) as usize;
+    let bones = f.bones.len();
+    let blends = 2000 / bones;
+    let records = blends * bones;
+    let mut b = good.clone();
+    let start = b.len();
+    let shared = start + 12 * records;
+    assert!(shared - start <= 0xffff);
+    for k in 0..records {
+        let rec = start + 12 * k;
+        for _ in 0..6 {
+            b.extend(((shared - rec) as u16).to_le_bytes());
+        }
+    }
+    // 200 frames, one value each: 800 bytes per channel.
+    for _ in 0..200 {
+        b.extend([1u8, 1, 0, 0]);
+    }
+    let len = b.len() as i32;
+    common::set_i32(&mut b, 8 + 64, len);
+    common::set_i32(&mut b, seq + 56, 200);
+    common::set_i32(&mut b, seq + 120, blends as i32);
+    common::set_i32(&mut b, seq + 124, start as i32);
+    let e = err(&b);
+    let (text, at) = e.rsplit_once(" at offset 0x").expect("an offset");
+    let at = usize::from_str_radix(at, 16).unwrap();
+    assert!(
+        text.starts_with("half-life-mdl: sequence 0 (walk): the structures and animation values read so far claim ")
+            && text.ends_with(&format!(
+                " bytes, more than 4 times the file's {} bytes: they share their data more than a model does",
+                b.len()
+            ))
+            && (shared..shared + 800).contains(&at),
+        "{e}"
+    );
     // A sequence group file is not a model on its own.
     let mut seq = b"IDSQ".to_vec();
     seq.extend(10i32.to_le_bytes());
@@ -253,6 +292,10 @@ fn engine_limits_each_with_its_finding() {
 }
 
 // ---- The engine's formula, written here from the SDK, on the stored bytes. ----
+
+fn i32_at(d: &[u8], at: usize) -> i32 {
+    i32::from_le_bytes(d[at..at + 4].try_into().unwrap())
+}
 
 fn u16_at(d: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([d[at], d[at + 1]])

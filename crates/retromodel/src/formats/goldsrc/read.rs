@@ -74,7 +74,7 @@ impl<'a> File<'a> {
             limits,
             covered: vec![(0, HEADER_SIZE)],
             frames: 0,
-            claimed: 0,
+            claims: Claims::new(data.len()),
         };
         let h = header.clone();
         let bones = p.records("bones", 0, BONE_SIZE, Bone::read)?;
@@ -127,13 +127,14 @@ impl<'a> File<'a> {
 pub fn read_group_anims(file: &mut File, group: usize, data: &[u8], limits: &Limits) -> Result<()> {
     let mut r = Reader::new(data, FORMAT);
     let mut budget = Budget::new(limits);
+    let mut claims = Claims::new(data.len());
     let bones = file.bones.len();
     for (i, s) in file.sequences.iter_mut().enumerate() {
         if s.seq_group != group as i32 {
             continue;
         }
         let mut covered = Vec::new();
-        s.anims = read_anims(&mut r, &mut budget, s, bones, &mut covered)
+        s.anims = read_anims(&mut r, &mut budget, &mut claims, s, bones, &mut covered)
             .context_with(|| format!("sequence {i} ({})", s.label()))?;
     }
     Ok(())
@@ -148,8 +149,40 @@ struct Parser<'a, 'l> {
     covered: Vec<(usize, usize)>,
     /// The frames of the sequences read so far.
     frames: u64,
-    /// The bytes the structures read so far claim, each counted as often as it is read.
+    /// The bytes the structures read so far claim.
+    claims: Claims,
+}
+
+/// The bytes the structures (and animation channels) read so far claim, each counted as
+/// often as it is read. Structures may share data, but a file whose structures claim more
+/// than 4 times its bytes shares more than a model does: refused, so that a small file cannot
+/// make the reader copy the same bytes over and over.
+struct Claims {
     claimed: u64,
+    len: usize,
+}
+
+impl Claims {
+    fn new(len: usize) -> Self {
+        Claims { claimed: 0, len }
+    }
+
+    /// Adds `len` bytes read for the field at `at`; fails past 4 times the file's bytes.
+    fn claim(&mut self, r: &Reader, len: u64, at: usize) -> Result<()> {
+        self.claimed += len;
+        let most = 4 * self.len as u64 + 4096;
+        if self.claimed > most {
+            return Err(r.error_at(
+                at,
+                ErrorKind::LimitExceeded,
+                format!(
+                    "the structures and animation values read so far claim {} bytes, more than 4 times the file's {} bytes: they share their data more than a model does",
+                    self.claimed, self.len
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl<'a> Parser<'a, '_> {
@@ -203,20 +236,7 @@ impl<'a> Parser<'a, '_> {
     /// four times its size makes each copy cost again: refused, so that a small file cannot
     /// ask for a huge model.
     fn claim(&mut self, len: u64, at: usize) -> Result<()> {
-        self.claimed += len;
-        let most = 4 * self.data.len() as u64 + 4096;
-        if self.claimed > most {
-            return Err(self.r.error_at(
-                at,
-                ErrorKind::LimitExceeded,
-                format!(
-                    "the structures read so far claim {} bytes, more than 4 times the file's {} bytes: they share their data more than a model does",
-                    self.claimed,
-                    self.data.len()
-                ),
-            ));
-        }
-        Ok(())
+        self.claims.claim(&self.r, len, at)
     }
 
     /// The records of the section counted by header field `field`.
@@ -289,7 +309,14 @@ impl<'a> Parser<'a, '_> {
         )?;
         s.pivots = self.read_records(p, n, PIVOT_SIZE, Pivot::read)?;
         if s.seq_group == 0 {
-            s.anims = read_anims(&mut self.r, &mut self.budget, s, bones, &mut self.covered)?;
+            s.anims = read_anims(
+                &mut self.r,
+                &mut self.budget,
+                &mut self.claims,
+                s,
+                bones,
+                &mut self.covered,
+            )?;
         }
         Ok(())
     }
@@ -459,10 +486,11 @@ impl<'a> Parser<'a, '_> {
 }
 
 /// A sequence's animation records and channels, from `r`'s data (the model, or a sequence
-/// group file), the ranges they cover added to `covered`.
+/// group file), the ranges they cover added to `covered` and the bytes they read to `claims`.
 fn read_anims(
     r: &mut Reader,
     budget: &mut Budget,
+    claims: &mut Claims,
     s: &Sequence,
     bones: usize,
     covered: &mut Vec<(usize, usize)>,
@@ -485,6 +513,7 @@ fn read_anims(
         ));
     }
     r.charge(budget, len, s.anim_index as usize)?;
+    claims.claim(r, len, s.anim_index as usize)?;
     let start = s.anim_index as usize;
     covered.push((start, start + len as usize));
     let mut anims = Vec::with_capacity(n);
@@ -501,7 +530,8 @@ fn read_anims(
         };
         for (c, &o) in offsets.iter().enumerate() {
             if o != 0 {
-                anim.channels[c] = read_channel(r, budget, rec_at + o as usize, frames, covered)?;
+                anim.channels[c] =
+                    read_channel(r, budget, claims, rec_at + o as usize, frames, covered)?;
             }
         }
         anims.push(anim);
@@ -513,6 +543,7 @@ fn read_anims(
 fn read_channel(
     r: &mut Reader,
     budget: &mut Budget,
+    claims: &mut Claims,
     at: usize,
     frames: usize,
     covered: &mut Vec<(usize, usize)>,
@@ -526,6 +557,7 @@ fn read_channel(
         let valid = (head & 0xff) as usize;
         let total = (head >> 8) as usize;
         r.charge(budget, 2 + valid as u64 * 2, run_at)?;
+        claims.claim(r, 2 + valid as u64 * 2, run_at)?;
         words.push(head);
         for _ in 0..valid {
             words.push(r.u16()?);
