@@ -12,7 +12,12 @@ player from any of them, assembled on its tags at frame 0, so they are compared 
 lower-detail parts (lower_1.md3 ...) the same way; retromodel assembles only the full-detail
 ones, so those are listed as not compared.
 
-Usage: cross_assimp_obj.py RETROMODEL_BINARY CORPUS_DIR [--absolute] [--subset] KIND...
+Half-Life MDL (`--hl1`): Assimp turns GoldSrc models a quarter turn about the vertical
+axis more than its other importers (its (x, y, z) is our OBJ's (z, y, -x)), and loads every
+sub-model of every body part where retromodel shows the body value 0 (the first of each
+part): each of our triangles must match one of Assimp's.
+
+Usage: cross_assimp_obj.py RETROMODEL_BINARY CORPUS_DIR [--absolute] [--subset] [--hl1] KIND...
 KIND: a file extension (md5mesh) or a 4-byte magic (MDL5).
 """
 import os
@@ -30,7 +35,9 @@ ABSOLUTE = "--absolute" in kinds
 # --subset: Assimp may load fewer triangles than the file has (its MDL7 loader drops groups
 # and materials it does not handle); every triangle it does load must match one of ours.
 SUBSET = "--subset" in kinds
-kinds = [k for k in kinds if k not in ("--absolute", "--subset")]
+# --hl1: Half-Life MDL (see above).
+HL1 = "--hl1" in kinds
+kinds = [k for k in kinds if k not in ("--absolute", "--subset", "--hl1")]
 TOL = 1e-3
 
 
@@ -115,14 +122,18 @@ with tempfile.TemporaryDirectory() as tmp:
             skipped.append(p)
             continue
         ours, theirs = triangles(ours_path), triangles(theirs_path)
+        if HL1:
+            ours = [tuple((c[2], c[1], -c[0]) for c in t) for t in ours]
         pts = [c for t in ours for c in t] or [(0.0, 0.0, 0.0)]
         SIZE[0] = max(1e-6, max(max(c[k] for c in pts) - min(c[k] for c in pts) for k in range(3)))
         if not theirs:
             skipped.append(p + " (assimp loaded no triangles)")
             continue
-        if len(ours) != len(theirs) and not (SUBSET and len(theirs) < len(ours)):
+        if len(ours) != len(theirs) and not (SUBSET and len(theirs) < len(ours)) and not (HL1 and len(ours) < len(theirs)):
             failures.append(f"{p}: {len(ours)} triangles vs assimp's {len(theirs)}")
             continue
+        if HL1 and len(ours) < len(theirs):
+            ours, theirs = theirs, ours  # each of ours (the shown sub-models) among Assimp's
         grid = {}
         for t in ours:
             grid.setdefault(cell(centroid(t)), []).append(t)

@@ -24,6 +24,8 @@ runs=(
   "iqm --engine darkplaces"
   "iqm --engine fteqw"
   "iqm --engine tesseract"
+  "hl1_mdl --engine goldsrc"
+  "hl1_mdl --engine xash3d"
 )
 got=$(mktemp)
 trap 'rm -f "$got"' EXIT

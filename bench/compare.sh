@@ -20,7 +20,9 @@ load. Then times the batch conversion to .glb of the same files by both and prin
 table (files converted, seconds, output MB).
 
 Groups (by magic; MD5 by extension): Quake MDL (IDPO), MD2 (IDP2), md5mesh, md5anim,
-md5camera, MD3 (IDP3), 3D GameStudio MDL (MDL2..MDL7), HMP (HMP4/5/7), IQM. Files read into
+md5camera, MD3 (IDP3), 3D GameStudio MDL (MDL2..MDL7), HMP (HMP4/5/7), IQM, Half-Life MDL
+(IDST: models and their NAMET.mdl texture files; Assimp's harness loads from memory, so
+it cannot open a model's NAMET.mdl and fails such a model: man.mdl). Files read into
 memory first; only loading is timed. Each figure is the median of 3 runs, the tools
 alternating (Assimp, retromodel, Assimp, ...). The md5camera group also loads three
 cutscene cameras the script writes to target/bench/compare/generated/ (the corpus's only
@@ -30,7 +32,8 @@ md5camera is invalid).
                  about 1 s a run)
   --quick        CI smoke run: 4 files per group, 1 round, 1 run (under a minute)
   --no-convert   skip the batch conversion table
-  --only GROUP   one group only (quake_mdl md2 md5mesh md5anim md5camera md3 gs_mdl hmp iqm)
+  --only GROUP   one group only (quake_mdl md2 md5mesh md5anim md5camera md3 gs_mdl hmp iqm
+                 hl1_mdl)
   -h, --help     this text
 
 Needs g++, libassimp-dev and assimp-utils (installed with apt-get when missing and run as
@@ -160,11 +163,11 @@ shown() {
 }
 
 # --- the files, by format -------------------------------------------------------------------
-FORMATS=(quake_mdl md2 md5mesh md5anim md5camera md3 gs_mdl hmp iqm)
+FORMATS=(quake_mdl md2 md5mesh md5anim md5camera md3 gs_mdl hmp iqm hl1_mdl)
 declare -A LABEL=(
   [quake_mdl]="Quake MDL (IDPO)" [md2]="MD2 (IDP2)" [md5mesh]="md5mesh" [md5anim]="md5anim"
   [md5camera]="md5camera" [md3]="MD3 (IDP3)" [gs_mdl]="GameStudio MDL (MDL2-MDL7)"
-  [hmp]="HMP (HMP4-HMP7)" [iqm]="IQM"
+  [hmp]="HMP (HMP4-HMP7)" [iqm]="IQM" [hl1_mdl]="Half-Life MDL (IDST)"
 )
 if [ -n "$ONLY" ]; then
   [ -n "${LABEL[$ONLY]:-}" ] || die "unknown group $ONLY (see --help)"
@@ -187,6 +190,7 @@ while IFS= read -r -d '' f; do
         MDL2 | MDL3 | MDL4 | MDL5 | MDL6 | MDL7) g=gs_mdl ;;
         HMP4 | HMP5 | HMP7) g=hmp ;;
         INTE) g=iqm ;;
+        IDST) g=hl1_mdl ;;
         *) continue ;;
       esac
       ;;

@@ -183,3 +183,17 @@ def test_rerelease_pair_with_prefer_md5(corpus, cli, tmp_path):
     # Scale 0: the joint's skinning matrix has no linear part in frame 3.
     np.testing.assert_allclose(hidden[k][:3, :3], 0.0, atol=1e-6)
     assert np.abs(shown[k][:3, :3]).max() > 0.5
+
+
+def test_half_life_model_through_the_front_door(corpus):
+    # Issue 41: a GoldSrc model loads with its texture file (manT.mdl) found beside it, its
+    # skeleton, one animation per sequence, and its textures' flags in the skin effects.
+    hl1 = corpus / "assimp" / "test" / "models" / "MDL" / "MDL (HL1)"
+    m = retromodel.load(hl1 / "man.mdl")
+    assert len(m.skeleton) == 8
+    assert [a.name for a in m.animations] == ["reference", "walk", "arms_up"]
+    assert len(m.skins) > 0, "the textures of manT.mdl"
+    assert m.info()["format"] == "half-life-mdl"
+    # A sequence group file alone is not a model: the same message as the command line.
+    with pytest.raises(retromodel.FormatError, match="sequence group file"):
+        retromodel.load(hl1 / "man01.mdl")

@@ -43,7 +43,7 @@ impl Format {
         }
     }
 
-    /// A format known by its magic but read by no codec (Half-Life MDL, MDL6, binary WMP):
+    /// A format known by its magic but read by no codec (MDL6, binary WMP):
     /// detected so that it gets a clear "not supported" message.
     pub const fn detected_only(
         name: &'static str,

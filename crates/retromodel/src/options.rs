@@ -47,6 +47,11 @@ pub struct ConvertOptions {
     /// use it (`--prefer md5`): an MD2's `md5/NAME.md5mesh` + `.md5anim` (+ `.md5scale`), a
     /// Quake MDL's `NAME.md5mesh` + `.md5anim` ([`crate::rerelease`]). Off by default.
     pub prefer_md5: bool,
+    /// The body value of a model of body parts (Half-Life): part `p` shows its sub-model
+    /// `(body / base) % count`; 0 shows the first sub-model of each part.
+    pub body: u32,
+    /// The skin family of a model with several (Half-Life); 0 is the first.
+    pub skin_family: usize,
 }
 
 impl Default for ConvertOptions {
@@ -61,6 +66,8 @@ impl Default for ConvertOptions {
             skip_textures: false,
             model_config: false,
             prefer_md5: false,
+            body: 0,
+            skin_family: 0,
         }
     }
 }

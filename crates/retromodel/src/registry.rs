@@ -22,7 +22,7 @@ pub use crate::codec::{
     Codec, Engine, Format, Kernel, Output, ParsedFile, Prepared, SideFile, Writer,
 };
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::{gs_mdl, gs_mdl7, hmp, iqm, md2, md3, md5, quake_mdl, wmp};
+use crate::formats::{goldsrc, gs_mdl, gs_mdl7, hmp, iqm, md2, md3, md5, quake_mdl, wmp};
 #[cfg(feature = "gltf")]
 use crate::interchange::gltf;
 #[cfg(feature = "png")]
@@ -43,6 +43,7 @@ pub static CODECS: &[&dyn Codec] = &[
     &wmp::CODEC,
     &md5::CODEC,
     &iqm::CODEC,
+    &goldsrc::CODEC,
     #[cfg(feature = "gltf")]
     &gltf::CODEC,
     #[cfg(feature = "png")]
@@ -317,8 +318,6 @@ const fn detected_format(f: crate::io::magic::DetectedOnly) -> Format {
     Format::detected_only(f.name, f.description, f.extensions)
 }
 
-/// Half-Life MDL (`IDST`, or `IDSQ` for sequence group files): detected, not read.
-pub const HALF_LIFE_MDL: Format = detected_format(crate::io::magic::HALF_LIFE_MDL);
 /// 3D GameStudio MDL6 (`MDL6`): detected, not read.
 pub const GS_MDL6: Format = detected_format(crate::io::magic::GS_MDL6);
 /// 3D GameStudio binary level (`WMPB`): detected, not read yet.

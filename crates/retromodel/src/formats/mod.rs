@@ -1,6 +1,7 @@
 //! One module per format: `raw` structs 1:1 with the disk, a parser, a writer, and a
 //! converter to the format-neutral [`crate::model::Model`] and (for writable formats) back.
 
+pub mod goldsrc;
 pub mod gs_mdl;
 pub mod gs_mdl7;
 pub mod hmp;

@@ -23,26 +23,22 @@ const MAGICS: &[(&[u8; 4], &str)] = &[
     (b"HMP7", "3D GameStudio HMP terrain"),
     (b"glTF", "glTF 2.0 binary"),
     (b"INTE", "Inter-Quake Model (IQM)"),
+    (b"IDST", "Half-Life MDL (GoldSrc)"),
+    (b"IDSQ", "Half-Life MDL (GoldSrc)"),
 ];
 
 /// A format known by its magic number but read by no codec: what the registry makes a
 /// `Format::detected_only` of, so that such a file gets a clear "not supported" message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DetectedOnly {
-    /// The short name (`half-life-mdl`).
+    /// The short name (`gs-mdl6`).
     pub name: &'static str,
-    /// The format in words (`Half-Life MDL`).
+    /// The format in words (`3D GameStudio MDL`).
     pub description: &'static str,
     /// Its file extensions, lower case without the dot.
     pub extensions: &'static [&'static str],
 }
 
-/// Half-Life MDL (`IDST`, or `IDSQ` for sequence group files).
-pub const HALF_LIFE_MDL: DetectedOnly = DetectedOnly {
-    name: "half-life-mdl",
-    description: "Half-Life MDL",
-    extensions: &["mdl"],
-};
 /// 3D GameStudio MDL6 (`MDL6`).
 pub const GS_MDL6: DetectedOnly = DetectedOnly {
     name: "gs-mdl6",
@@ -58,12 +54,7 @@ pub const WMP_BINARY: DetectedOnly = DetectedOnly {
 
 /// The formats only detected, by their first four bytes: the one list of them (the registry
 /// detects them after its codecs).
-pub const DETECTED_ONLY: &[(&[u8; 4], DetectedOnly)] = &[
-    (b"IDST", HALF_LIFE_MDL),
-    (b"IDSQ", HALF_LIFE_MDL),
-    (b"MDL6", GS_MDL6),
-    (b"WMPB", WMP_BINARY),
-];
+pub const DETECTED_ONLY: &[(&[u8; 4], DetectedOnly)] = &[(b"MDL6", GS_MDL6), (b"WMPB", WMP_BINARY)];
 
 /// The format only detected ([`DETECTED_ONLY`]) that a file's first four bytes belong to.
 pub fn detected_only(magic: &[u8]) -> Option<DetectedOnly> {
@@ -86,7 +77,7 @@ pub fn known(magic: &[u8]) -> Option<(&'static str, bool)> {
 }
 
 /// Names what four magic bytes belong to, for error messages: `this is Quake MDL`, `this is a
-/// Half-Life MDL file, which is not supported`, or `not a known model format`.
+/// 3D GameStudio MDL file, which is not supported`, or `not a known model format`.
 pub fn describe(magic: &[u8]) -> String {
     match known(magic) {
         Some((description, true)) => format!("this is {description}"),

@@ -383,6 +383,24 @@ impl<'a> Fields<'a> {
         u32::from_le_bytes(self.take())
     }
 
+    /// `N` bytes as they are (names, padding).
+    #[inline]
+    pub fn array<const N: usize>(&mut self) -> [u8; N] {
+        self.take()
+    }
+
+    /// A little-endian `i16`.
+    #[inline]
+    pub fn i16(&mut self) -> i16 {
+        i16::from_le_bytes(self.take())
+    }
+
+    /// A little-endian `u16`.
+    #[inline]
+    pub fn u16(&mut self) -> u16 {
+        u16::from_le_bytes(self.take())
+    }
+
     /// A little-endian `i32`.
     #[inline]
     pub fn i32(&mut self) -> i32 {

@@ -457,6 +457,8 @@ fn with_atlas(model: &Model, meshes: Vec<Mesh>, picture: Image) -> Model {
         camera,
         nodes,
         mdl_extras,
+        // One atlas skin: the effects of the skins it joins are not one skin's.
+        skin_effects: _,
     } = model;
     Model {
         meshes,
@@ -474,6 +476,7 @@ fn with_atlas(model: &Model, meshes: Vec<Mesh>, picture: Image) -> Model {
         camera: camera.clone(),
         nodes: nodes.clone(),
         mdl_extras: *mdl_extras,
+        skin_effects: Vec::new(),
     }
 }
 

@@ -72,6 +72,34 @@ pub struct Model {
     /// positions stay in model space whatever the nodes say (see [`SceneNode`]); a mesh that
     /// a node holds a part of is exported only through nodes.
     pub nodes: Vec<SceneNode>,
+    /// How each skin is drawn beyond its picture (Half-Life's additive and chrome
+    /// textures), by skin index; empty, or shorter than `skins`, where skins are plain.
+    pub skin_effects: Vec<SkinEffects>,
+}
+
+/// How a skin is drawn beyond its picture: what glTF has no material property for, written
+/// to the material's `extras` (`{"effects": ["additive", "chrome"]}`) and shown by the
+/// renderer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SkinEffects {
+    /// Blended by adding its colour to what is behind (Half-Life `STUDIO_NF_ADDITIVE`).
+    pub additive: bool,
+    /// Sphere-mapped from the view, a fake reflection (Half-Life `STUDIO_NF_CHROME`).
+    pub chrome: bool,
+}
+
+impl SkinEffects {
+    /// The effects' names, as the glTF `extras` list them.
+    pub fn names(self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if self.additive {
+            v.push("additive");
+        }
+        if self.chrome {
+            v.push("chrome");
+        }
+        v
+    }
 }
 
 /// Quake MDL header values that only MDL stores (`flags`: rotate, trails, gib effects;

@@ -11,6 +11,7 @@
 mod codec;
 mod export;
 mod import;
+pub mod meshopt;
 
 pub use codec::{GltfCodec, CODEC, GLB, GLTF};
 pub use export::{

@@ -213,6 +213,7 @@ impl Builder<'_> {
                 [0.0; 3]
             }),
             emissive_texture: emissive.map(info),
+            extras: effects_extras(self.model.skin_effects.get(s).copied()),
             ..Default::default()
         }))
     }
@@ -243,4 +244,14 @@ impl Builder<'_> {
             extras: Default::default(),
         })
     }
+}
+
+/// A material's `extras` naming the skin's effects (`{"effects": ["additive", "chrome"]}`),
+/// or none for a plain skin.
+fn effects_extras(effects: Option<crate::model::SkinEffects>) -> json::Extras {
+    let names = effects.map(|e| e.names()).unwrap_or_default();
+    if names.is_empty() {
+        return Default::default();
+    }
+    serde_json::value::to_raw_value(&serde_json::json!({ "effects": names })).ok()
 }
