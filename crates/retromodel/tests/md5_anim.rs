@@ -1,6 +1,8 @@
 //! MD5 animation maths on hand-built files: the quaternion `w` convention, md5anim decoding
 //! (flags, startIndex), sampling (loop, clamp, root motion), the compressing builder, joint
 //! matching by name and skinning.
+// Expected values computed here with std's maths, not output: allowed (clippy.toml, issue 40).
+#![allow(clippy::disallowed_methods)]
 
 use retromodel::formats::md5::anim::{
     bind_normals, bind_pose, bind_positions, check_mesh, compress, frame_bounds, gather,

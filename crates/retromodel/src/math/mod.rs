@@ -22,6 +22,8 @@
 //! Functions that existed in several places before keep their arithmetic (operation order,
 //! `f32` or `f64`), so results are bit-for-bit what they were.
 
+pub mod det;
+
 use std::iter::Sum;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
@@ -231,12 +233,12 @@ impl Quat {
             return Quat::IDENTITY;
         }
         let half = f64::from(radians) * 0.5;
-        let s = half.sin() / len;
+        let s = det::sin(half) / len;
         Quat::new(
             (ax * s) as f32,
             (ay * s) as f32,
             (az * s) as f32,
-            half.cos() as f32,
+            det::cos(half) as f32,
         )
     }
 
@@ -328,7 +330,7 @@ impl Quat {
         let y = aw * by - ay * bw - az * bx + ax * bz;
         let z = aw * bz - az * bw - ax * by + ay * bx;
         let w = aw * bw + ax * bx + ay * by + az * bz;
-        (2.0 * (x * x + y * y + z * z).sqrt().atan2(w.abs())) as f32
+        (2.0 * det::atan2((x * x + y * y + z * z).sqrt(), w.abs())) as f32
     }
 
     /// Normalised linear interpolation along the shorter arc: fast, exact at `t = 0` and
@@ -360,10 +362,10 @@ impl Quat {
         if d > 1.0 - 1e-9 {
             return lerp64(self, other, 1.0 - t, t).normalize();
         }
-        let theta = d.min(1.0).acos();
-        let s = theta.sin();
-        let a = ((1.0 - t) * theta).sin() / s;
-        let b = (t * theta).sin() / s;
+        let theta = det::acos(d.min(1.0));
+        let s = det::sin(theta);
+        let a = det::sin((1.0 - t) * theta) / s;
+        let b = det::sin(t * theta) / s;
         lerp64(self, other, a, b).normalize()
     }
 
@@ -635,9 +637,9 @@ pub fn slerp(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
     if d > 0.9995 {
         return normalize4(std::array::from_fn(|i| a[i] + (b[i] - a[i]) * t));
     }
-    let theta = d.clamp(-1.0, 1.0).acos();
-    let s = theta.sin();
-    let (wa, wb) = (((1.0 - t) * theta).sin() / s, (t * theta).sin() / s);
+    let theta = det::acos(d.clamp(-1.0, 1.0));
+    let s = det::sin(theta);
+    let (wa, wb) = (det::sin((1.0 - t) * theta) / s, det::sin(t * theta) / s);
     normalize4(std::array::from_fn(|i| a[i] * wa + b[i] * wb))
 }
 

@@ -26,7 +26,7 @@ use super::raw::*;
 use super::read_group_anims;
 use crate::image::{Image, Palette, Pixels};
 use crate::limits::Limits;
-use crate::math::Quat;
+use crate::math::{det, Quat};
 use crate::model::{
     Converted, Influences, JointTransform, Mesh, Model, SkeletalAnimation, Skin, SkinEffects,
 };
@@ -81,9 +81,9 @@ pub fn channel_value(words: &[u16], frame: usize) -> Option<i16> {
 /// `AngleQuaternion`: Euler angles (radians: X roll, Y pitch, Z yaw) as a rotation
 /// `[x, y, z, w]`, rotating about Z, then Y, then X.
 pub fn angle_quaternion(angles: [f32; 3]) -> [f32; 4] {
-    let (sy, cy) = (angles[2] * 0.5).sin_cos();
-    let (sp, cp) = (angles[1] * 0.5).sin_cos();
-    let (sr, cr) = (angles[0] * 0.5).sin_cos();
+    let (sy, cy) = det::sin_cos(angles[2] * 0.5);
+    let (sp, cp) = det::sin_cos(angles[1] * 0.5);
+    let (sr, cr) = det::sin_cos(angles[0] * 0.5);
     [
         sr * cp * cy - cr * sp * sy,
         cr * sp * cy + sr * cp * sy,

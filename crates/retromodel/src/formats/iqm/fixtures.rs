@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 
 use super::raw::*;
+use crate::math::det;
 
 /// Text table builder.
 struct Text(Vec<u8>);
@@ -230,10 +231,10 @@ fn add_animation(file: &mut File<'static>, text: &mut Text) {
     };
     // Version 1's w is the negative root: the same turn is stored with x positive.
     let sign = if version == 1 { 1.0 } else { -1.0 };
-    poses[1].channel_scale[3] = sign * half.sin() / 65535.0;
+    poses[1].channel_scale[3] = sign * det::sin(half) / 65535.0;
     if version != 1 {
-        poses[1].channel_offset[6] = half.cos();
-        poses[1].channel_scale[6] = (1.0 - half.cos()) / 65535.0;
+        poses[1].channel_offset[6] = det::cos(half);
+        poses[1].channel_scale[6] = (1.0 - det::cos(half)) / 65535.0;
     }
     // Neck: translation z (channel 2) and the scale channels animated.
     let scale_channels = if version == 1 { 6..9 } else { 7..10 };
@@ -246,11 +247,11 @@ fn add_animation(file: &mut File<'static>, text: &mut Text) {
     // bend: spine angle 0, 45, 90 degrees: x = -sin(a/2) from 0 to -sin(45°), w from 1 to cos(45°).
     for k in 0..3u32 {
         let a = k as f32 * half / 2.0;
-        let x = ((sign * a.sin()) / poses[1].channel_scale[3]).round() as u16;
+        let x = ((sign * det::sin(a)) / poses[1].channel_scale[3]).round() as u16;
         frames.push(x);
         if version != 1 {
-            let w =
-                ((a.cos() - poses[1].channel_offset[6]) / poses[1].channel_scale[6]).round() as u16;
+            let w = ((det::cos(a) - poses[1].channel_offset[6]) / poses[1].channel_scale[6]).round()
+                as u16;
             frames.push(w);
         }
         frames.extend([0u16; 4]);

@@ -5,6 +5,7 @@
 //! by 10° a frame and rise one unit a frame.
 
 use super::raw::*;
+use crate::math::det;
 
 /// Which branches a generated file exercises.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,8 +115,8 @@ pub fn build(spec: &Spec) -> File<'static> {
                 name: name_field::<MAX_QPATH>(t).0,
                 origin: [k as f32, 0.0, 1.0 + f as f32],
                 axis: [
-                    [a.cos(), a.sin(), 0.0],
-                    [-a.sin(), a.cos(), 0.0],
+                    [det::cos(a), det::sin(a), 0.0],
+                    [-det::sin(a), det::cos(a), 0.0],
                     [0.0, 0.0, 1.0],
                 ],
             });

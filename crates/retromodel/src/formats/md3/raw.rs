@@ -8,6 +8,7 @@
 //! an unmodified file byte for byte with every section at its original offset.
 
 use crate::io::Gap;
+use crate::math::det;
 
 /// The magic at offset 0: `IDP3`.
 pub const IDENT: [u8; 4] = *b"IDP3";
@@ -179,7 +180,11 @@ pub fn decode_normal(normal: u16) -> [f32; 3] {
     let step = std::f32::consts::TAU / 256.0;
     let lat = f32::from((normal >> 8) as u8) * step;
     let lng = f32::from(normal as u8) * step;
-    [lat.cos() * lng.sin(), lat.sin() * lng.sin(), lng.cos()]
+    [
+        det::cos(lat) * det::sin(lng),
+        det::sin(lat) * det::sin(lng),
+        det::cos(lng),
+    ]
 }
 
 /// Encodes a unit normal to the latitude/longitude the engine decodes closest to it: the
@@ -190,8 +195,8 @@ pub fn encode_normal(n: [f32; 3]) -> u16 {
         return if n[2] >= 0.0 { 0 } else { 128 };
     }
     let step = std::f32::consts::TAU / 256.0;
-    let lat = (n[1].atan2(n[0]) / step).round().rem_euclid(256.0) as u16;
-    let lng = (n[2].clamp(-1.0, 1.0).acos() / step)
+    let lat = (det::atan2(n[1], n[0]) / step).round().rem_euclid(256.0) as u16;
+    let lng = (det::acos(n[2].clamp(-1.0, 1.0)) / step)
         .round()
         .rem_euclid(256.0) as u16;
     (lat << 8) | lng

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::raw::{Block, Item, Object, Shape, WmpFile};
-use crate::math::{add, cross, dot, length, scale, sub};
+use crate::math::{add, cross, det, dot, length, scale, sub};
 use crate::model::{
     mul_matrix, Converted, Matrix4, Mesh, MeshPart, Model, NodeTransform, SceneNode, Skin,
 };
@@ -439,9 +439,9 @@ impl Affine {
     /// `T(position) · Rz(pan) · Ry(-tilt) · Rx(roll) · S(scale)`.
     fn of_object(o: &Object) -> Affine {
         let [pan, tilt, roll] = [0, 1, 2].map(|i| o.angles[i].value());
-        let (sp, cp) = pan.sin_cos();
-        let (st, ct) = (-tilt).sin_cos();
-        let (sr, cr) = roll.sin_cos();
+        let (sp, cp) = det::sin_cos(pan);
+        let (st, ct) = det::sin_cos(-tilt);
+        let (sr, cr) = det::sin_cos(roll);
         let rz = [[cp, -sp, 0.0], [sp, cp, 0.0], [0.0, 0.0, 1.0]];
         let ry = [[ct, 0.0, st], [0.0, 1.0, 0.0], [-st, 0.0, ct]];
         let rx = [[1.0, 0.0, 0.0], [0.0, cr, -sr], [0.0, sr, cr]];
@@ -464,7 +464,7 @@ impl Affine {
 /// model space; the transform is only the frame the hierarchy is written in).
 fn node_transform(o: &Object) -> Option<NodeTransform> {
     let [pan, tilt, roll] = [0, 1, 2].map(|i| o.angles[i].value());
-    let half = |a: f64| (a / 2.0).sin_cos();
+    let half = |a: f64| det::sin_cos(a / 2.0);
     let (sz, cz) = half(pan);
     let (sy, cy) = half(-tilt);
     let (sx, cx) = half(roll);

@@ -16,6 +16,7 @@ use json::validation::Checked::Valid;
 use super::animation::{Channels, Track};
 use super::{invalid, strictly_increasing, Builder};
 use crate::error::Result;
+use crate::math::det;
 use crate::math::Quat;
 use crate::model::quat_to_y_up;
 use crate::model::{to_y_up, CameraKey};
@@ -75,7 +76,7 @@ impl Builder<'_> {
             ));
         }
         let half = f64::from(fov).to_radians() / 2.0;
-        let yfov = (2.0 * (half.tan() / f64::from(ASPECT)).atan()) as f32;
+        let yfov = (2.0 * det::atan(det::tan(half) / f64::from(ASPECT))) as f32;
         let camera = self.root.push(json::Camera {
             name: Some("camera".to_string()),
             orthographic: None,

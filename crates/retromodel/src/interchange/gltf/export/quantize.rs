@@ -33,6 +33,7 @@
 //!   stay floats.
 
 use super::space::Local;
+use crate::math::det;
 
 /// The largest angle (radians, about 0.57°) between a quantised normal and the model's:
 /// under half the 1.4° step of MD3's latitude/longitude normals, the finest normals of the
@@ -397,7 +398,7 @@ pub(super) fn angle(a: [f64; 3], u: [f64; 3]) -> f64 {
         return std::f64::consts::PI;
     }
     let dot: f64 = (0..3).map(|k| a[k] * u[k]).sum();
-    (dot / len).clamp(-1.0, 1.0).acos()
+    det::acos((dot / len).clamp(-1.0, 1.0))
 }
 
 /// The largest `λ <= 1` for which `λ n - b` lies within `[-1, 1]` on every axis (`b` within
@@ -763,7 +764,7 @@ mod tests {
             let z = 1.0 - 2.0 * (f64::from(i) + 0.5) / 20000.0;
             let r = (1.0 - z * z).sqrt();
             let phi = f64::from(i) * 2.399963229728653;
-            let n = [r * phi.cos(), r * phi.sin(), z];
+            let n = [r * det::cos(phi), r * det::sin(phi), z];
             let b = unit_shorts(n);
             let len = b.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt() / 32767.0;
             // Plain rounding is off by up to 2.6e-5.
