@@ -158,7 +158,7 @@ fn command() -> clap::Command {
     }
     Cli::command()
         .after_help(format!(
-            "Formats read: {}; archives: .pak .pk3 .pk4 .zip.",
+            "Formats read: {}; archives: .pak .pk3 .pk4 .zip.\n\nA file inside an archive is ARCHIVE:PATH (pak0.pak:progs/x.mdl): the first colon after which the part before it is a file. A drive letter's colon is never that colon, on any platform: C:\\mods\\pak0.pak:progs/x.mdl is progs/x.mdl in C:\\mods\\pak0.pak.",
             retromodel::front::formats_in_words()
         ))
         .mut_subcommand("convert", |c| {

@@ -14,7 +14,6 @@
 //! embedded `.gltf`, and `.gltf` with side files under `separate/`) for Khronos' validator.
 // Expected values computed here with std's maths, not output: allowed (clippy.toml, issue 40).
 #![allow(clippy::disallowed_methods)]
-
 #![cfg(feature = "gltf")]
 
 mod common;

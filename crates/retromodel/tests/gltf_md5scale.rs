@@ -14,7 +14,6 @@
 //! Khronos' validator.
 // Expected values computed here with std's maths, not output: allowed (clippy.toml, issue 40).
 #![allow(clippy::disallowed_methods)]
-
 #![cfg(feature = "gltf")]
 
 mod common;

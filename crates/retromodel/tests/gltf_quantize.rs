@@ -12,7 +12,6 @@
 //! without `RETROMODEL_CORPUS`.
 // Expected values computed here with std's maths, not output: allowed (clippy.toml, issue 40).
 #![allow(clippy::disallowed_methods)]
-
 #![cfg(feature = "gltf")]
 
 mod common;

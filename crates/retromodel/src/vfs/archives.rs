@@ -27,16 +27,34 @@ impl std::error::Error for FileError {}
 /// `ARCHIVE:PATH` (a path inside an archive, such as `pak0.pak:progs/player.mdl`) split into
 /// the archive file and the path inside it (empty for `ARCHIVE:`). `None` when `path` is a
 /// file or folder on disk, or no prefix of it ending before a `:` is a file.
+///
+/// **The colon rule**, the same on every platform: the first `:` after which the part before
+/// it is a file separates the archive from the path inside it, except a drive letter's colon
+/// ([`archive_colons`]): `C:\mods\pak0.pak:progs/x.mdl` is the archive
+/// `C:\mods\pak0.pak` and `progs/x.mdl` in it, even beside a file named `C`.
 pub fn split_archive_path(path: &Path) -> Option<(PathBuf, String)> {
     if path.exists() {
         return None;
     }
     let s = path.to_str()?;
-    s.match_indices(':').find_map(|(i, _)| {
+    archive_colons(s).find_map(|i| {
         let archive = Path::new(&s[..i]);
         archive
             .is_file()
             .then(|| (archive.to_path_buf(), s[i + 1..].to_string()))
+    })
+}
+
+/// The byte offsets of the colons of `s` that may separate an archive from a path inside it:
+/// every `:` but a drive letter's, one ASCII letter at the start (`C:`) or after a Windows
+/// device prefix (`\\?\C:`, `\\.\C:`, or the same with `/`).
+pub fn archive_colons(s: &str) -> impl Iterator<Item = usize> + '_ {
+    let b = s.as_bytes();
+    let letter = move |j: usize| b.get(j).is_some_and(u8::is_ascii_alphabetic);
+    let device = |p: &[u8]| matches!(p, b"\\\\?\\" | b"\\\\.\\" | b"//?/" | b"//./");
+    s.match_indices(':').map(|(i, _)| i).filter(move |&i| {
+        let drive = (i == 1 && letter(0)) || (i == 5 && letter(4) && device(&b[..4]));
+        !drive
     })
 }
 
@@ -147,5 +165,54 @@ pub fn read_entry(tree: &GameFs, archive: &Path, inner: &str) -> Result<Vec<u8>,
             "{}: no {inner:?} in the archive",
             archive.display()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn colons(s: &str) -> Vec<usize> {
+        archive_colons(s).collect()
+    }
+
+    /// A drive letter's colon never separates an archive, on every platform (issue 40).
+    #[test]
+    fn drive_letters_are_not_archive_separators() {
+        assert_eq!(colons(r"C:\mods\pak0.pak:progs/x.mdl"), [16]);
+        assert_eq!(colons("z:/tmp/pak0.pak:progs/x.mdl"), [15]);
+        assert_eq!(colons(r"\\?\C:\mods\pak0.pak:a.mdl"), [20]);
+        assert_eq!(colons(r"\\.\D:\pak0.pak:a.mdl"), [15]);
+        assert_eq!(colons("C:"), Vec::<usize>::new());
+        // Not drive letters: a longer name, a digit, a colon elsewhere.
+        assert_eq!(colons("pak0.pak:progs/x.mdl"), [8]);
+        assert_eq!(colons("ab:x"), [2]);
+        assert_eq!(colons("1:x"), [1]);
+        assert_eq!(colons("ü:x"), [2]);
+        assert_eq!(colons(":x"), [0]);
+        assert_eq!(colons("a/b:c:d"), [3, 5]);
+    }
+
+    /// The archive is found after a drive-letter-like prefix, and a file named as the letter
+    /// does not capture the path.
+    #[test]
+    fn split_after_a_drive_letter() {
+        let dir = std::env::temp_dir().join(format!("retromodel-colon-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let pak = dir.join("pak0.pak");
+        fs::write(&pak, b"PACK").unwrap();
+        let named = format!("{}:progs/x.mdl", pak.display());
+        assert_eq!(
+            split_archive_path(Path::new(&named)),
+            Some((pak.clone(), "progs/x.mdl".to_string()))
+        );
+        // "C" as a file beside a relative name: `C:rest` is a drive path, not an archive.
+        let c = dir.join("C");
+        fs::write(&c, b"PACK").unwrap();
+        let s = c.display().to_string();
+        let rel = &s[s.len() - 1..];
+        assert_eq!(colons(&format!("{rel}:progs/x.mdl")), Vec::<usize>::new());
+        assert_eq!(split_archive_path(Path::new("")), None);
+        fs::remove_dir_all(&dir).unwrap();
     }
 }
