@@ -65,6 +65,7 @@ class Runner:
         self.linux_time = 0.0
         # One Wine server for the whole run (a fresh one per program costs seconds).
         subprocess.run(["wineserver", "-p"], env=self.env, check=False)
+        self.run("windows", ["--version"], ".")
 
     def close(self):
         subprocess.run(["wineserver", "-k"], env=self.env, check=False)
@@ -77,7 +78,16 @@ class Runner:
         else:
             cmd = ["wine", self.windows] + args
             env = self.env
-        p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, timeout=600)
+        for attempt in range(3):
+            try:
+                p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, timeout=120)
+                break
+            except subprocess.TimeoutExpired:
+                # Seen once: the first program after a fresh Wine server never started.
+                print(f"wine_parity: {' '.join(args[:2])}: timed out, try {attempt + 2} of 3",
+                      file=sys.stderr)
+                if attempt == 2:
+                    raise
         dt = time.monotonic() - t
         if which == "linux":
             self.linux_time += dt
@@ -301,13 +311,15 @@ def main():
         return 1
     runner = Runner(args.linux, args.windows)
     t = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="wine-parity-") as tmp:
-        work = Path(tmp)
-        ok = True
-        if not args.skip_parity:
-            ok &= parity(runner, corpus, args.per_format, work)
-        ok &= windows_paths(runner, corpus, work)
-    runner.close()
+    try:
+        with tempfile.TemporaryDirectory(prefix="wine-parity-") as tmp:
+            work = Path(tmp)
+            ok = True
+            if not args.skip_parity:
+                ok &= parity(runner, corpus, args.per_format, work)
+            ok &= windows_paths(runner, corpus, work)
+    finally:
+        runner.close()
     print(f"wine_parity: {'ok' if ok else 'FAILED'} in {time.monotonic() - t:.0f} s "
           f"(Wine {runner.wine_time:.0f} s, Linux {runner.linux_time:.0f} s)")
     return 0 if ok else 1
