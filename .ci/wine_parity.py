@@ -65,6 +65,10 @@ class Runner:
         self.linux_time = 0.0
         # One Wine server for the whole run (a fresh one per program costs seconds).
         subprocess.run(["wineserver", "-p"], env=self.env, check=False)
+        # Start Wine's services now, their output to /dev/null: started by the first program
+        # they would inherit its pipes, and reading its output would wait for them forever.
+        subprocess.run(["wine", "wineboot"], env=self.env, check=False, timeout=300,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.run("windows", ["--version"], ".")
 
     def close(self):
@@ -83,7 +87,7 @@ class Runner:
                 p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, timeout=120)
                 break
             except subprocess.TimeoutExpired:
-                # Seen once: the first program after a fresh Wine server never started.
+                # Should not happen (see wineboot above): one more try before failing.
                 print(f"wine_parity: {' '.join(args[:2])}: timed out, try {attempt + 2} of 3",
                       file=sys.stderr)
                 if attempt == 2:
