@@ -177,14 +177,23 @@ impl XyzNormal {
 /// byte and `lng` the low byte, each `* 2π / 256`, the normal is
 /// `(cos lat · sin lng, sin lat · sin lng, cos lng)`.
 pub fn decode_normal(normal: u16) -> [f32; 3] {
-    let step = std::f32::consts::TAU / 256.0;
-    let lat = f32::from((normal >> 8) as u8) * step;
-    let lng = f32::from(normal as u8) * step;
-    [
-        det::cos(lat) * det::sin(lng),
-        det::sin(lat) * det::sin(lng),
-        det::cos(lng),
-    ]
+    let table = normal_table();
+    let (sin_lat, cos_lat) = table[usize::from((normal >> 8) as u8)];
+    let (sin_lng, cos_lng) = table[usize::from(normal as u8)];
+    [cos_lat * sin_lng, sin_lat * sin_lng, cos_lng]
+}
+
+/// `(sin, cos)` of each of the 256 angles `i * 2π / 256` (`f32`, through [`det`]): the same
+/// values as computing them per vertex, once.
+fn normal_table() -> &'static [(f32, f32); 256] {
+    static TABLE: std::sync::OnceLock<[(f32, f32); 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let step = std::f32::consts::TAU / 256.0;
+        std::array::from_fn(|i| {
+            let a = f32::from(i as u8) * step;
+            (det::sin(a), det::cos(a))
+        })
+    })
 }
 
 /// Encodes a unit normal to the latitude/longitude the engine decodes closest to it: the
