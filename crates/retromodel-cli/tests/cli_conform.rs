@@ -85,30 +85,85 @@ fn info_clips(path: &Path) -> Vec<(String, f32)> {
         .collect()
 }
 
-/// Whether `target` is `source` fitted: equal, or its characters (a trailing `_` and a
-/// clash letter `_b` left out) appear in order in `source`.
-fn derived(target: &str, source: &str) -> bool {
-    if target == source {
-        return true;
-    }
-    let mut t = target.trim_end_matches('_');
-    if let Some((head, tail)) = t.rsplit_once('_') {
-        if tail.len() == 1 && tail.as_bytes()[0].is_ascii_lowercase() && !source.ends_with(tail) {
-            t = head;
-        }
-    }
-    let clean: String = source
-        .chars()
+/// A clip name as frame names keep it: ASCII letters, digits, `_` and `-`, the rest `_`.
+fn clean(name: &str) -> String {
+    name.chars()
         .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
                 c
             } else {
                 '_'
             }
         })
-        .collect();
-    let mut rest = clean.chars();
-    t.chars().all(|c| rest.any(|d| d == c))
+        .collect()
+}
+
+/// The prefix all `names` share, up to and including its last `_` or `-`, when every name
+/// keeps something after it; else empty.
+fn shared_prefix(names: &[String]) -> usize {
+    let Some(first) = names.first() else {
+        return 0;
+    };
+    if names.len() < 2 {
+        return 0;
+    }
+    let len = names
+        .iter()
+        .map(|n| {
+            first
+                .bytes()
+                .zip(n.bytes())
+                .take_while(|(a, b)| a == b)
+                .count()
+        })
+        .min()
+        .unwrap_or(0);
+    match first[..len].rfind(['_', '-']) {
+        Some(i) if names.iter().all(|n| n.len() > i + 1) => i + 1,
+        _ => 0,
+    }
+}
+
+/// Whether `target` is the clip `source` as a frame-name format gives it back, by the rule
+/// `model::frame_names::fit_frame_names` applies (issue 45: the old check took any
+/// subsequence, so `""` or `"w"` passed for `"walk"`). Either the name is kept as it is, or
+/// the target is the stem of its frames: `source` cleaned (characters other than ASCII
+/// letters, digits, `_` and `-` become `_`), less the prefix all of `all` (the source's clip
+/// names) share up to a `_` or `-` (taken only when some stem is too long, so both are
+/// allowed), with a `_` added when it ends in a digit (read back with it: the reader strips
+/// digits only). A stem longer than its room (the 15-byte name field less the frame
+/// number's digits: 11 to 14 bytes for clips under 10000 frames) keeps its first
+/// `room - room / 2` and last `room / 2` bytes; a stem another clip took is cut to
+/// `room - 2` bytes and ends in `_b`, `_c`, ... Nothing else passes.
+fn derived(target: &str, source: &str, all: &[&str]) -> bool {
+    if target == source {
+        return true;
+    }
+    let names: Vec<String> = all.iter().map(|n| clean(n)).collect();
+    let full = clean(source);
+    let prefix = shared_prefix(&names);
+    let stems = [full.clone(), full[prefix..].to_string()];
+    stems.iter().any(|stem| {
+        let mut stem = stem.clone();
+        if stem.ends_with(|c: char| c.is_ascii_digit()) {
+            stem.push('_');
+        }
+        (11..=14usize).any(|room| {
+            let fitted = if stem.len() > room {
+                let tail = room / 2;
+                format!("{}{}", &stem[..room - tail], &stem[stem.len() - tail..])
+            } else {
+                stem.clone()
+            };
+            let clash = |t: &str| {
+                t.len() >= 2
+                    && t.as_bytes()[t.len() - 2] == b'_'
+                    && (b'b'..=b'z').contains(&t.as_bytes()[t.len() - 1])
+                    && t[..t.len() - 2] == fitted[..fitted.len().min(room - 2)]
+            };
+            target == fitted || clash(target)
+        })
+    })
 }
 
 /// The target file of a conversion of `name` in `dir`.
@@ -173,9 +228,10 @@ fn check(dir: &Path, source: &Path, name: &str) {
         // The target's frame rate: 10 where the format stores none, else the clip's own
         // (glTF clips are read back at 10 fps too).
         let frame = 0.1 + 1e-3;
+        let all: Vec<&str> = want.iter().map(|(n, _)| n.as_str()).collect();
         for ((gn, gd), (wn, wd)) in got.iter().zip(&want) {
             assert!(
-                derived(gn, wn),
+                derived(gn, wn, &all),
                 "{what}: clip \"{wn}\" came back as \"{gn}\""
             );
             assert!(
@@ -436,4 +492,39 @@ fn placement_errors_are_clear() {
         assert!(text(&r.stderr).contains(want), "{}", text(&r.stderr));
         assert!(!out.exists());
     }
+}
+
+/// The clip-name rule itself: what `fit_frame_names` makes passes, the near misses the old
+/// subsequence check let through do not.
+#[test]
+fn clip_name_rule() {
+    let all = ["hud_pistol-shoot2", "hud_pistol-idle", "walk"];
+    assert!(derived("walk", "walk", &all));
+    assert!(!derived("", "walk", &all));
+    assert!(!derived("w", "walk", &all));
+    assert!(!derived("wlk", "walk", &all));
+    assert!(!derived("walk_", "walk", &all));
+    // A trailing digit gets a `_`, and the reader keeps it.
+    assert!(derived("attack1_", "attack1", &["attack1", "attack2"]));
+    assert!(!derived("attack", "attack1", &["attack1", "attack2"]));
+    // A shared prefix may go; only up to a separator, and all of it.
+    let shared = ["hud_pistol-shoot2", "hud_pistol-idle"];
+    assert!(derived("shoot2_", "hud_pistol-shoot2", &shared));
+    assert!(!derived("shoot2", "hud_pistol-shoot2", &shared));
+    assert!(!derived("pistol-shoot2_", "hud_pistol-shoot2", &shared));
+    let hud = ["hud_pistol-shoot2", "hud_sword-idle"];
+    assert!(derived("pistol-shoot2_", "hud_pistol-shoot2", &hud));
+    assert!(!derived("pistol-shoot2_", "hud_pistol-shoot2", &all));
+    // The corpus case: "shotgun-shoot1_" (15 bytes) squeezed into 14, its middle `-` lost.
+    let weapons = ["hud_shotgun-shoot1", "hud_pistol-idle"];
+    assert!(derived("shotgunshoot1_", "hud_shotgun-shoot1", &weapons));
+    assert!(!derived("shotgunshoot1", "hud_shotgun-shoot1", &weapons));
+    assert!(!derived("shotgun-shoot1", "hud_shotgun-shoot1", &weapons));
+    // Characters outside the frame-name set become `_`.
+    assert!(derived("run_fast", "run fast", &["run fast", "idle"]));
+    assert!(!derived("runfast", "run fast", &["run fast", "idle"]));
+    // A clash letter after the stem, never after another clip's.
+    assert!(derived("run_b", "run", &["run", "run"]));
+    assert!(!derived("jump_b", "run", &["run", "jump"]));
+    assert!(!derived("_b", "run", &["run", "jump"]));
 }
