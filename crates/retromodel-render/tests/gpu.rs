@@ -4,6 +4,8 @@
 //! they run for real.
 
 mod common;
+#[path = "../../retromodel/tests/rerelease_formula/mod.rs"]
+mod rerelease_formula;
 
 use common::*;
 use retromodel::formats::md5::{
@@ -265,45 +267,21 @@ fn scaled_md5_model() -> Model {
 }
 
 /// The positions of `model`'s meshes in frame `f` of animation 0 by q2pro's weight skinning
-/// with joint scales, written out here rather than through `joint_matrices_scaled`: a vertex
-/// at bind position `p` goes to `Σ w · (G_j.pos + s_j · rotate(G_j.orient, B_j⁻¹ p))`, with
-/// `G` the joints' object-space poses of the frame (positions scaled by `scale_positions`
-/// already, as `PoseTrack::from_model` applies them), `B` their bind poses and `s` the frame's
-/// scales (all 1 without scales).
+/// with joint scales, from the animation's local frames by the independent formula of
+/// `retromodel/tests/rerelease_formula` (issue 45: the expected poses came from the
+/// library's own `PoseTrack`): a vertex at bind position `p` goes to
+/// `Σ w · (G_j.pos + s_j · rotate(G_j.orient, B_j⁻¹ p))`, with `G` the joints' object-space
+/// poses of the frame composed down the parents (an animated position times its scale where
+/// `scale_positions` says so), `B` their bind poses and `s` the frame's scales.
 fn q2pro_positions(model: &Model, f: usize) -> Vec<Vec<[f32; 3]>> {
-    let track = PoseTrack::from_model(model, 0).unwrap();
     // The renderer plays root motion in place; the fixture's root does not move, so the
-    // frame's global poses are the ones drawn.
-    assert_eq!(track.frame(f)[0].pos, [0.0; 3]);
-    let mut global = vec![JointPose::IDENTITY; track.joint_count()];
-    track.frame_global(f, &mut global);
-    let ones = vec![1.0; track.joint_count()];
-    let scales = track.frame_weight_scales(f).unwrap_or(&ones);
-    let inverse_bind: Vec<JointPose> = model
-        .joints
-        .iter()
-        .map(|j| JointPose::new(j.translation, Quat::from_array(j.rotation)).inverse())
-        .collect();
+    // frame's poses are the ones drawn.
+    assert_eq!(model.animations[0].frames[f][0].translation, [0.0; 3]);
+    let mut flat = rerelease_formula::formula(model, 0, f).into_iter();
     model
         .meshes
         .iter()
-        .map(|mesh| {
-            mesh.positions
-                .iter()
-                .zip(&mesh.joint_weights)
-                .map(|(p, list)| {
-                    let mut sum = [0.0f32; 3];
-                    for &(j, w) in list {
-                        let (g, s) = (&global[j as usize], scales[j as usize]);
-                        let offset = g
-                            .orient
-                            .rotate(inverse_bind[j as usize].transform_point(*p));
-                        sum = std::array::from_fn(|k| sum[k] + w * (g.pos[k] + s * offset[k]));
-                    }
-                    sum
-                })
-                .collect()
-        })
+        .map(|mesh| flat.by_ref().take(mesh.positions.len()).collect())
         .collect()
 }
 
