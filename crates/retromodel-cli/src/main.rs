@@ -41,6 +41,16 @@ use clap::{Parser, Subcommand};
 /// are still processed; the exit status is 1 if any file failed.
 #[derive(Parser)]
 #[command(name = "retromodel", version, propagate_version = true)]
+// Builds without the GPU commands (the macOS CLI of release/build.sh, `--no-default-features`)
+// say so under --help.
+#[cfg_attr(
+    not(feature = "render"),
+    command(after_help = "This build leaves out `render` and `view` (the GPU commands): it was built without the `render` feature.")
+)]
+#[cfg_attr(
+    all(feature = "render", not(feature = "viewer")),
+    command(after_help = "This build leaves out `view` (the desktop viewer): it was built without the `viewer` feature.")
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
