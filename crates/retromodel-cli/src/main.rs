@@ -41,16 +41,6 @@ use clap::{Parser, Subcommand};
 /// are still processed; the exit status is 1 if any file failed.
 #[derive(Parser)]
 #[command(name = "retromodel", version, propagate_version = true)]
-// Builds without the GPU commands (the macOS CLI of release/build.sh, `--no-default-features`)
-// say so under --help.
-#[cfg_attr(
-    not(feature = "render"),
-    command(after_help = "This build leaves out `render` and `view` (the GPU commands): it was built without the `render` feature.")
-)]
-#[cfg_attr(
-    all(feature = "render", not(feature = "viewer")),
-    command(after_help = "This build leaves out `view` (the desktop viewer): it was built without the `viewer` feature.")
-)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -166,9 +156,18 @@ fn command() -> clap::Command {
             written.push(w);
         }
     }
+    // A build without the GPU commands (the macOS CLI of release/build.sh,
+    // `--no-default-features`) says so.
+    let left_out = if cfg!(not(feature = "render")) {
+        "\n\nThis build leaves out `render` and `view` (the GPU commands): it was built without the `render` feature."
+    } else if cfg!(not(feature = "viewer")) {
+        "\n\nThis build leaves out `view` (the desktop viewer): it was built without the `viewer` feature."
+    } else {
+        ""
+    };
     Cli::command()
         .after_help(format!(
-            "Formats read: {}; archives: .pak .pk3 .pk4 .zip.\n\nA file inside an archive is ARCHIVE:PATH (pak0.pak:progs/x.mdl): the first colon after which the part before it is a file. A drive letter's colon is never that colon, on any platform: C:\\mods\\pak0.pak:progs/x.mdl is progs/x.mdl in C:\\mods\\pak0.pak.",
+            "Formats read: {}; archives: .pak .pk3 .pk4 .zip.\n\nA file inside an archive is ARCHIVE:PATH (pak0.pak:progs/x.mdl): the first colon after which the part before it is a file. A drive letter's colon is never that colon, on any platform: C:\\mods\\pak0.pak:progs/x.mdl is progs/x.mdl in C:\\mods\\pak0.pak.{left_out}",
             retromodel::front::formats_in_words()
         ))
         .mut_subcommand("convert", |c| {
