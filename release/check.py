@@ -21,6 +21,7 @@ Mach-O and PE headers are read here (a few lines of struct), so no macOS tool is
 import glob
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -97,6 +98,30 @@ def glibc_max(path):
     return max(vs) if vs else ()
 
 
+def wine_run(name, exe):
+    """The Windows CLI under Wine: --version, then `sample` and `convert` to glTF. Wine 8
+    lacks ProcessPrng, which Rust's std calls: the stand-in bcryptprimitives.dll of
+    release/wine/ goes beside the program (only here, never into the zip)."""
+    src = os.path.join(ROOT, "release", "wine", "processprng.c")
+    if not shutil.which("wine") or not os.path.isfile(src):
+        print("skip %s under Wine: %s" % (name, "no wine" if not shutil.which("wine") else "no release/wine/processprng.c"))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        open(os.path.join(tmp, "retromodel.exe"), "wb").write(exe)
+        subprocess.run(["x86_64-w64-mingw32-gcc", "-O2", "-shared", "-o", os.path.join(tmp, "bcryptprimitives.dll"),
+                        src, src[:-2] + ".def", "-ladvapi32"], check=True)
+        env = dict(os.environ, WINEDEBUG="-all", WINEDLLOVERRIDES="bcryptprimitives=n,b;mscoree,mshtml=")
+        outs = []
+        for args in (["--version"], ["sample", "s.mdl", "--force"], ["convert", "s.mdl", "s.glb", "--force"]):
+            r = subprocess.run(["wine", "retromodel.exe"] + args, cwd=tmp, env=env, capture_output=True, text=True, timeout=300)
+            outs.append(r.returncode)
+            if r.returncode:
+                break
+        glb = os.path.join(tmp, "s.glb")
+        ok = outs == [0, 0, 0] and os.path.isfile(glb) and open(glb, "rb").read(4) == b"glTF"
+        report(ok, "%s: retromodel.exe runs under Wine (--version, sample, convert to .glb): exit %s" % (name, outs))
+
+
 def check_cli(out):
     """The CLI archives: Linux (glibc), Windows (PE, zip contents), macOS (Mach-O)."""
     for tgz in sorted(glob.glob(os.path.join(out, "retromodel-*-linux-*.tar.gz"))):
@@ -118,7 +143,10 @@ def check_cli(out):
             report(want <= names, "%s holds %s" % (os.path.basename(z), ", ".join(sorted(want))))
             exe = [n for n in f.namelist() if n.endswith("retromodel.exe")]
             if exe:
-                report(pe_machine(f.read(exe[0])) == "x86_64", "%s: retromodel.exe is PE32+ x86-64" % os.path.basename(z))
+                data = f.read(exe[0])
+                report(pe_machine(data) == "x86_64", "%s: retromodel.exe is PE32+ x86-64" % os.path.basename(z))
+                wine_run(os.path.basename(z), data)
+
     for tgz in sorted(glob.glob(os.path.join(out, "retromodel-*-macos-*.tar.gz"))):
         arch = re.search(r"macos-(\w+)\.tar\.gz$", tgz).group(1)
         want = {"arm64"} if arch == "arm64" else {"x86_64"} if arch == "x86_64" else {"arm64", "x86_64"}
