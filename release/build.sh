@@ -49,10 +49,12 @@ if ! "$venv/bin/python" -c "import ziglang" 2>/dev/null || [ ! -x "$venv/bin/mat
 fi
 export PATH="$PWD/$venv/bin:$PATH"
 have_targets=$(rustup target list --installed)
-for t in x86_64-pc-windows-gnu aarch64-apple-darwin x86_64-apple-darwin aarch64-unknown-linux-gnu; do
-  grep -qx "$t" <<<"$have_targets" || rustup target add "$t"
-done
-command -v x86_64-w64-mingw32-gcc >/dev/null || { apt-get update -q && apt-get install -y -q gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64; }
+need_target() { grep -qx "$1" <<<"$have_targets" || rustup target add "$1"; }
+{ want cli-windows || want wheel-windows; } && need_target x86_64-pc-windows-gnu
+{ want cli-macos || want wheel-macos; } && need_target aarch64-apple-darwin && need_target x86_64-apple-darwin
+want wheel-linux-aarch64 && need_target aarch64-unknown-linux-gnu
+# mingw-w64: the Windows linker, and objdump for the check of the .pyd's DLLs.
+command -v x86_64-w64-mingw32-objdump >/dev/null || { apt-get update -q && apt-get install -y -q gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64; }
 
 # A CLI archive: the program, both licences and README.txt in a folder named like the archive.
 package_cli() { # NAME EXE_PATH zip|tgz
@@ -128,8 +130,11 @@ if [ "$n" -gt 0 ]; then
 fi
 
 step "SHA256SUMS"
-(cd "$OUT" && rm -f SHA256SUMS && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%P\n' | LC_ALL=C sort \
-  | xargs -d '\n' sha256sum -- > SHA256SUMS.tmp && mv SHA256SUMS.tmp SHA256SUMS && sha256sum -c --quiet SHA256SUMS)
+sums=$(mktemp)
+(cd "$OUT" && rm -f SHA256SUMS && find . -maxdepth 1 -type f -printf '%P\n' | LC_ALL=C sort \
+  | xargs -d '\n' sha256sum -- > "$sums")
+mv "$sums" "$OUT/SHA256SUMS" && chmod 644 "$OUT/SHA256SUMS"
+(cd "$OUT" && sha256sum -c --quiet SHA256SUMS)
 
 step "checks"
 ls -l "$OUT"
