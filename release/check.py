@@ -136,7 +136,7 @@ def check_cli(out):
             if "x86_64" in tgz:
                 r = subprocess.run([exe[0], "--version"], capture_output=True, text=True)
                 report(r.returncode == 0, "%s runs here: %s" % (os.path.basename(tgz), r.stdout.strip()))
-    for z in sorted(glob.glob(os.path.join(out, "retromodel-*-windows-*.zip"))):
+    for z in sorted(glob.glob(os.path.join(out, "retromodel-*-windows-x86_64.zip"))):
         with zipfile.ZipFile(z) as f:
             names = {n.split("/", 1)[-1] for n in f.namelist()}
             want = {"retromodel.exe", "LICENSE-MIT", "LICENSE-APACHE", "README.txt"}
