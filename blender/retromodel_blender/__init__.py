@@ -91,6 +91,8 @@ class IMPORT_SCENE_OT_retromodel(bpy.types.Operator, ImportHelper):
     assemble_player: BoolProperty(name="Assemble Quake 3 Player", description="A lower/upper/head .md3 or animation.cfg of a player folder imports the whole player (upper on tag_torso, head on tag_head, one clip per animation.cfg entry)", default=True)
     model_config: BoolProperty(name="Apply Model Config", description="MD5: apply what a Cube 2 / Red Eclipse md5.cfg beside the mesh says (size, turn, animation speeds), as the game shows the model; off: the file as stored", default=True)
     clips_as_actions: BoolProperty(name="Clips as Actions", description="One action per clip (frame group, named frames, animation.cfg entry, .md5anim); off: poses as shape keys only", default=True)
+    body: IntProperty(name="Body", description="Half-Life models of body parts: the body value the game sets, which picks each part's sub-model (heads, weapons); 0: the first of each", default=0, min=0)
+    skin_family: IntProperty(name="Skin Family", description="Half-Life models: the skin family the game sets; 0: the first", default=0, min=0)
     fps: IntProperty(name="Scene FPS", description="Frames per second to set the scene to, so that each pose falls on a frame (0: the model's own rate)", default=0, min=0, max=240)
 
     def execute(self, context):
@@ -103,7 +105,9 @@ class IMPORT_SCENE_OT_retromodel(bpy.types.Operator, ImportHelper):
                 skin_name=self.skin_name or None,
                 anims=[a.strip() for a in self.anims.split(";") if a.strip()],
                 palette=bpy.path.abspath(self.palette) if self.palette else None,
-                model_config=self.model_config)
+                model_config=self.model_config,
+                body=self.body,
+                skin_family=self.skin_family)
         except backend.BackendError as e:
             self.report({'ERROR'}, str(e))
             return {'CANCELLED'}

@@ -100,8 +100,13 @@ def _collect(fn):
     return result, [str(w.message) for w in caught if issubclass(w.category, category)]
 
 
-def _load_options(game_dirs=(), skin_name=None, anims=(), palette=None, model_config=True):
+def _load_options(game_dirs=(), skin_name=None, anims=(), palette=None, model_config=True,
+                  body=0, skin_family=0):
     kw = {} if model_config else {"model_config": False}
+    if body:
+        kw["body"] = int(body)
+    if skin_family:
+        kw["skin_family"] = int(skin_family)
     if game_dirs:
         kw["game_dirs"] = tuple(game_dirs)
     if skin_name:
@@ -115,11 +120,15 @@ def _load_options(game_dirs=(), skin_name=None, anims=(), palette=None, model_co
 
 # -- the public functions ------------------------------------------------------
 
-def load_glb(path, game_dirs=(), skin_name=None, anims=(), palette=None, model_config=True):
-    """Read any model retromodel reads and return it as a binary glTF in memory."""
+def load_glb(path, game_dirs=(), skin_name=None, anims=(), palette=None, model_config=True,
+             body=0, skin_family=0):
+    """Read any model retromodel reads and return it as a binary glTF in memory.
+
+    ``body`` and ``skin_family``: a Half-Life model's body value and skin family, as the
+    command line's ``--body`` and ``--skin-family``."""
     _need_backend()
     if _rm is not None:
-        kw = _load_options(game_dirs, skin_name, anims, palette, model_config)
+        kw = _load_options(game_dirs, skin_name, anims, palette, model_config, body, skin_family)
         (glb, inf), warns = _collect(lambda: _model_glb(path, kw))
         return Loaded(glb=glb, info=inf, warnings=warns)
     with tempfile.TemporaryDirectory(prefix="retromodel-") as tmp:
@@ -135,6 +144,10 @@ def load_glb(path, game_dirs=(), skin_name=None, anims=(), palette=None, model_c
             args += ["--palette", palette]
         if not model_config:
             args.append("--no-model-config")
+        if body:
+            args += ["--body", str(int(body))]
+        if skin_family:
+            args += ["--skin-family", str(int(skin_family))]
         res = _run(args)
         with open(out, "rb") as f:
             glb = f.read()

@@ -108,6 +108,16 @@ pub struct SideFileArgs {
     /// speeds), which every command applies by default, as the engine shows the model.
     #[arg(long)]
     no_model_config: bool,
+    /// Half-Life models of body parts (heads, weapons, helmets): the body value the game
+    /// sets (`pev->body`), which picks each part's sub-model as the engine does: part P
+    /// shows sub-model (BODY / base of P) % sub-models of P. `info` lists the parts; 0 (the
+    /// default) shows the first sub-model of each.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    body: u32,
+    /// Half-Life models: the skin family the game sets (`pev->skin`); `info` lists them.
+    /// 0 (the default) is the first; one the model lacks is reported and the first shown.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    skin_family: usize,
 }
 
 impl SideFileArgs {
@@ -126,6 +136,8 @@ impl SideFileArgs {
             replacements: self.replacements,
             prefer_md5: self.prefers_md5(),
             model_config: !self.no_model_config,
+            body: self.body,
+            skin_family: self.skin_family,
             ..Default::default()
         }
     }

@@ -32,7 +32,7 @@ pub fn load_path(path: &std::path::Path, options: OpenOptions) -> Result<(Model,
 /// side files (skins, palettes, animations, shader scripts) found as `retromodel convert`
 /// finds them. Returns the model and the warnings met while reading.
 #[pyfunction]
-#[pyo3(signature = (path, *, game_dirs=Vec::new(), skin_name=None, anims=Vec::new(), palette=None, ignore_case=false, replacements=false, fps=None, model_config=true, weapon=None, prefer_md5=false))]
+#[pyo3(signature = (path, *, game_dirs=Vec::new(), skin_name=None, anims=Vec::new(), palette=None, ignore_case=false, replacements=false, fps=None, model_config=true, weapon=None, prefer_md5=false, body=0, skin_family=0))]
 #[allow(clippy::too_many_arguments)]
 pub fn load(
     py: Python<'_>,
@@ -47,6 +47,8 @@ pub fn load(
     model_config: bool,
     weapon: Option<PathBuf>,
     prefer_md5: bool,
+    body: u32,
+    skin_family: usize,
 ) -> PyResult<(Model, Vec<String>)> {
     let options = OpenOptions {
         game_dirs,
@@ -59,6 +61,8 @@ pub fn load(
         model_config,
         weapon,
         prefer_md5,
+        body,
+        skin_family,
         ..OpenOptions::default()
     };
     Ok(py.detach(|| load_path(&path, options))?)
@@ -67,17 +71,21 @@ pub fn load(
 /// Reads a model from bytes (any format, detected by content); `name` is how messages and
 /// `info()` name it. Side files cannot be found: a `.glb`, an MDL or an MD3 stand alone.
 #[pyfunction]
-#[pyo3(signature = (data, name=None, *, skin_name=None, fps=None))]
+#[pyo3(signature = (data, name=None, *, skin_name=None, fps=None, body=0, skin_family=0))]
 pub fn loads(
     py: Python<'_>,
     data: Vec<u8>,
     name: Option<String>,
     skin_name: Option<String>,
     fps: Option<f32>,
+    body: u32,
+    skin_family: usize,
 ) -> PyResult<(Model, Vec<String>)> {
     let options = OpenOptions {
         skin_name,
         fps,
+        body,
+        skin_family,
         ..OpenOptions::default()
     };
     let shown = name.unwrap_or_else(|| "<bytes>".to_string());

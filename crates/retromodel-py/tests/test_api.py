@@ -197,3 +197,20 @@ def test_half_life_model_through_the_front_door(corpus):
     # A sequence group file alone is not a model: the same message as the command line.
     with pytest.raises(retromodel.FormatError, match="sequence group file"):
         retromodel.load(hl1 / "man01.mdl")
+
+
+def test_half_life_body_and_skin_family(corpus):
+    # load(body=..., skin_family=...) picks a body part's sub-model and the skin family as
+    # the command line's --body and --skin-family do. cube.mdl: a "hat" part of three
+    # sub-models (blank, hat_cube, hat_cone; base 1) and three skin families.
+    cube = first(corpus / "hl1_mdl", "cube.mdl")
+    plain = retromodel.load(cube)
+    hat = retromodel.load(cube, body=1)
+    assert len(hat.meshes) == len(plain.meshes) + 1
+    assert sum(len(m.triangles) for m in hat.meshes) > sum(len(m.triangles) for m in plain.meshes)
+    assert retromodel.load(cube, body=4).meshes[-1].vertex_count == hat.meshes[-1].vertex_count
+    fam = retromodel.load(cube, body=1, skin_family=2)
+    assert [m.skin for m in fam.meshes] != [m.skin for m in hat.meshes]
+    with pytest.warns(retromodel.RetromodelWarning, match="skin family 7 asked for, the model has 3"):
+        retromodel.load(cube, skin_family=7)
+    assert len(retromodel.loads(cube.read_bytes(), "cube.mdl", body=1).meshes) == len(hat.meshes)

@@ -100,6 +100,8 @@ def load(
     model_config: bool = True,
     weapon: Optional[PathLike] = None,
     prefer_md5: bool = False,
+    body: int = 0,
+    skin_family: int = 0,
 ) -> Model:
     """Read a model file of any format retromodel reads, detected by content.
 
@@ -128,6 +130,10 @@ def load(
       MD5 replacement (``md5/NAME.md5mesh`` + ``.md5anim`` + ``.md5scale`` beside an MD2,
       ``NAME.md5mesh`` + ``.md5anim`` beside an MDL) when the engine would use it, with the
       classic frame names and clips, as ``--prefer md5`` does.
+    - ``body``: a Half-Life model's body value (``pev->body``), which picks each body
+      part's sub-model as the engine does, as ``--body`` does; 0 shows the first of each.
+    - ``skin_family``: a Half-Life model's skin family (``pev->skin``), as
+      ``--skin-family`` does.
 
     Raises :class:`FormatError` for a file that is not a model or is damaged (the message
     names the format, the problem and the byte offset or line:column), ``FileNotFoundError``
@@ -145,6 +151,8 @@ def load(
         model_config=model_config,
         weapon=_opt_path(weapon),
         prefer_md5=prefer_md5,
+        body=body,
+        skin_family=skin_family,
     )
     _warn(said)
     return model
@@ -156,13 +164,18 @@ def loads(
     *,
     skin_name: Optional[str] = None,
     fps: Optional[float] = None,
+    body: int = 0,
+    skin_family: int = 0,
 ) -> Model:
     """Read a model from bytes (any format, detected by content).
 
     ``name`` is how messages and ``info()`` name it. No side files can be found, so use
-    formats that carry their data (``.glb``, MDL, MD3 without external skins).
+    formats that carry their data (``.glb``, MDL, MD3 without external skins). The keyword
+    arguments are :func:`load`'s.
     """
-    model, said = _native.loads(bytes(data), name, skin_name=skin_name, fps=fps)
+    model, said = _native.loads(
+        bytes(data), name, skin_name=skin_name, fps=fps, body=body, skin_family=skin_family
+    )
     _warn(said)
     return model
 
@@ -295,7 +308,7 @@ def convert(src: PathLike, dst: PathLike, **options: Any) -> SaveReport:
     """
     load_keys = {
         "game_dirs", "skin_name", "anims", "palette", "ignore_case", "replacements",
-        "model_config", "weapon", "prefer_md5",
+        "model_config", "weapon", "prefer_md5", "body", "skin_family",
     }
     lo = {k: options.pop(k) for k in list(options) if k in load_keys}
     if "fps" in options:

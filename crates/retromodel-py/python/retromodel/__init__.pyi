@@ -148,6 +148,8 @@ def load(
     model_config: bool = True,
     weapon: Optional[PathLike] = None,
     prefer_md5: bool = False,
+    body: int = 0,
+    skin_family: int = 0,
 ) -> Model: ...
 def loads(
     data: Union[bytes, bytearray, memoryview],
@@ -155,6 +157,8 @@ def loads(
     *,
     skin_name: Optional[str] = None,
     fps: Optional[float] = None,
+    body: int = 0,
+    skin_family: int = 0,
 ) -> Model: ...
 def convert(src: PathLike, dst: PathLike, **options: Any) -> SaveReport: ...
 def convert_tree(

@@ -46,6 +46,11 @@ pub struct OpenOptions {
     pub weapon: Option<PathBuf>,
     /// Leave glTF and OBJ textures undecoded (the caller replaces the skin).
     pub skip_textures: bool,
+    /// Half-Life models of body parts: the body value (`pev->body`) choosing each part's
+    /// sub-model; 0 shows the first sub-model of each part.
+    pub body: u32,
+    /// Half-Life models: the skin family (`pev->skin`); 0 is the first.
+    pub skin_family: usize,
 }
 
 impl Default for OpenOptions {
@@ -62,6 +67,8 @@ impl Default for OpenOptions {
             model_config: true,
             weapon: None,
             skip_textures: false,
+            body: 0,
+            skin_family: 0,
         }
     }
 }
@@ -76,6 +83,8 @@ impl OpenOptions {
             skip_textures: self.skip_textures,
             model_config: self.model_config,
             prefer_md5: self.prefer_md5,
+            body: self.body,
+            skin_family: self.skin_family,
             ..ConvertOptions::default()
         }
     }
