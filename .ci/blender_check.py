@@ -6,7 +6,7 @@ Run: blender -b --factory-startup --python-exit-code 1 --python .ci/blender_chec
 For each FILE it prints the mesh objects with their shape keys, the armatures with their
 bones, and the actions, then checks the expectations given after the colons (shape_keys:
 keys besides the Basis on the first mesh; armature_bones: bones of the first armature;
-actions: number of actions; clips: number of distinct NLA track names, which Blender's
+actions: number of actions; images: pictures loaded with pixels; clips: number of distinct NLA track names, which Blender's
 importer makes one per glTF animation on every object it animates; chain=A>B>C: object A's
 parent is B, whose parent is C). same_as=OTHER.glb compares the import with OTHER's (a
 quantised file with its float export, issue 16): the same mesh objects, vertices, shape
@@ -122,7 +122,9 @@ for spec in args:
         if o.animation_data
         for t in o.animation_data.nla_tracks
     }
-    got = {"shape_keys": keys, "armature_bones": bones, "actions": actions, "clips": len(tracks)}
+    # images: pictures that came in with pixels (a texture that shows)
+    images = sum(1 for i in bpy.data.images if i.size[0] > 0 and i.size[1] > 0)
+    got = {"shape_keys": keys, "armature_bones": bones, "actions": actions, "clips": len(tracks), "images": images}
     chain = want.pop("chain", None)
     if chain:
         names = chain.split(">")

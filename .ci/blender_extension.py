@@ -487,6 +487,34 @@ def check_written(label, out, ext, kind, formats, want, tris, bones):
         inf.get("triangles"), inf.get("joints"), inf.get("poses"), have), flush=True)
 
 
+def check_half_life():
+    """Issue 41: a Half-Life model imports through the extension (import only: writing
+    GoldSrc from a scene is issue 42) with its armature, one action per sequence and its
+    textures (manT.mdl's, found beside man.mdl); the Body option shows the sub-model the
+    game would (cube.mdl's hat), as --body does."""
+    hl = C + "/assimp/test/models/MDL/MDL (HL1)/man.mdl"
+    orig = info(hl)
+    clear()
+    r = bpy.ops.import_scene.retromodel(filepath=hl)
+    record("half-life: import", 'FINISHED' in r, str(r))
+    bones = sum(len(a.data.bones) for a in bpy.data.objects if a.type == 'ARMATURE')
+    record("half-life: armature bones = joints", bones == orig["joints"], "%d bones, %d joints" % (bones, orig["joints"]))
+    clips = EXT._clip_names(bpy.data.objects)
+    n = len(orig.get("animations") or [])
+    record("half-life: one action per sequence", len(clips) == n, "%d actions, %d sequences" % (len(clips), n))
+    imgs = image_textures()
+    record("half-life: image textures (manT.mdl)", bool(imgs), ", ".join(sorted(set(imgs))))
+    cube = C + "/hl1_mdl/github-LogicAndTrick-sledge-formats/Sledge.Formats.Model.Tests/Resources/mdl10/cube.mdl"
+    counts = []
+    for body in (0, 1):
+        clear()
+        bpy.ops.import_scene.retromodel(filepath=cube, body=body)
+        counts.append(sum(len(o.data.polygons) for o in mesh_objects()))
+    want = [info(cube, "--body", str(b))["triangles"] for b in (0, 1)]
+    record("half-life: Body picks the sub-model", counts == want and counts[0] < counts[1],
+           "faces %s, info --body: %s" % (counts, want))
+
+
 def main():
     only = set(args.only.split(",")) if args.only else None
     for case in CASES:
@@ -497,6 +525,12 @@ def main():
         except Exception as e:
             traceback.print_exc()
             record(case[0], False, "%s: %s" % (type(e).__name__, e))
+    if not only or "half-life" in only:
+        try:
+            check_half_life()
+        except Exception as e:
+            traceback.print_exc()
+            record("half-life", False, "%s: %s" % (type(e).__name__, e))
     for name, make in (("shape-keys", shape_key_model), ("armature", armature_model)):
         if only and name not in only:
             continue

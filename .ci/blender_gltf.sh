@@ -46,6 +46,17 @@ for iqm in assimp/test/models/IQM/mrfixit.iqm \
   [ "$anims" -gt 0 ] || { echo "$iqm: no animations in info --json"; exit 1; }
   specs+=("$out/$name.glb:armature_bones=$joints:actions=$anims")
 done
+# Half-Life (issue 41): an armature with every bone, one action per sequence, and every
+# texture of the glTF (manT.mdl's for man.mdl) loaded as an image with pixels.
+for hl in "assimp/test/models/MDL/MDL (HL1)/man.mdl" \
+  hl1_mdl/github-LogicAndTrick-sledge-formats/Sledge.Formats.Model.Tests/Resources/mdl10/cube.mdl; do
+  name=hl1-$(basename "$hl")
+  "$bin" convert "$corpus/$hl" "$out/$name.glb" >/dev/null 2>&1
+  read -r joints anims < <("$bin" info --json "$corpus/$hl" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["joints"], len([a for a in d["animations"] if a["kind"] == "skeletal"]))')
+  images=$(python3 -c 'import json,struct,sys; b=open(sys.argv[1],"rb").read(); n=struct.unpack_from("<I",b,12)[0]; print(len(json.loads(b[20:20+n]).get("images",[])))' "$out/$name.glb")
+  [ "$anims" -gt 0 ] && [ "$images" -gt 0 ] || { echo "$hl: $anims animations, $images images"; exit 1; }
+  specs+=("$out/$name.glb:armature_bones=$joints:actions=$anims:images=$images")
+done
 # Quake 3 players assembled from their folders: the node tree and one clip per
 # animation.cfg entry (25 for these players).
 for player in "$corpus"/md3/*/openarena/baseoa/*/models/players/*/; do

@@ -167,6 +167,14 @@ const cases = [
     ].map((f) => c('md3/debian-openarena-data/openarena/baseoa/pak0.pk3/' + f)),
     ext: 'md3',
   },
+  {
+    // Issue 41: a GoldSrc model with its textures in manT.mdl, given together; the walk
+    // sequence plays; exported to MD3 (the skeleton baked into frames).
+    name: 'Half-Life MDL with its texture file (Assimp man.mdl + manT.mdl)',
+    files: ['man.mdl', 'manT.mdl'].map((f) => c('assimp/test/models/MDL/MDL (HL1)/' + f)),
+    clip: 'walk',
+    ext: 'md3',
+  },
 ];
 // glTF and OBJ files that .ci/web.sh converted from the ogre with the CLI (INTERCHANGE_DIR):
 // opened through the registry like any model. An OBJ is one pose: it does not play.

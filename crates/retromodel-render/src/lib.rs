@@ -19,6 +19,11 @@
 //!   unaffected by light, one directional light plus ambient, an optional wireframe overlay
 //!   (a line list drawn over the surfaces), a depth buffer, and back-face culling with the
 //!   engines' clockwise front faces (the axis change is a rotation, so winding is kept).
+//!   Skins with [`retromodel::model::SkinEffects`] (Half-Life textures) draw as GoldSrc
+//!   draws them: chrome samples the skin where the normal points on screen, at
+//!   `(n · right + 1) / 2` against the view's right and up (a fake reflection that follows
+//!   the camera); additive meshes come last and add their colour to what is behind, without
+//!   depth writes.
 //! - **Timing** ([`timing`]): which poses and blend factor a clip shows at a time follows the
 //!   clip's `fps` or group end times exactly as the glTF exporter's timelines do; skeletal
 //!   animations (MD5, MDL7 bones) are sampled and turned into joint matrices by the core

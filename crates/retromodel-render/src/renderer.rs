@@ -1,7 +1,7 @@
 //! Pipelines, draws, and headless render targets with read-back.
 
 use glam::{Mat4, Vec3};
-use retromodel::model::to_y_up;
+use retromodel::model::{to_y_up, SkinEffects};
 
 use crate::camera::Camera;
 use crate::scene::{GpuModel, PoseVertex, SkinVertex};
@@ -16,6 +16,8 @@ struct Globals {
     light: [f32; 4],
     params: [f32; 4],
     wire_color: [f32; 4],
+    chrome_right: [f32; 4],
+    chrome_up: [f32; 4],
 }
 
 /// How to draw: camera, skin choice, wireframe, background.
@@ -180,24 +182,52 @@ struct PipelineBuilder<'a> {
     format: wgpu::TextureFormat,
 }
 
+/// How a pipeline draws: the shaded fill, the wireframe's lines over it, or a skin's
+/// effects (Half-Life's chrome and additive textures, [`retromodel::model::SkinEffects`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Look {
+    /// Filled, shaded triangles.
+    Fill,
+    /// The triangle edges, drawn over the fill.
+    Wire,
+    /// Filled, the skin sampled from the normal as seen from the camera (`fs_chrome`).
+    Chrome,
+    /// Filled, added to what is behind (no depth writes): `STUDIO_NF_ADDITIVE`.
+    Additive,
+    /// Chrome and additive.
+    ChromeAdditive,
+}
+
 impl PipelineBuilder<'_> {
-    /// A pipeline with vertex entry point `vs`: filled triangles, or the wireframe's lines
-    /// drawn over them (`wire`).
+    /// A pipeline with vertex entry point `vs` (`{vs}_wire` for the wireframe) that draws
+    /// as `look` says.
     fn pipeline(
         &self,
         label: &str,
         layout: &wgpu::PipelineLayout,
         vs: &str,
         buffers: &[wgpu::VertexBufferLayout<'_>],
-        wire: bool,
+        look: Look,
     ) -> wgpu::RenderPipeline {
+        let wire = look == Look::Wire;
+        let additive = matches!(look, Look::Additive | Look::ChromeAdditive);
+        let vs = if wire {
+            format!("{vs}_wire")
+        } else {
+            vs.to_string()
+        };
+        let add = wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::One,
+            dst_factor: wgpu::BlendFactor::One,
+            operation: wgpu::BlendOperation::Add,
+        };
         self.device
             .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
+                label: Some(&format!("{label} {look:?}")),
                 layout: Some(layout),
                 vertex: wgpu::VertexState {
                     module: self.shader,
-                    entry_point: Some(vs),
+                    entry_point: Some(&vs),
                     compilation_options: Default::default(),
                     buffers,
                 },
@@ -215,7 +245,7 @@ impl PipelineBuilder<'_> {
                 },
                 depth_stencil: Some(wgpu::DepthStencilState {
                     format: DEPTH_FORMAT,
-                    depth_write_enabled: !wire,
+                    depth_write_enabled: !wire && !additive,
                     depth_compare: if wire {
                         wgpu::CompareFunction::LessEqual
                     } else {
@@ -227,11 +257,18 @@ impl PipelineBuilder<'_> {
                 multisample: Default::default(),
                 fragment: Some(wgpu::FragmentState {
                     module: self.shader,
-                    entry_point: Some(if wire { "fs_wire" } else { "fs_shaded" }),
+                    entry_point: Some(match look {
+                        Look::Wire => "fs_wire",
+                        Look::Chrome | Look::ChromeAdditive => "fs_chrome",
+                        Look::Fill | Look::Additive => "fs_shaded",
+                    }),
                     compilation_options: Default::default(),
                     targets: &[Some(wgpu::ColorTargetState {
                         format: self.format,
-                        blend: None,
+                        blend: additive.then_some(wgpu::BlendState {
+                            color: add,
+                            alpha: add,
+                        }),
                         write_mask: wgpu::ColorWrites::ALL,
                     })],
                 }),
@@ -240,35 +277,52 @@ impl PipelineBuilder<'_> {
             })
     }
 
-    /// Each path's fill pipeline and its wireframe one (entry point `{vs}_wire`).
-    fn pair(
+    /// One drawing path's pipelines, every look.
+    fn path(
         &self,
         label: &str,
         layout: &wgpu::PipelineLayout,
         vs: &str,
         buffers: &[wgpu::VertexBufferLayout<'_>],
-    ) -> (wgpu::RenderPipeline, wgpu::RenderPipeline) {
-        (
-            self.pipeline(label, layout, vs, buffers, false),
-            self.pipeline(
-                &format!("{label} wire"),
-                layout,
-                &format!("{vs}_wire"),
-                buffers,
-                true,
-            ),
-        )
+    ) -> PathPipelines {
+        let p = |look| self.pipeline(label, layout, vs, buffers, look);
+        PathPipelines {
+            fill: p(Look::Fill),
+            wire: p(Look::Wire),
+            chrome: p(Look::Chrome),
+            additive: p(Look::Additive),
+            chrome_additive: p(Look::ChromeAdditive),
+        }
     }
 }
 
-/// Each drawing path's fill and wireframe pipelines.
+/// One drawing path's pipeline for each [`Look`].
+struct PathPipelines {
+    fill: wgpu::RenderPipeline,
+    wire: wgpu::RenderPipeline,
+    chrome: wgpu::RenderPipeline,
+    additive: wgpu::RenderPipeline,
+    chrome_additive: wgpu::RenderPipeline,
+}
+
+impl PathPipelines {
+    /// The wireframe's pipeline, or the fill's for a skin with `effects`.
+    fn get(&self, wire: bool, effects: SkinEffects) -> &wgpu::RenderPipeline {
+        match (wire, effects.chrome, effects.additive) {
+            (true, ..) => &self.wire,
+            (false, false, false) => &self.fill,
+            (false, true, false) => &self.chrome,
+            (false, false, true) => &self.additive,
+            (false, true, true) => &self.chrome_additive,
+        }
+    }
+}
+
+/// Each drawing path's pipelines.
 struct Pipelines {
-    morph_fill: wgpu::RenderPipeline,
-    morph_wire: wgpu::RenderPipeline,
-    skin_fill: wgpu::RenderPipeline,
-    skin_wire: wgpu::RenderPipeline,
-    skin_all_fill: wgpu::RenderPipeline,
-    skin_all_wire: wgpu::RenderPipeline,
+    morph: PathPipelines,
+    skin: PathPipelines,
+    skin_all: PathPipelines,
 }
 
 impl Pipelines {
@@ -310,39 +364,32 @@ impl Pipelines {
             attributes: &wgpu::vertex_attr_array![1 => Float32x3, 2 => Float32x3],
         };
         // A skinning path: the joint data in bind group 2.
-        let skinned_pair = |label: &str,
-                            joints: &wgpu::BindGroupLayout,
-                            vs: &str,
-                            buffers: &[wgpu::VertexBufferLayout<'_>]| {
+        let skinned = |label: &str,
+                       joints: &wgpu::BindGroupLayout,
+                       vs: &str,
+                       buffers: &[wgpu::VertexBufferLayout<'_>]| {
             let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(label),
                 bind_group_layouts: &[&layouts.globals, &layouts.material, joints],
                 push_constant_ranges: &[],
             });
-            builder.pair(label, &layout, vs, buffers)
+            builder.path(label, &layout, vs, buffers)
         };
         let morph_buffers = [uv_layout.clone(), pose_a, pose_b];
-        let (morph_fill, morph_wire) =
-            builder.pair("keyframe", &morph_layout, "vs_morph", &morph_buffers);
-        let (skin_fill, skin_wire) = skinned_pair(
-            "skinned",
-            &layouts.joints,
-            "vs_skin",
-            &[uv_layout.clone(), skin_vertex],
-        );
-        let (skin_all_fill, skin_all_wire) = skinned_pair(
-            "skinned, every influence",
-            &layouts.influences,
-            "vs_skin_all",
-            &[uv_layout, bind_vertex],
-        );
         Pipelines {
-            morph_fill,
-            morph_wire,
-            skin_fill,
-            skin_wire,
-            skin_all_fill,
-            skin_all_wire,
+            morph: builder.path("keyframe", &morph_layout, "vs_morph", &morph_buffers),
+            skin: skinned(
+                "skinned",
+                &layouts.joints,
+                "vs_skin",
+                &[uv_layout.clone(), skin_vertex],
+            ),
+            skin_all: skinned(
+                "skinned, every influence",
+                &layouts.influences,
+                "vs_skin_all",
+                &[uv_layout, bind_vertex],
+            ),
         }
     }
 }
@@ -449,12 +496,17 @@ impl Renderer {
         let to_eye = (eye - Vec3::from(framing.center)).normalize_or(Vec3::X);
         let right = to_eye.cross(Vec3::Y).normalize_or(Vec3::Z);
         let light = (to_eye + Vec3::Y * 0.8 - right * 0.4).normalize_or(Vec3::Y);
+        // The view's right and up, for chrome texture coordinates.
+        let chrome_right = -right;
+        let chrome_up = chrome_right.cross(-to_eye).normalize_or(Vec3::Y);
         let globals = Globals {
             view_proj: view_proj.to_cols_array(),
             model: axis_matrix().to_cols_array(),
             light: [light.x, light.y, light.z, view.ambient],
             params: [pose.blend, view.diffuse, 2e-4, 0.0],
             wire_color: [1.0, 1.0, 1.0, 1.0],
+            chrome_right: [chrome_right.x, chrome_right.y, chrome_right.z, 0.0],
+            chrome_up: [chrome_up.x, chrome_up.y, chrome_up.z, 0.0],
         };
         gpu.queue
             .write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
@@ -474,14 +526,22 @@ impl Renderer {
         });
         pass.set_viewport(vp[0], vp[1], vp[2], vp[3], 0.0, 1.0);
         pass.set_bind_group(0, &self.globals_group, &[]);
-        let passes: &[bool] = if view.wireframe {
-            &[false, true]
+        // Additive meshes go last, over everything else, and write no depth.
+        let order: &[(bool, bool)] = if view.wireframe {
+            &[(false, false), (false, true), (true, false), (true, true)]
         } else {
-            &[false]
+            &[(false, false), (false, true)]
         };
-        for &wire in passes {
+        for &(wire, additive) in order {
             for mesh in &scene.meshes {
                 let skin = view.skin.or(mesh.skin);
+                let effects = skin
+                    .and_then(|s| scene.skin_effects.get(s))
+                    .copied()
+                    .unwrap_or_default();
+                if effects.additive != additive {
+                    continue;
+                }
                 let material = skin
                     .and_then(|s| scene.skins.get(s))
                     .filter(|g| !g.is_empty())
@@ -494,19 +554,11 @@ impl Renderer {
                         // more than four; the four of the vertex attributes otherwise.
                         match &mesh.influence_group {
                             Some(group) => {
-                                pass.set_pipeline(if wire {
-                                    &self.pipelines.skin_all_wire
-                                } else {
-                                    &self.pipelines.skin_all_fill
-                                });
+                                pass.set_pipeline(self.pipelines.skin_all.get(wire, effects));
                                 pass.set_bind_group(2, group, &[]);
                             }
                             None => {
-                                pass.set_pipeline(if wire {
-                                    &self.pipelines.skin_wire
-                                } else {
-                                    &self.pipelines.skin_fill
-                                });
+                                pass.set_pipeline(self.pipelines.skin.get(wire, effects));
                                 pass.set_bind_group(2, &joints.group, &[]);
                             }
                         }
@@ -516,11 +568,7 @@ impl Renderer {
                     _ => false,
                 };
                 if !skinned {
-                    pass.set_pipeline(if wire {
-                        &self.pipelines.morph_wire
-                    } else {
-                        &self.pipelines.morph_fill
-                    });
+                    pass.set_pipeline(self.pipelines.morph.get(wire, effects));
                     let stride = (mesh.vertex_count * std::mem::size_of::<PoseVertex>()) as u64;
                     let a = pose.a.min(mesh.pose_count - 1) as u64;
                     let b = pose.b.min(mesh.pose_count - 1) as u64;

@@ -123,6 +123,8 @@ pub struct GpuModel {
     /// Per skin, one material bind group per picture.
     pub(crate) skins: Vec<Vec<wgpu::BindGroup>>,
     pub(crate) default_material: wgpu::BindGroup,
+    /// How each skin is drawn beyond its picture (chrome, additive), by skin index.
+    pub(crate) skin_effects: Vec<retromodel::model::SkinEffects>,
     pub(crate) joints: Option<JointTexture>,
     framing: Framing,
     animation_boxes: Vec<Option<[Vec3; 2]>>,
@@ -691,6 +693,7 @@ impl GpuModel {
             meshes,
             skins,
             default_material,
+            skin_effects: model.skin_effects.clone(),
             joints,
             framing,
             animation_boxes,

@@ -17,6 +17,10 @@ struct Globals {
     // x: blend factor, y: diffuse strength, z: wireframe depth pull, w: unused.
     params: vec4<f32>,
     wire_color: vec4<f32>,
+    // Chrome textures (Half-Life `STUDIO_NF_CHROME`): the camera's right and up directions
+    // (world space), against which a normal gives the texture coordinates.
+    chrome_right: vec4<f32>,
+    chrome_up: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> globals: Globals;
@@ -162,6 +166,20 @@ fn vs_skin_all_wire(v: SkinAllIn) -> VsOut {
     return pull(skin_all(v));
 }
 
+// The unit normal, or zero for a vertex without one.
+fn unit(n: vec3<f32>) -> vec3<f32> {
+    let len = length(n);
+    return select(vec3<f32>(0.0), n / max(len, 1e-20), len > 0.0);
+}
+
+// The skin's colour `base` lit, with the fullbright texels' colour `fullbright` over it.
+fn lit(base: vec4<f32>, fullbright: vec3<f32>, normal: vec3<f32>) -> vec4<f32> {
+    let diffuse = max(dot(unit(normal), globals.light.xyz), 0.0);
+    let light = min(globals.light.w + globals.params.y * diffuse, 1.0);
+    // Fullbright texels (the mask holds their colour, black elsewhere) ignore the light.
+    return vec4<f32>(max(base.rgb * light, fullbright), 1.0);
+}
+
 @fragment
 fn fs_shaded(in: VsOut) -> @location(0) vec4<f32> {
     // Both samples first: texture sampling must stay in uniform control flow.
@@ -170,14 +188,25 @@ fn fs_shaded(in: VsOut) -> @location(0) vec4<f32> {
     if (base.a < 0.5) {
         discard;
     }
-    let len = length(in.normal);
-    var diffuse = 0.0;
-    if (len > 0.0) {
-        diffuse = max(dot(in.normal / len, globals.light.xyz), 0.0);
+    return lit(base, fullbright, in.normal);
+}
+
+// A chrome texture: sampled where the normal points on screen, as GoldSrc's renderer
+// computes each vertex's chrome coordinates from the view's right and up vectors
+// (`(n . right + 1) / 2`), so the picture follows the view, a fake reflection.
+@fragment
+fn fs_chrome(in: VsOut) -> @location(0) vec4<f32> {
+    let n = unit(in.normal);
+    let uv = vec2<f32>(
+        dot(n, globals.chrome_right.xyz) + 1.0,
+        1.0 - dot(n, globals.chrome_up.xyz),
+    ) * 0.5;
+    let base = textureSample(skin_texture, skin_sampler, uv);
+    let fullbright = textureSample(fullbright_texture, skin_sampler, uv).rgb;
+    if (base.a < 0.5) {
+        discard;
     }
-    let light = min(globals.light.w + globals.params.y * diffuse, 1.0);
-    // Fullbright texels (the mask holds their colour, black elsewhere) ignore the light.
-    return vec4<f32>(max(base.rgb * light, fullbright), 1.0);
+    return lit(base, fullbright, in.normal);
 }
 
 @fragment

@@ -18,7 +18,7 @@ use retromodel::model::pose::{
     blend_point, gather, inverse_bind_matrix, joint_matrices_scaled, JointPose, Playback,
     PoseTrack, RootMotion,
 };
-use retromodel::model::{Model, MorphTarget, WeightScales};
+use retromodel::model::{Model, MorphTarget, SkinEffects, WeightScales};
 use retromodel_render::timing::KeyPose;
 use retromodel_render::{Camera, GpuModel, Pose, Renderer, Target, View};
 
@@ -449,4 +449,122 @@ fn weight_scales_match_q2pro_skinning_per_frame() {
         checked >= 6,
         "the skinned quad was visible in only {checked} views"
     );
+}
+
+/// A 16x16 RGBA skin: red on the left half, blue on the right.
+fn red_blue_skin() -> retromodel::image::Image {
+    let mut px = Vec::new();
+    for _y in 0..16 {
+        for x in 0..16 {
+            px.extend(if x < 8 {
+                [200, 30, 30, 255]
+            } else {
+                [30, 30, 200, 255]
+            });
+        }
+    }
+    retromodel::image::Image {
+        width: 16,
+        height: 16,
+        pixels: retromodel::image::Pixels::Rgba8(px),
+        encoded: None,
+    }
+}
+
+/// Issue 41: Half-Life's chrome and additive textures as the renderer shows them. The
+/// cube's vertices all sit on the skin's red half (u = 0.25) and its normals point away
+/// from its centre: drawn plainly it is red only; chrome takes the coordinates from the
+/// normals as seen from the camera, so the blue half shows too. Additive adds the cube's
+/// colour to the background: no covered pixel is darker than the background in any
+/// channel, where the plain cube's red pixels have less green and blue than it.
+#[test]
+fn chrome_and_additive_skins_draw_as_goldsrc_does() {
+    let Some(gpu) = gpu_or_skip() else { return };
+    let mut model = keyframe_model(vec![two_poses()[0].clone()]);
+    let centre = [0.0, 0.0, 24.0];
+    let mesh = &mut model.meshes[0];
+    mesh.uvs = vec![[0.25, 0.5]; mesh.positions.len()];
+    mesh.normals = mesh
+        .positions
+        .iter()
+        .map(|p| {
+            let d: [f32; 3] = std::array::from_fn(|k| p[k] - centre[k]);
+            let len = d.iter().map(|x| x * x).sum::<f32>().sqrt();
+            d.map(|x| x / len)
+        })
+        .collect();
+    mesh.morph_targets[0].normals = mesh.normals.clone();
+    model.skins[0].pictures = vec![red_blue_skin()];
+    let view = View {
+        background: [0.5, 0.5, 0.5, 1.0],
+        camera: Camera {
+            yaw: 30.0,
+            pitch: 20.0,
+            ..Camera::default()
+        },
+        ..View::default()
+    };
+    let draw = |effects: SkinEffects| {
+        let mut m = model.clone();
+        m.skin_effects = vec![effects];
+        render(&gpu, &m, Pose::frame(0), &view, SIZE, SIZE)
+    };
+    let background = |img: &[u8]| -> [u8; 4] { img[..4].try_into().unwrap() };
+    let covered = |img: &[u8]| -> Vec<[u8; 4]> {
+        let bg = background(img);
+        img.chunks_exact(4)
+            .map(|p| -> [u8; 4] { p.try_into().unwrap() })
+            .filter(|p| *p != bg)
+            .collect()
+    };
+    let blue = |px: &[[u8; 4]]| px.iter().filter(|p| p[2] > p[0].saturating_add(20)).count();
+    let plain = draw(SkinEffects::default());
+    let chrome = draw(SkinEffects {
+        chrome: true,
+        additive: false,
+    });
+    let (plain_px, chrome_px) = (covered(&plain), covered(&chrome));
+    eprintln!(
+        "plain: {} pixels, {} blue; chrome: {} pixels, {} blue",
+        plain_px.len(),
+        blue(&plain_px),
+        chrome_px.len(),
+        blue(&chrome_px)
+    );
+    assert!(plain_px.len() > 1000, "the cube shows");
+    assert_eq!(
+        blue(&plain_px),
+        0,
+        "without chrome only the red half is sampled"
+    );
+    assert!(
+        blue(&chrome_px) > chrome_px.len() / 10,
+        "chrome samples where the normals point: the blue half shows"
+    );
+    let bg = background(&plain);
+    let darker = |px: &[[u8; 4]]| {
+        px.iter()
+            .filter(|p| (0..3).any(|k| p[k].saturating_add(2) < bg[k]))
+            .count()
+    };
+    let additive = draw(SkinEffects {
+        chrome: false,
+        additive: true,
+    });
+    let add_px = covered(&additive);
+    eprintln!(
+        "background {bg:?}: plain {} darker pixels, additive {} pixels, {} darker",
+        darker(&plain_px),
+        add_px.len(),
+        darker(&add_px)
+    );
+    assert!(darker(&plain_px) > 1000);
+    assert!(add_px.len() > 1000, "the additive cube shows");
+    assert_eq!(darker(&add_px), 0, "additive only adds to the background");
+    // Both together: chrome coordinates, added.
+    let both = covered(&draw(SkinEffects {
+        chrome: true,
+        additive: true,
+    }));
+    assert!(blue(&both) > both.len() / 10 && darker(&both) == 0);
 }
