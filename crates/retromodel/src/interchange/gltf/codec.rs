@@ -2,7 +2,7 @@
 //! and `.gltf` files.
 
 use super::export::{export, ClipSplit, Container, Filter, Frames, GltfOptions, QuantizedMesh};
-use super::import::{parse, read_parsed};
+use super::import::{parse, read_parsed, Parsed};
 use crate::codec::{codec, Engine, Format, Output, ParsedFile, SideFile, Writer};
 use crate::diagnostic::Diagnostic;
 use crate::error::Result;
@@ -50,7 +50,7 @@ codec! {
         Ok(Box::new(File {
             bytes: data,
             format,
-            gltf: parse(data)?,
+            parsed: parse(data)?,
             limits: *limits,
         }))
     }
@@ -174,7 +174,7 @@ fn quantization_details(meshes: &[QuantizedMesh]) -> Vec<String> {
 pub struct File<'a> {
     bytes: &'a [u8],
     format: Format,
-    gltf: gltf::Gltf,
+    parsed: Parsed,
     limits: Limits,
 }
 
@@ -182,7 +182,7 @@ impl File<'_> {
     /// The import with `options`, side files through `resolver`.
     fn import(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Result<Converted> {
         read_parsed(
-            &self.gltf,
+            &self.parsed,
             resolver,
             &ImportOptions::of(options, self.limits),
         )
@@ -191,13 +191,23 @@ impl File<'_> {
     /// Whether a buffer or an image is a file beside this one (not checked without it).
     fn refers_to_files(&self) -> bool {
         let outside = |uri: &str| !uri.starts_with("data:");
-        self.gltf.document.buffers().any(|b| match b.source() {
-            gltf::buffer::Source::Uri(u) => outside(u),
-            gltf::buffer::Source::Bin => false,
-        }) || self.gltf.document.images().any(|i| match i.source() {
-            gltf::image::Source::Uri { uri, .. } => outside(uri),
-            gltf::image::Source::View { .. } => false,
-        })
+        self.parsed
+            .gltf
+            .document
+            .buffers()
+            .any(|b| match b.source() {
+                gltf::buffer::Source::Uri(u) => outside(u),
+                gltf::buffer::Source::Bin => false,
+            })
+            || self
+                .parsed
+                .gltf
+                .document
+                .images()
+                .any(|i| match i.source() {
+                    gltf::image::Source::Uri { uri, .. } => outside(uri),
+                    gltf::image::Source::View { .. } => false,
+                })
     }
 }
 
@@ -212,7 +222,7 @@ impl ParsedFile for File<'_> {
         self.import(options, resolver)
     }
     fn summary(&self, converted: &Converted) -> Summary {
-        let asset = &self.gltf.document.as_json().asset;
+        let asset = &self.parsed.gltf.document.as_json().asset;
         let mut header = vec![("asset.version", Value::Text(asset.version.clone()))];
         if let Some(g) = &asset.generator {
             header.push(("asset.generator", Value::Text(g.clone())));

@@ -1,6 +1,11 @@
-//! The meshopt vertex codec of `EXT_meshopt_compression` / `KHR_meshopt_compression`: the vertex
+//! The meshopt codecs of `EXT_meshopt_compression` / `KHR_meshopt_compression`: the vertex
 //! codec (mode ATTRIBUTES, version 0: header `0xA0`, blocks of byte groups of 16 in 0/2/4/8-bit
-//! modes, a 32-byte tail), decoded and encoded. (Index codecs and filters: not yet.)
+//! modes, a 32-byte tail), decoded and encoded; the triangle codec (mode TRIANGLES, header
+//! `0xE1`, version 0 `0xE0` too: a code byte per triangle over an edge FIFO and a vertex FIFO,
+//! LEB128 extra data, a 16-byte code table) and the index sequence codec (mode INDICES,
+//! `0xD1`: LEB128 zigzag deltas from two baselines, a 4-byte tail), decoded; the filters
+//! OCTAHEDRAL, QUATERNION and EXPONENTIAL, decoded ([`decode_view`] applies a view's mode and
+//! filter).
 //!
 //! Why a Rust implementation rather than the `meshopt` crate (C++ through `cc`): the web
 //! viewer builds the core crate for `wasm32-unknown-unknown`, where a C++ toolchain and libc
@@ -172,6 +177,451 @@ fn decode_bytes(
     Ok(pos)
 }
 
+/// A compression mode of `EXT_meshopt_compression`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Vertex attributes (the vertex codec).
+    Attributes,
+    /// Triangle list indices (the triangle codec).
+    Triangles,
+    /// Other indices (the index sequence codec).
+    Indices,
+}
+
+/// A filter applied after the vertex codec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Filter {
+    /// The data as decoded.
+    None,
+    /// Unit vectors, octahedral (stride 4: 8-bit, stride 8: 16-bit components).
+    Octahedral,
+    /// Unit quaternions, the largest component left out (stride 8).
+    Quaternion,
+    /// Floats as 8-bit exponent and 24-bit mantissa (stride a multiple of 4).
+    Exponential,
+}
+
+/// Decodes one compressed buffer view: `count` elements of `stride` bytes from `data` in
+/// `mode`, then `filter`. Checks the combinations the extension allows.
+pub fn decode_view(
+    mode: Mode,
+    filter: Filter,
+    count: usize,
+    stride: usize,
+    data: &[u8],
+) -> Result<Vec<u8>, Error> {
+    if mode != Mode::Attributes && filter != Filter::None {
+        return Err(err(
+            ErrorKind::InvalidValue,
+            format!("filter {filter:?} with mode {mode:?} (filters apply to ATTRIBUTES only)"),
+            0,
+        ));
+    }
+    let mut out = match mode {
+        Mode::Attributes => decode_vertex_buffer(count, stride, data)?,
+        Mode::Triangles => decode_index_buffer(count, stride, data)?,
+        Mode::Indices => decode_index_sequence(count, stride, data)?,
+    };
+    match filter {
+        Filter::None => {}
+        Filter::Octahedral => filter_octahedral(&mut out, stride)?,
+        Filter::Quaternion => filter_quaternion(&mut out, stride)?,
+        Filter::Exponential => filter_exponential(&mut out, stride)?,
+    }
+    Ok(out)
+}
+
+fn check_index_size(index_size: usize, codec: &str) -> Result<(), Error> {
+    if index_size != 2 && index_size != 4 {
+        return Err(err(
+            ErrorKind::InvalidValue,
+            format!("{codec}: byte stride {index_size}, expected 2 or 4"),
+            0,
+        ));
+    }
+    Ok(())
+}
+
+/// Reads LEB128 (varint-7) values from `data[..end]`.
+struct Varints<'a> {
+    data: &'a [u8],
+    pos: usize,
+    end: usize,
+    codec: &'static str,
+}
+
+impl Varints<'_> {
+    fn byte(&mut self) -> Result<u8, Error> {
+        if self.pos >= self.end {
+            return Err(err(
+                ErrorKind::Truncated,
+                format!("{}: extra data past the end", self.codec),
+                self.pos,
+            ));
+        }
+        self.pos += 1;
+        Ok(self.data[self.pos - 1])
+    }
+
+    fn varint(&mut self) -> Result<u32, Error> {
+        let at = self.pos;
+        let mut v = 0u32;
+        for shift in (0..35).step_by(7) {
+            let b = self.byte()?;
+            v |= u32::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(err(
+            ErrorKind::InvalidValue,
+            format!("{}: a varint of more than 5 bytes", self.codec),
+            at,
+        ))
+    }
+
+    /// Fails unless every byte was read.
+    fn done(&self) -> Result<(), Error> {
+        if self.pos != self.end {
+            return Err(err(
+                ErrorKind::InvalidValue,
+                format!(
+                    "{}: {} bytes left between the data and the tail",
+                    self.codec,
+                    self.end - self.pos
+                ),
+                self.pos,
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A 16-entry FIFO: `get(0)` is the most recently pushed entry.
+struct Fifo<T>([T; 16], usize);
+
+impl<T: Copy> Fifo<T> {
+    fn push(&mut self, v: T) {
+        self.0[self.1] = v;
+        self.1 = (self.1 + 1) & 15;
+    }
+
+    fn get(&self, x: usize) -> T {
+        self.0[(self.1 + 15 - x) & 15]
+    }
+}
+
+/// Writes index `v` as element `i` of `out` (2 or 4 bytes each).
+fn put_index(out: &mut [u8], size: usize, i: usize, v: u32) {
+    if size == 2 {
+        out[i * 2..i * 2 + 2].copy_from_slice(&(v as u16).to_le_bytes());
+    } else {
+        out[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// Decodes a triangle-codec (TRIANGLES) buffer of `count` indices (a multiple of 3) of
+/// `index_size` bytes (2 or 4).
+pub fn decode_index_buffer(count: usize, index_size: usize, data: &[u8]) -> Result<Vec<u8>, Error> {
+    const CODEC: &str = "triangle codec";
+    check_index_size(index_size, CODEC)?;
+    if !count.is_multiple_of(3) {
+        return Err(err(
+            ErrorKind::InvalidValue,
+            format!("{CODEC}: {count} indices are not whole triangles"),
+            0,
+        ));
+    }
+    let triangles = count / 3;
+    if data.len() < 1 + triangles + 16 {
+        return Err(err(
+            ErrorKind::Truncated,
+            format!(
+                "{CODEC}: {} bytes, fewer than the header, {triangles} codes and the 16-byte table",
+                data.len()
+            ),
+            data.len(),
+        ));
+    }
+    let version = match data[0] {
+        0xE0 => 0,
+        0xE1 => 1,
+        h if h & 0xF0 == 0xE0 => {
+            return Err(err(
+                ErrorKind::UnsupportedVersion,
+                format!("{CODEC}: version {} (versions 0 and 1 are read)", h & 0x0F),
+                0,
+            ))
+        }
+        h => {
+            return Err(err(
+                ErrorKind::BadMagic,
+                format!("{CODEC}: header byte {h:#04x}, expected 0xe1"),
+                0,
+            ))
+        }
+    };
+    let fecmax = if version >= 1 { 13 } else { 15 };
+    let codes = &data[1..1 + triangles];
+    let table = &data[data.len() - 16..];
+    let mut extra = Varints {
+        data,
+        pos: 1 + triangles,
+        end: data.len() - 16,
+        codec: CODEC,
+    };
+    let mut out = vec![0u8; count * index_size];
+    let mut edges = Fifo([[0u32; 2]; 16], 0);
+    let mut verts = Fifo([0u32; 16], 0);
+    let (mut next, mut last) = (0u32, 0u32);
+    // The zigzag delta from `last` that the next varint holds, added to it.
+    let index = |extra: &mut Varints, last: &mut u32| -> Result<u32, Error> {
+        let d = extra.varint()?;
+        *last = last.wrapping_add(((d >> 1) as i32 ^ -((d & 1) as i32)) as u32);
+        Ok(*last)
+    };
+    let take_next = |next: &mut u32| {
+        *next = next.wrapping_add(1);
+        next.wrapping_sub(1)
+    };
+    for (t, &code) in codes.iter().enumerate() {
+        let tri = if code < 0xF0 {
+            let [a, b] = edges.get(usize::from(code >> 4));
+            let fec = usize::from(code & 15);
+            let c = if fec == 0 {
+                let c = take_next(&mut next);
+                verts.push(c);
+                c
+            } else if fec < fecmax {
+                verts.get(fec)
+            } else {
+                let c = match fec {
+                    13 => last.wrapping_sub(1),
+                    14 => last.wrapping_add(1),
+                    _ => index(&mut extra, &mut last)?,
+                };
+                last = c;
+                verts.push(c);
+                c
+            };
+            edges.push([c, b]);
+            edges.push([a, c]);
+            [a, b, c]
+        } else {
+            let explicit = code >= 0xFE;
+            let zw = if explicit {
+                extra.byte()?
+            } else {
+                table[usize::from(code & 15)]
+            };
+            if explicit && zw == 0 {
+                next = 0;
+            }
+            let a = if code == 0xFF {
+                index(&mut extra, &mut last)?
+            } else {
+                take_next(&mut next)
+            };
+            let (z, w) = (zw >> 4, zw & 15);
+            let mut other = |n: u8| -> Result<u32, Error> {
+                Ok(match n {
+                    0 => take_next(&mut next),
+                    15 if explicit => index(&mut extra, &mut last)?,
+                    _ => verts.get(usize::from(n) - 1),
+                })
+            };
+            let b = other(z)?;
+            let c = other(w)?;
+            verts.push(a);
+            if z == 0 || (explicit && z == 15) {
+                verts.push(b);
+            }
+            if w == 0 || (explicit && w == 15) {
+                verts.push(c);
+            }
+            edges.push([b, a]);
+            edges.push([c, b]);
+            edges.push([a, c]);
+            [a, b, c]
+        };
+        for (k, v) in tri.into_iter().enumerate() {
+            put_index(&mut out, index_size, t * 3 + k, v);
+        }
+    }
+    extra.done()?;
+    Ok(out)
+}
+
+/// Decodes an index-sequence-codec (INDICES) buffer of `count` indices of `index_size`
+/// bytes (2 or 4).
+pub fn decode_index_sequence(
+    count: usize,
+    index_size: usize,
+    data: &[u8],
+) -> Result<Vec<u8>, Error> {
+    const CODEC: &str = "index sequence codec";
+    check_index_size(index_size, CODEC)?;
+    if data.len() < 1 + 4 {
+        return Err(err(
+            ErrorKind::Truncated,
+            format!(
+                "{CODEC}: {} bytes, fewer than the header and the 4-byte tail",
+                data.len()
+            ),
+            data.len(),
+        ));
+    }
+    match data[0] {
+        0xD1 => {}
+        h if h & 0xF0 == 0xD0 => {
+            return Err(err(
+                ErrorKind::UnsupportedVersion,
+                format!("{CODEC}: version {} (only version 1 is read)", h & 0x0F),
+                0,
+            ))
+        }
+        h => {
+            return Err(err(
+                ErrorKind::BadMagic,
+                format!("{CODEC}: header byte {h:#04x}, expected 0xd1"),
+                0,
+            ))
+        }
+    }
+    // Every index takes at least one byte: a count past the data is refused before the
+    // output is allocated.
+    if count > data.len() - 5 {
+        return Err(err(
+            ErrorKind::Truncated,
+            format!(
+                "{CODEC}: {count} indices in {} bytes of data",
+                data.len() - 5
+            ),
+            data.len(),
+        ));
+    }
+    let mut r = Varints {
+        data,
+        pos: 1,
+        end: data.len() - 4,
+        codec: CODEC,
+    };
+    let mut out = vec![0u8; count * index_size];
+    let mut last = [0u32; 2];
+    for i in 0..count {
+        let v = r.varint()?;
+        let d = v >> 1;
+        let delta = ((d >> 1) as i32 ^ -((d & 1) as i32)) as u32;
+        let base = &mut last[(v & 1) as usize];
+        *base = base.wrapping_add(delta);
+        put_index(&mut out, index_size, i, *base);
+    }
+    r.done()?;
+    Ok(out)
+}
+
+fn check_filter_stride(ok: bool, filter: &str, stride: usize, want: &str) -> Result<(), Error> {
+    if !ok {
+        return Err(err(
+            ErrorKind::InvalidValue,
+            format!("{filter} filter: byte stride {stride}, expected {want}"),
+            0,
+        ));
+    }
+    Ok(())
+}
+
+/// `x * scale` rounded to the nearest integer (halves away from zero); 0 when not finite
+/// (a zero-length vector).
+fn snorm(x: f32, scale: f32) -> i32 {
+    let v = x * scale;
+    if v.is_finite() {
+        v.round() as i32
+    } else {
+        0
+    }
+}
+
+/// The OCTAHEDRAL filter, in place: per element four 8-bit (stride 4) or 16-bit (stride 8)
+/// components, X and Y octahedral over the third (1.0 at the element's precision), the
+/// fourth kept.
+pub fn filter_octahedral(data: &mut [u8], stride: usize) -> Result<(), Error> {
+    check_filter_stride(stride == 4 || stride == 8, "octahedral", stride, "4 or 8")?;
+    let wide = stride == 8;
+    let max = if wide { 32767.0 } else { 127.0 };
+    for e in data.chunks_exact_mut(stride) {
+        let get = |e: &[u8], k: usize| -> f32 {
+            if wide {
+                f32::from(i16::from_le_bytes([e[2 * k], e[2 * k + 1]]))
+            } else {
+                f32::from(e[k] as i8)
+            }
+        };
+        let one = get(e, 2);
+        let (mut x, mut y) = (get(e, 0) / one, get(e, 1) / one);
+        let z = 1.0 - x.abs() - y.abs();
+        let t = z.min(0.0);
+        x -= t.copysign(x);
+        y -= t.copysign(y);
+        // As meshoptimizer's decoder: the scale to the output range first, then each
+        // component times it, rounded half away from zero.
+        let scale = max / (x * x + y * y + z * z).sqrt();
+        let v = [x, y, z].map(|c| snorm(c, scale));
+        for (k, c) in v.into_iter().enumerate() {
+            if wide {
+                e[2 * k..2 * k + 2].copy_from_slice(&(c as i16).to_le_bytes());
+            } else {
+                e[k] = c as i8 as u8;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The QUATERNION filter, in place: per element three 16-bit components (scaled by
+/// sqrt 2) and the fourth holding 1.0 with the left-out component's index in its low bits.
+pub fn filter_quaternion(data: &mut [u8], stride: usize) -> Result<(), Error> {
+    check_filter_stride(stride == 8, "quaternion", stride, "8")?;
+    let range = std::f32::consts::FRAC_1_SQRT_2;
+    for e in data.chunks_exact_mut(8) {
+        let c = |k: usize| i16::from_le_bytes([e[2 * k], e[2 * k + 1]]);
+        // As meshoptimizer's decoder: the scale of the element first, then each component.
+        let scale = range / f32::from(c(3) | 3);
+        let [x, y, z] = [0, 1, 2].map(|k| f32::from(c(k)) * scale);
+        let w = (1.0 - x * x - y * y - z * z).max(0.0).sqrt();
+        let max = (c(3) & 3) as usize;
+        let mut q = [0i16; 4];
+        q[(max + 1) % 4] = snorm(x, 32767.0) as i16;
+        q[(max + 2) % 4] = snorm(y, 32767.0) as i16;
+        q[(max + 3) % 4] = snorm(z, 32767.0) as i16;
+        q[max] = snorm(w, 32767.0) as i16;
+        for (k, v) in q.into_iter().enumerate() {
+            e[2 * k..2 * k + 2].copy_from_slice(&v.to_le_bytes());
+        }
+    }
+    Ok(())
+}
+
+/// The EXPONENTIAL filter, in place: each 32-bit value `e << 24 | m` (signed) becomes the
+/// float `m * 2^e`.
+pub fn filter_exponential(data: &mut [u8], stride: usize) -> Result<(), Error> {
+    check_filter_stride(
+        stride > 0 && stride.is_multiple_of(4),
+        "exponential",
+        stride,
+        "a multiple of 4",
+    )?;
+    for v in data.chunks_exact_mut(4) {
+        let i = i32::from_le_bytes([v[0], v[1], v[2], v[3]]);
+        // e is valid in -100..=100; clamped so that 2^e is a normal float.
+        let e = (i >> 24).clamp(-126, 127);
+        let m = (i << 8) >> 8;
+        let scale = f32::from_bits(((e + 127) as u32) << 23);
+        v.copy_from_slice(&(m as f32 * scale).to_le_bytes());
+    }
+    Ok(())
+}
+
 /// Encodes `data` (`count` elements of `vertex_size` bytes) with the vertex codec, version 0.
 pub fn encode_vertex_buffer(data: &[u8], vertex_size: usize) -> Result<Vec<u8>, Error> {
     check_vertex_size(vertex_size)?;
@@ -260,6 +710,129 @@ mod tests {
                 ((i / stride) as u32 * 7 + (i % stride) as u32 * 31 + (i as u32 % 97) / 13) as u8
             })
             .collect()
+    }
+
+    /// Hand-encoded per the extension's Appendix A: triangle (0, 1, 2) from the code table
+    /// (`0xf0`, entry 0x00: three new vertices; edges (1, 0), (2, 1), (0, 2) pushed), then
+    /// (0, 2, 3) from the most recent edge and a new vertex (`0x00`; pushes (3, 2), (0, 3)),
+    /// then (0, 2, 1) from edge FIFO entry 2 and vertex FIFO entry 2 (`0x22`; the vertices
+    /// were 0, 1, 2, 3), then an explicit triangle (`0xfe`, byte 0xff: a = next, 4; b and c
+    /// as zigzag deltas from `last`: +7 and -2 give 7 and 5).
+    #[test]
+    fn triangle_codec_hand_encoded() {
+        let mut data = vec![0xE1, 0xF0, 0x00, 0x22, 0xFE];
+        data.extend([0xFF, 14, 3]);
+        data.extend([0u8; 16]);
+        let out = decode_index_buffer(12, 4, &data).unwrap();
+        let idx: Vec<u32> = out
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(idx, [0, 1, 2, 0, 2, 3, 0, 2, 1, 4, 7, 5]);
+        // 16-bit output holds the same values.
+        let short = decode_index_buffer(12, 2, &data).unwrap();
+        assert!(short
+            .chunks_exact(2)
+            .zip(&idx)
+            .all(|(c, &v)| u32::from(u16::from_le_bytes([c[0], c[1]])) == v));
+    }
+
+    #[test]
+    fn index_sequence_hand_encoded() {
+        // Baseline 0: +5, +1; baseline 1: +100; baseline 0: -3. v = zigzag(delta) << 1 | base.
+        let zz = |d: i32| ((d << 1) ^ (d >> 31)) as u32;
+        let mut data = vec![0xD1];
+        for (d, base) in [(5, 0), (1, 0), (100, 1), (-3, 0)] {
+            let mut v = (zz(d) << 1) | base;
+            loop {
+                let b = (v & 0x7f) as u8;
+                v >>= 7;
+                if v == 0 {
+                    data.push(b);
+                    break;
+                }
+                data.push(b | 0x80);
+            }
+        }
+        data.extend([0u8; 4]);
+        let out = decode_index_sequence(4, 4, &data).unwrap();
+        let idx: Vec<u32> = out
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(idx, [5, 6, 100, 3]);
+        assert!(
+            decode_index_sequence(5, 4, &data).is_err(),
+            "a count past the data"
+        );
+    }
+
+    #[test]
+    fn index_codecs_truncated_and_corrupt_never_panic() {
+        let mut tri = vec![0xE1, 0xF0, 0x00, 0x22, 0xFE, 0xFF, 14, 3];
+        tri.extend([0u8; 16]);
+        for cut in 0..tri.len() {
+            assert!(
+                decode_index_buffer(12, 4, &tri[..cut]).is_err(),
+                "cut {cut}"
+            );
+        }
+        for i in 0..tri.len() {
+            for bit in 0..8 {
+                let mut b = tri.clone();
+                b[i] ^= 1 << bit;
+                let _ = decode_index_buffer(12, 4, &b);
+                let _ = decode_index_sequence(12, 2, &b);
+            }
+        }
+        let mut short = tri.clone();
+        short.remove(7);
+        assert_eq!(
+            decode_index_buffer(12, 4, &short).unwrap_err().to_string(),
+            "gltf-meshopt: triangle codec: extra data past the end at offset 0x7"
+        );
+        assert_eq!(
+            decode_index_buffer(12, 3, &tri).unwrap_err().to_string(),
+            "gltf-meshopt: triangle codec: byte stride 3, expected 2 or 4 at offset 0x0"
+        );
+        let mut extra = tri.clone();
+        extra.insert(8, 0);
+        assert_eq!(
+            decode_index_buffer(12, 4, &extra).unwrap_err().to_string(),
+            "gltf-meshopt: triangle codec: 1 bytes left between the data and the tail at offset 0x8"
+        );
+    }
+
+    /// The filters on values whose decoding is known: an octahedral +Z and -X, a
+    /// quaternion with w left out (identity), exponentials 3 * 2^2 and -5 * 2^-1.
+    #[test]
+    fn filters_decode_known_values() {
+        let mut oct = vec![0, 0, 127, 9, (-127i8) as u8, 0, 127, 0];
+        filter_octahedral(&mut oct, 4).unwrap();
+        assert_eq!(oct, [0, 0, 127, 9, (-127i8) as u8, 0, 0, 0]);
+        // Quaternion: x, y, z = 0, 1.0 = 32767 with index 3 (w) in the low bits.
+        let mut q = Vec::new();
+        for v in [0i16, 0, 0, (32767 & !3) | 3] {
+            q.extend(v.to_le_bytes());
+        }
+        filter_quaternion(&mut q, 8).unwrap();
+        let q: Vec<i16> = q
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        assert_eq!(q, [0, 0, 0, 32767]);
+        let mut e = Vec::new();
+        for (exp, m) in [(2i32, 3i32), (-1, -5)] {
+            e.extend(((exp << 24) | (m & 0xFF_FFFF)).to_le_bytes());
+        }
+        filter_exponential(&mut e, 8).unwrap();
+        let f: Vec<f32> = e
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(f, [12.0, -2.5]);
+        assert!(filter_quaternion(&mut [0; 4], 4).is_err());
+        assert!(decode_view(Mode::Triangles, Filter::Octahedral, 3, 2, &[]).is_err());
     }
 
     #[test]

@@ -33,12 +33,17 @@
 //! - **Skins.** Each base-colour texture is a skin (PNG, JPEG and the other formats
 //!   [`crate::image::decode`] reads; anything else is an error unless textures are skipped),
 //!   named as its material (else its picture).
+//! - **Compressed buffer views.** `EXT_meshopt_compression` and `KHR_meshopt_compression`
+//!   (gltfpack, glTF-Transform, three.js tools) are decoded before anything reads them
+//!   ([`super::meshopt`]: the vertex, triangle and index sequence codecs and the filters);
+//!   fallback buffers without data are not loaded.
 
 mod accessor;
 mod animate;
 mod scene;
 mod skin;
 
+use super::meshopt;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::image::{Image, Pixels};
 use crate::interchange::ImportOptions;
@@ -71,15 +76,47 @@ pub fn read(bytes: &[u8], resolver: &dyn Resolver, options: &ImportOptions) -> R
     read_parsed(&parse(bytes)?, resolver, options)
 }
 
+/// A parsed file: the document, and its meshopt-compressed buffer views.
+#[derive(Debug)]
+pub(crate) struct Parsed {
+    /// The document and the GLB binary chunk. Each compressed buffer view reads from a
+    /// buffer of its own, added after the file's (see [`Compressed`]).
+    pub gltf: gltf::Gltf,
+    /// The file's buffer count (before the added ones).
+    buffers: usize,
+    /// The added buffers' sources, in order.
+    compressed: Vec<Compressed>,
+    /// Per file buffer: a meshopt fallback buffer, not loaded.
+    fallback: Vec<bool>,
+}
+
+/// A buffer view stored meshopt-compressed: where its compressed bytes are and how they
+/// decode. The view itself is pointed at a buffer of its own, which the decoded bytes fill.
+#[derive(Debug, Clone)]
+struct Compressed {
+    view: usize,
+    buffer: usize,
+    offset: usize,
+    length: usize,
+    stride: usize,
+    count: usize,
+    mode: meshopt::Mode,
+    filter: meshopt::Filter,
+}
+
+/// The meshopt extensions: Khronos' name and the original vendor one.
+const MESHOPT: [&str; 2] = ["KHR_meshopt_compression", "EXT_meshopt_compression"];
+
 /// [`read`] of a file [`parse`] has read.
 pub(crate) fn read_parsed(
-    g: &gltf::Gltf,
+    p: &Parsed,
     resolver: &dyn Resolver,
     options: &ImportOptions,
 ) -> Result<Converted> {
+    let g = &p.gltf;
     let mut warnings = Vec::new();
     let mut budget = Budget::new(&options.limits);
-    let buffers = load_buffers(g, resolver, &mut budget)?;
+    let buffers = load_buffers(p, resolver, &mut budget)?;
     let doc = &g.document;
     let scene = scene::Scene::new(doc, &buffers, &mut budget, &mut warnings)?;
     if scene.instances.is_empty() {
@@ -151,7 +188,7 @@ pub(crate) fn read_parsed(
 /// attribute before checking it (a panic on a bad index), so that index is checked here
 /// first. gltf 1.4 subtracts the 12-byte header from a GLB's total length before checking
 /// it (an overflow panic under overflow checks), so that length is checked here first too.
-pub(crate) fn parse(bytes: &[u8]) -> Result<gltf::Gltf> {
+pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed> {
     if let Some(h) = bytes.get(..12).filter(|h| h.starts_with(b"glTF")) {
         let length = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
         if length < 12 {
@@ -175,7 +212,17 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<gltf::Gltf> {
     // KHR_mesh_quantization only widens the accessor types vertex attributes may have, which
     // the accessor reader takes whatever they are; the gltf crate does not know it.
     root.extensions_required
-        .retain(|e| e != crate::interchange::gltf::QUANTIZATION);
+        .retain(|e| e != crate::interchange::gltf::QUANTIZATION && !MESHOPT.contains(&e.as_str()));
+    let buffers = root.buffers.len();
+    let (compressed, fallback) = if root
+        .extensions_used
+        .iter()
+        .any(|e| MESHOPT.contains(&e.as_str()))
+    {
+        meshopt_views(bytes, &mut root)?
+    } else {
+        (Vec::new(), vec![false; buffers])
+    };
     for (mi, m) in root.meshes.iter().enumerate() {
         for (pi, p) in m.primitives.iter().enumerate() {
             let position = gltf::json::validation::Checked::Valid(gltf::Semantic::Positions);
@@ -196,10 +243,134 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<gltf::Gltf> {
     }
     check_enums(&root)?;
     let document = gltf::Document::from_json(root).map_err(error)?;
-    Ok(gltf::Gltf {
-        document,
-        blob: unchecked.blob,
+    Ok(Parsed {
+        gltf: gltf::Gltf {
+            document,
+            blob: unchecked.blob,
+        },
+        buffers,
+        compressed,
+        fallback,
     })
+}
+
+/// The JSON text of a `.glb` (its first chunk) or `.gltf`.
+fn json_text(bytes: &[u8]) -> &[u8] {
+    if bytes.starts_with(b"glTF") && bytes.len() >= 20 {
+        let n = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
+        return bytes.get(20..20usize.saturating_add(n)).unwrap_or(&[]);
+    }
+    bytes
+}
+
+/// The meshopt-compressed buffer views of the file, each pointed at a buffer of its own
+/// added to `root` (the decoded bytes fill it when the buffers load), and the fallback
+/// buffers. The `gltf` crate keeps no unknown extension, so they are read from the JSON.
+fn meshopt_views(
+    bytes: &[u8],
+    root: &mut gltf::json::Root,
+) -> Result<(Vec<Compressed>, Vec<bool>)> {
+    let json: serde_json::Value = serde_json::from_slice(json_text(bytes))
+        .map_err(|e| fail(ErrorKind::InvalidValue, format!("JSON: {e}")))?;
+    let ext = |v: &serde_json::Value| -> Option<serde_json::Value> {
+        let e = v.get("extensions")?;
+        MESHOPT.iter().find_map(|n| e.get(*n)).cloned()
+    };
+    let fallback = (0..root.buffers.len())
+        .map(|i| {
+            json["buffers"]
+                .get(i)
+                .and_then(ext)
+                .and_then(|e| e.get("fallback").and_then(serde_json::Value::as_bool))
+                .unwrap_or(false)
+        })
+        .collect();
+    let mut out = Vec::new();
+    let views = json["bufferViews"].as_array().cloned().unwrap_or_default();
+    for (i, v) in views.iter().enumerate() {
+        let Some(e) = ext(v) else { continue };
+        let what = format!("bufferViews[{i}].extensions meshopt");
+        let num = |k: &str, default: Option<u64>| -> Result<usize> {
+            e.get(k)
+                .map(|x| x.as_u64())
+                .unwrap_or(default)
+                .and_then(|x| usize::try_from(x).ok())
+                .ok_or_else(|| {
+                    fail(
+                        ErrorKind::InvalidValue,
+                        format!("{what}.{k}: missing or not a count"),
+                    )
+                })
+        };
+        let text = |k: &str, default: &str| -> String {
+            e.get(k)
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or(default)
+                .to_string()
+        };
+        let mode = match text("mode", "").as_str() {
+            "ATTRIBUTES" => meshopt::Mode::Attributes,
+            "TRIANGLES" => meshopt::Mode::Triangles,
+            "INDICES" => meshopt::Mode::Indices,
+            m => {
+                return Err(fail(
+                    ErrorKind::InvalidValue,
+                    format!("{what}.mode: unknown mode \"{m}\""),
+                ))
+            }
+        };
+        let filter = match text("filter", "NONE").as_str() {
+            "NONE" => meshopt::Filter::None,
+            "OCTAHEDRAL" => meshopt::Filter::Octahedral,
+            "QUATERNION" => meshopt::Filter::Quaternion,
+            "EXPONENTIAL" => meshopt::Filter::Exponential,
+            f => {
+                return Err(fail(
+                    ErrorKind::InvalidValue,
+                    format!("{what}.filter: unknown filter \"{f}\""),
+                ))
+            }
+        };
+        let c = Compressed {
+            view: i,
+            buffer: num("buffer", None)?,
+            offset: num("byteOffset", Some(0))?,
+            length: num("byteLength", None)?,
+            stride: num("byteStride", None)?,
+            count: num("count", None)?,
+            mode,
+            filter,
+        };
+        let Some(view) = root.buffer_views.get_mut(i) else {
+            continue;
+        };
+        if c.stride.checked_mul(c.count) != Some(view.byte_length.0 as usize) {
+            return Err(fail(
+                ErrorKind::InvalidValue,
+                format!(
+                    "{what}: {} elements of {} bytes, but the view's byteLength is {}",
+                    c.count, c.stride, view.byte_length.0
+                ),
+            ));
+        }
+        if c.buffer >= root.buffers.len() {
+            return Err(fail(
+                ErrorKind::IndexOutOfRange,
+                format!("{what}.buffer: buffer {} does not exist", c.buffer),
+            ));
+        }
+        view.buffer = gltf::json::Index::new(root.buffers.len() as u32);
+        view.byte_offset = Some(gltf::json::validation::USize64(0));
+        root.buffers.push(gltf::json::Buffer {
+            byte_length: view.byte_length,
+            name: None,
+            uri: None,
+            extensions: None,
+            extras: Default::default(),
+        });
+        out.push(c);
+    }
+    Ok((out, fallback))
 }
 
 /// The `gltf` crate's accessors unwrap enumerated values (component types, animation paths,
@@ -269,10 +440,15 @@ fn check_enums(root: &gltf::json::Root) -> Result<()> {
 }
 
 /// The bytes of every buffer: the GLB's binary chunk, data URIs, or side-car files.
-fn load_buffers(g: &gltf::Gltf, resolver: &dyn Resolver, budget: &mut Budget) -> Result<Buffers> {
+fn load_buffers(p: &Parsed, resolver: &dyn Resolver, budget: &mut Budget) -> Result<Buffers> {
+    let g = &p.gltf;
     let mut out = Vec::new();
-    for b in g.document.buffers() {
+    for b in g.document.buffers().take(p.buffers) {
         let what = format!("buffer {}", b.index());
+        if p.fallback.get(b.index()).copied().unwrap_or(false) {
+            out.push(Vec::new());
+            continue;
+        }
         let data = match b.source() {
             gltf::buffer::Source::Bin => g.blob.clone().ok_or_else(|| {
                 fail(
@@ -299,6 +475,37 @@ fn load_buffers(g: &gltf::Gltf, resolver: &dyn Resolver, budget: &mut Budget) ->
             )
         })?;
         out.push(data);
+    }
+    for c in &p.compressed {
+        let what = format!("buffer view {} (meshopt-compressed)", c.view);
+        let source = out[c.buffer]
+            .get(c.offset..c.offset.saturating_add(c.length))
+            .ok_or_else(|| {
+                fail(
+                    ErrorKind::Truncated,
+                    format!(
+                        "{what}: {} bytes at offset {} run past buffer {} ({} bytes)",
+                        c.length,
+                        c.offset,
+                        c.buffer,
+                        out[c.buffer].len()
+                    ),
+                )
+            })?;
+        budget
+            .charge((c.count as u64).saturating_mul(c.stride as u64))
+            .map_err(|_| {
+                fail(
+                    ErrorKind::LimitExceeded,
+                    format!(
+                        "{what}: {} elements of {} bytes exceed the allocation limit",
+                        c.count, c.stride
+                    ),
+                )
+            })?;
+        let decoded = meshopt::decode_view(c.mode, c.filter, c.count, c.stride, source)
+            .map_err(|e| fail(e.kind, format!("{what}: {}", e.message)))?;
+        out.push(decoded);
     }
     Ok(out)
 }
