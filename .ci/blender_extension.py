@@ -515,6 +515,39 @@ def check_half_life():
            "faces %s, info --body: %s" % (counts, want))
 
 
+def check_meshopt():
+    """Issue 43, criterion 4: a gltfpack -cc file (EXT_meshopt_compression), which
+    Blender's own importer refuses, imports through the extension with its armature and
+    actions (an MD5 mesh) or its shape keys (a Quake MDL): retromodel decodes it first."""
+    pack = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "npm", "node_modules", "gltfpack", "cli.js")
+    if not os.path.isfile(pack):
+        record("meshopt: gltfpack (npm) in target/npm", False, "missing: npm install --prefix target/npm gltfpack")
+        return
+    for name, model in (("md5", C + "/assimp/test/models-nonbsd/MD5/Bob.md5mesh"),
+                        ("mdl", C + "/quake_mdl/github-Ademan-LibreQuake/lq1/progs/zombie.mdl")):
+        glb = os.path.join(args.out, "meshopt-%s.glb" % name)
+        packed = os.path.join(args.out, "meshopt-%s-cc.glb" % name)
+        cli("convert", model, glb, "--force")
+        subprocess.run(["node", pack, "-i", glb, "-o", packed, "-cc"], check=True, capture_output=True)
+        with open(packed, "rb") as f:
+            head = f.read(4096)
+        record("meshopt %s: gltfpack wrote EXT_meshopt_compression" % name, b"EXT_meshopt_compression" in head)
+        want = info(packed)
+        clear()
+        r = bpy.ops.import_scene.retromodel(filepath=packed)
+        record("meshopt %s: import" % name, 'FINISHED' in r, str(r))
+        if want.get("joints"):
+            bones = sum(len(a.data.bones) for a in bpy.data.objects if a.type == 'ARMATURE')
+            record("meshopt %s: armature bones = joints" % name, bones == want["joints"], "%d bones, %d joints" % (bones, want["joints"]))
+            n = len([a for a in want.get("animations") or [] if a.get("kind") == "skeletal"])
+            acts = len(EXT._clip_names(bpy.data.objects))
+            record("meshopt %s: one action per animation" % name, acts == n, "%d actions, %d animations" % (acts, n))
+        else:
+            keys = [len(o.data.shape_keys.key_blocks) if o.data.shape_keys else 1 for o in mesh_objects()]
+            record("meshopt %s: shape keys = poses" % name, bool(keys) and all(k == want["poses"] for k in keys),
+                   "%s shape keys, %d poses" % (keys, want["poses"]))
+
+
 def main():
     only = set(args.only.split(",")) if args.only else None
     for case in CASES:
@@ -531,6 +564,12 @@ def main():
         except Exception as e:
             traceback.print_exc()
             record("half-life", False, "%s: %s" % (type(e).__name__, e))
+    if not only or "meshopt" in only:
+        try:
+            check_meshopt()
+        except Exception as e:
+            traceback.print_exc()
+            record("meshopt", False, "%s: %s" % (type(e).__name__, e))
     for name, make in (("shape-keys", shape_key_model), ("armature", armature_model)):
         if only and name not in only:
             continue

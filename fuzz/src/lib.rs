@@ -238,3 +238,28 @@ pub fn rerelease(data: &[u8]) {
         }
     });
 }
+
+/// The meshopt decoders (`EXT_meshopt_compression`): `data[0]` picks the mode and filter,
+/// `data[1..3]` the element count (little-endian u16), `data[3]` the stride in 4-byte steps
+/// (2 bytes for the index codecs when odd), the rest is the compressed view. A decode must
+/// not panic, and what it returns is exactly `count * stride` bytes.
+pub fn meshopt(data: &[u8]) {
+    use retromodel::interchange::gltf::meshopt::{decode_view, Filter, Mode};
+    let Some((head, body)) = data.split_at_checked(4) else {
+        return;
+    };
+    let mode = [Mode::Attributes, Mode::Triangles, Mode::Indices][usize::from(head[0] % 3)];
+    let filter = [Filter::None, Filter::Octahedral, Filter::Quaternion, Filter::Exponential]
+        [usize::from((head[0] / 3) % 4)];
+    let count = usize::from(u16::from_le_bytes([head[1], head[2]]));
+    let stride = match mode {
+        Mode::Attributes => 4 * (usize::from(head[3] % 64) + 1),
+        _ if head[3] % 2 == 1 => 2,
+        _ => 4,
+    };
+    bounded(data.len() + count * stride, || {
+        if let Ok(out) = decode_view(mode, filter, count, stride, body) {
+            assert_eq!(out.len(), count * stride);
+        }
+    });
+}

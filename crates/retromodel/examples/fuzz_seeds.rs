@@ -75,6 +75,25 @@ fn main() -> std::io::Result<()> {
         std::fs::write(d.join(format!("pair{i}")), seed)?;
         n += 1;
     }
+    // meshopt_decode: our vertex encoder's output for a few strides (head: mode 0, filter
+    // none, count, stride / 4 - 1), and a hand-made triangle stream (mode 1, 32-bit).
+    let d = dir.join("meshopt_decode");
+    std::fs::create_dir_all(&d)?;
+    for (count, stride) in [(16u16, 4usize), (100, 12), (300, 8)] {
+        let raw: Vec<u8> = (0..usize::from(count) * stride)
+            .map(|i| (i / stride * 3 + i % stride) as u8)
+            .collect();
+        let enc = gltf::meshopt::encode_vertex_buffer(&raw, stride).expect("encodes");
+        let mut seed = vec![0u8];
+        seed.extend(count.to_le_bytes());
+        seed.push((stride / 4 - 1) as u8);
+        seed.extend(enc);
+        std::fs::write(d.join(format!("vertex_{count}x{stride}")), seed)?;
+        n += 1;
+    }
+    let mut tri = vec![1u8, 12, 0, 0, 0xE1, 0xF0, 0x00, 0x22, 0xFE, 0xFF, 14, 3];
+    tri.extend([0u8; 16]);
+    std::fs::write(d.join("triangles"), tri)?;
     let d = dir.join("archive");
     std::fs::create_dir_all(&d)?;
     for (name, bytes) in retromodel::vfs::fixtures() {
