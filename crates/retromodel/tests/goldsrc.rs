@@ -521,3 +521,25 @@ fn corpus_bone_poses_match_the_engine_formula() {
     println!("{checked} bone poses checked, {stored} stored channels, {from_groups} sequences from group files");
     assert!(from_groups >= 2 && stored > 50, "{from_groups} {stored}");
 }
+
+/// The web page shows the summary's rows as they are: in words, no debug formatting (the
+/// skin families were once `[0, 1] [1, 1]`).
+#[test]
+fn summary_rows_are_words() {
+    let bytes = fixtures::model(true);
+    let doc = Document::parse(&bytes, &limits()).unwrap();
+    let converted = doc.to_model(&Default::default(), &retromodel::NoFiles);
+    let summary = doc.summary(&converted);
+    let rows = summary.plain_words(Some(&converted.model), &[]);
+    let families = rows
+        .iter()
+        .find(|(k, _)| k == "Header skin_families")
+        .map(|(_, v)| v.as_str());
+    assert_eq!(families, Some("0; 1"));
+    for (k, v) in &rows {
+        assert!(
+            !v.contains(['[', ']', '{', '"']) && !v.contains("Some("),
+            "{k}: {v}"
+        );
+    }
+}

@@ -59,10 +59,15 @@ pub fn summary(file: &File<'_>, converted: &Converted) -> Summary {
         .collect();
     header.push(("body_parts", Value::Text(parts.join("; "))));
     let families = h.num_skin_families().max(0) as usize;
+    // Each family's texture per skin reference, in words (`0, 1; 0, 2`): the web page's
+    // info panel shows these rows as they are.
     let rows: Vec<String> = (0..families)
-        .map(|f| format!("{:?}", file.skin_family(f)))
+        .map(|f| {
+            let refs: Vec<String> = file.skin_family(f).iter().map(|t| t.to_string()).collect();
+            refs.join(", ")
+        })
         .collect();
-    header.push(("skin_families", Value::Text(rows.join(" "))));
+    header.push(("skin_families", Value::Text(rows.join("; "))));
     let textures: Vec<String> = file
         .textures
         .iter()
