@@ -558,18 +558,14 @@ def main():
         except Exception as e:
             traceback.print_exc()
             record(case[0], False, "%s: %s" % (type(e).__name__, e))
-    if not only or "half-life" in only:
+    for name, check in (("half-life", check_half_life), ("meshopt", check_meshopt)):
+        if only and name not in only:
+            continue
         try:
-            check_half_life()
+            check()
         except Exception as e:
             traceback.print_exc()
-            record("half-life", False, "%s: %s" % (type(e).__name__, e))
-    if not only or "meshopt" in only:
-        try:
-            check_meshopt()
-        except Exception as e:
-            traceback.print_exc()
-            record("meshopt", False, "%s: %s" % (type(e).__name__, e))
+            record(name, False, "%s: %s" % (type(e).__name__, e))
     for name, make in (("shape-keys", shape_key_model), ("armature", armature_model)):
         if only and name not in only:
             continue

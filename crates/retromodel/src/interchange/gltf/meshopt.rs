@@ -297,6 +297,40 @@ impl Varints<'_> {
     }
 }
 
+/// The index codecs' header byte `head`: `magic` in the high nibble, the version (one of
+/// `versions`) in the low one; the version, or an error naming the byte.
+fn header_version(
+    head: u8,
+    codec: &str,
+    magic: u8,
+    versions: &[u8],
+    read: &str,
+) -> Result<u8, Error> {
+    let version = head & 0x0F;
+    if head & 0xF0 != magic {
+        let expected = magic | versions[versions.len() - 1];
+        return Err(err(
+            ErrorKind::BadMagic,
+            format!("{codec}: header byte {head:#04x}, expected {expected:#04x}"),
+            0,
+        ));
+    }
+    if !versions.contains(&version) {
+        return Err(err(
+            ErrorKind::UnsupportedVersion,
+            format!("{codec}: version {version} ({read})"),
+            0,
+        ));
+    }
+    Ok(version)
+}
+
+/// A zigzag-encoded 32-bit delta (`0, -1, 1, -2, ...` as `0, 1, 2, 3, ...`), as a wrapping
+/// `u32` to add.
+fn unzigzag(v: u32) -> u32 {
+    ((v >> 1) as i32 ^ -((v & 1) as i32)) as u32
+}
+
 /// A 16-entry FIFO: `get(0)` is the most recently pushed entry.
 struct Fifo<T>([T; 16], usize);
 
@@ -343,24 +377,7 @@ pub fn decode_index_buffer(count: usize, index_size: usize, data: &[u8]) -> Resu
             data.len(),
         ));
     }
-    let version = match data[0] {
-        0xE0 => 0,
-        0xE1 => 1,
-        h if h & 0xF0 == 0xE0 => {
-            return Err(err(
-                ErrorKind::UnsupportedVersion,
-                format!("{CODEC}: version {} (versions 0 and 1 are read)", h & 0x0F),
-                0,
-            ))
-        }
-        h => {
-            return Err(err(
-                ErrorKind::BadMagic,
-                format!("{CODEC}: header byte {h:#04x}, expected 0xe1"),
-                0,
-            ))
-        }
-    };
+    let version = header_version(data[0], CODEC, 0xE0, &[0, 1], "versions 0 and 1 are read")?;
     let fecmax = if version >= 1 { 13 } else { 15 };
     let codes = &data[1..1 + triangles];
     let table = &data[data.len() - 16..];
@@ -377,7 +394,7 @@ pub fn decode_index_buffer(count: usize, index_size: usize, data: &[u8]) -> Resu
     // The zigzag delta from `last` that the next varint holds, added to it.
     let index = |extra: &mut Varints, last: &mut u32| -> Result<u32, Error> {
         let d = extra.varint()?;
-        *last = last.wrapping_add(((d >> 1) as i32 ^ -((d & 1) as i32)) as u32);
+        *last = last.wrapping_add(unzigzag(d));
         Ok(*last)
     };
     let take_next = |next: &mut u32| {
@@ -471,23 +488,7 @@ pub fn decode_index_sequence(
             data.len(),
         ));
     }
-    match data[0] {
-        0xD1 => {}
-        h if h & 0xF0 == 0xD0 => {
-            return Err(err(
-                ErrorKind::UnsupportedVersion,
-                format!("{CODEC}: version {} (only version 1 is read)", h & 0x0F),
-                0,
-            ))
-        }
-        h => {
-            return Err(err(
-                ErrorKind::BadMagic,
-                format!("{CODEC}: header byte {h:#04x}, expected 0xd1"),
-                0,
-            ))
-        }
-    }
+    header_version(data[0], CODEC, 0xD0, &[1], "only version 1 is read")?;
     // Every index takes at least one byte: a count past the data is refused before the
     // output is allocated.
     if count > data.len() - 5 {
@@ -511,7 +512,7 @@ pub fn decode_index_sequence(
     for i in 0..count {
         let v = r.varint()?;
         let d = v >> 1;
-        let delta = ((d >> 1) as i32 ^ -((d & 1) as i32)) as u32;
+        let delta = unzigzag(d);
         let base = &mut last[(v & 1) as usize];
         *base = base.wrapping_add(delta);
         put_index(&mut out, index_size, i, *base);
