@@ -133,6 +133,8 @@ pub struct GpuModel {
     animations: Vec<Option<PoseTrack>>,
     animation_names: Vec<String>,
     inverse_bind: Vec<rmath::Mat4>,
+    /// Bind-pose positions and drawn influences, for framing one skeletal pose.
+    cpu_skin: Vec<([f32; 3], Influences)>,
     scratch: Vec<JointPose>,
     /// The joint matrices, padded to fill the joint texture's rows.
     matrices: Vec<[f32; 16]>,
@@ -509,26 +511,40 @@ fn animation_boxes(
     cpu_skin: &[([f32; 3], Influences)],
 ) -> Vec<Option<[Vec3; 2]>> {
     let mut animation_boxes = Vec::new();
+    let mut pose = vec![JointPose::IDENTITY; joint_count];
+    let mut m = vec![rmath::IDENTITY; joint_count];
     for anim in animations {
         let mut b = None;
         if let Some(anim) = anim {
-            let mut pose = vec![JointPose::IDENTITY; joint_count];
-            let mut m = vec![rmath::IDENTITY; joint_count];
             let n = anim.frame_count();
             let step = n.div_ceil(32).max(1);
             for f in (0..n).step_by(step) {
                 let t = f as f32 / anim.frame_rate();
-                anim.sample_global(t, Playback::Clamp, RootMotion::InPlace, &mut pose);
-                let scales = anim.weight_scales_at(t, Playback::Clamp);
-                skeletal::joint_matrices_scaled(&pose, inverse_bind, scales, &mut m);
-                for (pos, list) in cpu_skin {
-                    extend(&mut b, y_up(skeletal::blend_point(&m, list, *pos)));
-                }
+                pose_box(anim, t, inverse_bind, cpu_skin, (&mut pose, &mut m), &mut b);
             }
         }
         animation_boxes.push(b);
     }
     animation_boxes
+}
+
+/// Extends `b` by the vertices skinned on the CPU at `t` seconds of `anim` (clamped, root
+/// motion removed, as drawn); `scratch` holds the joint poses and matrices.
+fn pose_box(
+    anim: &PoseTrack,
+    t: f32,
+    inverse_bind: &[rmath::Mat4],
+    cpu_skin: &[([f32; 3], Influences)],
+    scratch: (&mut [JointPose], &mut [rmath::Mat4]),
+    b: &mut Option<[Vec3; 2]>,
+) {
+    let (pose, m) = scratch;
+    anim.sample_global(t, Playback::Clamp, RootMotion::InPlace, pose);
+    let scales = anim.weight_scales_at(t, Playback::Clamp);
+    skeletal::joint_matrices_scaled(pose, inverse_bind, scales, m);
+    for (pos, list) in cpu_skin {
+        extend(b, y_up(skeletal::blend_point(m, list, *pos)));
+    }
 }
 
 /// The joint-matrix texture of a skeletal model and its bind group, and each mesh's bind
@@ -708,6 +724,7 @@ impl GpuModel {
             },
             joint_count: model.joints.len(),
             inverse_bind,
+            cpu_skin: gathered.cpu_skin,
             warnings,
             max_influences: gathered.max_influences,
             skeletal_now: false,
@@ -746,6 +763,31 @@ impl GpuModel {
     pub fn framing_of_animation(&self, i: usize) -> Framing {
         match self.animation_boxes.get(i).copied().flatten() {
             Some(b) => framing_of_box(Some(b), 1.0),
+            None => self.framing,
+        }
+    }
+
+    /// The sphere around one pose of skeletal animation `i`, `time` seconds in (clamped,
+    /// root motion removed), as drawn: a still of one frame is framed on that frame, as a
+    /// keyframe still is ([`GpuModel::framing_of`]). [`GpuModel::framing`] when the
+    /// animation cannot be played.
+    pub fn framing_of_pose(&self, i: usize, time: f32) -> Framing {
+        let Some(Some(anim)) = self.animations.get(i) else {
+            return self.framing;
+        };
+        let mut pose = vec![JointPose::IDENTITY; self.joint_count];
+        let mut m = vec![rmath::IDENTITY; self.joint_count];
+        let mut b = None;
+        pose_box(
+            anim,
+            time,
+            &self.inverse_bind,
+            &self.cpu_skin,
+            (&mut pose, &mut m),
+            &mut b,
+        );
+        match b {
+            Some(_) => framing_of_box(b, 1.0),
             None => self.framing,
         }
     }

@@ -244,6 +244,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             framing: Some(scene.framing_of(&[k.a, k.b])),
             ..view
         },
+        (
+            Pose::Skeletal {
+                animation, time, ..
+            },
+            Some(_),
+        ) => View {
+            framing: Some(scene.framing_of_pose(animation, time)),
+            ..view
+        },
         _ => clip_view,
     };
     if !is_gif(&args.output) {
