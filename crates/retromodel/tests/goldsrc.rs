@@ -543,3 +543,37 @@ fn summary_rows_are_words() {
         );
     }
 }
+
+/// The fuzzer's `goldsrc_huge_bone_to_gltf.mdl` (stop 41): a root bone at 3.4e38 units,
+/// finite in the file, whose child's glTF node (relative to it) overflowed to `null`. Bones
+/// whose channels are not finite or beyond 1e12 units are placed at their parent, with a
+/// warning, and every writer's output parses.
+#[test]
+fn huge_bones_are_placed_at_their_parent() {
+    use retromodel::{registry, NoFiles};
+    let bytes = include_bytes!("regressions/goldsrc_huge_bone_to_gltf.mdl");
+    let doc = Document::parse(bytes, &Limits::default()).unwrap();
+    let c = doc.to_model(&Default::default(), &NoFiles);
+    assert!(
+        c.warnings.iter().any(|w| w
+            == "1 bones have default values that are not finite or beyond 1e12 units: placed \
+                at their parent, unturned"),
+        "{:?}",
+        c.warnings
+    );
+    for j in &c.model.joints {
+        assert!(
+            j.translation.iter().all(|v| v.abs() <= 1e12)
+                && j.rotation.iter().all(|v| v.is_finite()),
+            "{j:?}"
+        );
+    }
+    for w in registry::writers() {
+        if let Ok(out) = registry::write_model(&c.model, w, &Default::default()) {
+            if w.format.name() != "obj" {
+                Document::parse(&out.bytes, &Limits::default())
+                    .unwrap_or_else(|e| panic!("{}: {e}", w.format.name()));
+            }
+        }
+    }
+}

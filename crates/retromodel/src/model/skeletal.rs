@@ -13,6 +13,14 @@ pub struct JointTransform {
     pub rotation: [f32; 4],
 }
 
+impl JointTransform {
+    /// No translation, no turn: a joint at its parent.
+    pub const IDENTITY: JointTransform = JointTransform {
+        translation: [0.0; 3],
+        rotation: [0.0, 0.0, 0.0, 1.0],
+    };
+}
+
 /// A skeletal animation: local joint transforms per frame, sampled at a fixed rate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkeletalAnimation {

@@ -4,6 +4,9 @@
 //! - **Bind pose**: each bone at its default values (`mstudiobone_t::value`, the reference
 //!   pose studiomdl stored the vertices in); vertices and normals are stored in their bone's
 //!   space and are carried to object space by it.
+//! - **Sane values**: a bone whose channels (default values, or a frame's) are not finite or
+//!   beyond 1e12 units is at its parent, unturned, with a warning, so that no chain of bones
+//!   overflows `f32` (a glTF node is relative to its parent).
 //! - **Animations**: frame `f` of a sequence sets each bone's six channels to
 //!   `value[j] + stored(f) × scale[j]` (`StudioCalcBonePosition` / `StudioCalcBoneQuaternion`
 //!   at whole frames), plus each bone controller at its rest value (`StudioCalcBoneAdj`), the
@@ -148,8 +151,21 @@ pub fn bone_channels(bone: &Bone, anim: Option<&BoneAnim>, frame: usize, adj: &[
     })
 }
 
-/// A bone's local transform from its six channels.
+/// Largest magnitude of a channel taken as it is: beyond it (1e12 units) a chain of bones
+/// overflows `f32` when composed (and a glTF joint, relative to its parent, is not finite).
+const SANE: f32 = 1e12;
+
+/// Whether all six channels are finite and within [`SANE`].
+fn sane(ch: &[f32; 6]) -> bool {
+    ch.iter().all(|v| v.is_finite() && v.abs() <= SANE)
+}
+
+/// A bone's local transform from its six channels; channels that are not [`sane`] give the
+/// identity (the bone at its parent, unturned).
 fn local(ch: [f32; 6]) -> JointTransform {
+    if !sane(&ch) {
+        return JointTransform::IDENTITY;
+    }
     JointTransform {
         translation: [ch[0], ch[1], ch[2]],
         rotation: angle_quaternion([ch[3], ch[4], ch[5]]),
@@ -186,8 +202,9 @@ pub fn bind_locals(file: &File) -> Vec<JointTransform> {
         .collect()
 }
 
-/// One sequence's frames (its first blend): per frame, each bone's local transform.
-pub fn sequence_frames(file: &File, s: &Sequence) -> Vec<Vec<JointTransform>> {
+/// One sequence's frames (its first blend): per frame, each bone's local transform; `bad`
+/// counts the bone poses whose channels are not [`sane`] (the identity instead).
+pub fn sequence_frames(file: &File, s: &Sequence, bad: &mut usize) -> Vec<Vec<JointTransform>> {
     let adj = controller_rest_adjustments(file);
     let n = file.bones.len();
     let motion_bone = s.motion_bone.max(0) as usize;
@@ -202,6 +219,9 @@ pub fn sequence_frames(file: &File, s: &Sequence) -> Vec<Vec<JointTransform>> {
                                 ch[axis] = 0.0;
                             }
                         }
+                    }
+                    if !sane(&ch) {
+                        *bad += 1;
                     }
                     local(ch)
                 })
@@ -368,6 +388,17 @@ fn mesh(
 /// The model as a [`Model`]: `file` with its side files already read
 /// ([`with_side_files`]), showing `choice`.
 pub fn to_model(file: &File, choice: Choice, mut warnings: Vec<String>) -> Converted {
+    let bad = file
+        .bones
+        .iter()
+        .filter(|b| !sane(&bone_channels(b, None, 0, &[])))
+        .count();
+    if bad > 0 {
+        warnings.push(format!(
+            "{bad} bones have default values that are not finite or beyond 1e12 units: placed \
+             at their parent, unturned"
+        ));
+    }
     let locals = bind_locals(file);
     let world = to_object(&file.bones, &locals);
     let joints = file
@@ -442,18 +473,25 @@ pub fn to_model(file: &File, choice: Choice, mut warnings: Vec<String>) -> Conve
             world.len()
         ));
     }
+    let mut bad_poses = 0;
     let animations = file
         .sequences
         .iter()
         .map(|s| SkeletalAnimation {
             name: s.label(),
             fps: if s.fps > 0.0 { s.fps } else { 30.0 },
-            frames: sequence_frames(file, s).into(),
+            frames: sequence_frames(file, s, &mut bad_poses).into(),
             bounds: Vec::new(),
             loops: s.looping(),
             weight_scales: None,
         })
         .collect();
+    if bad_poses > 0 {
+        warnings.push(format!(
+            "{bad_poses} bone poses of the sequences are not finite or beyond 1e12 units: the \
+             bone is at its parent, unturned, in those frames"
+        ));
+    }
     let skin_effects = file
         .textures
         .iter()
