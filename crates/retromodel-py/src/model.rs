@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 use retromodel::model::pose::{self, JointPose, Playback, PoseTrack, RootMotion};
 use retromodel::Format;
 
@@ -614,6 +614,26 @@ impl Animation {
     #[getter]
     fn r#loop(&self) -> bool {
         self.animation().loops
+    }
+
+    /// What it fires for the game (Half-Life's sequence events): a list of dicts with
+    /// `frame`, `event`, `type` and `options`, as glTF's `extras.events`.
+    #[getter]
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let Some(events) = self.model.animation_events.get(self.index) else {
+            return Ok(Vec::new());
+        };
+        events
+            .iter()
+            .map(|e| {
+                let d = PyDict::new(py);
+                d.set_item("frame", e.frame)?;
+                d.set_item("event", e.event)?;
+                d.set_item("type", e.kind)?;
+                d.set_item("options", &e.options)?;
+                Ok(d)
+            })
+            .collect()
     }
 
     /// Local joint translations per frame, float32 `(frames, joints, 3)`.

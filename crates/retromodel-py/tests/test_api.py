@@ -194,6 +194,13 @@ def test_half_life_model_through_the_front_door(corpus):
     assert [a.name for a in m.animations] == ["reference", "walk", "arms_up"]
     assert len(m.skins) > 0, "the textures of manT.mdl"
     assert m.info()["format"] == "half-life-mdl"
+    # The walk's two footstep events, as the file stores them (info: "walk: ... 2 events").
+    walk = m.animations[1]
+    assert walk.events == [
+        {"frame": 0, "event": 1004, "type": 0, "options": "common/npc_step1.wav"},
+        {"frame": 13, "event": 1004, "type": 0, "options": "common/npc_step3.wav"},
+    ]
+    assert m.animations[0].events == []
     # A sequence group file alone is not a model: the same message as the command line.
     with pytest.raises(retromodel.FormatError, match="sequence group file"):
         retromodel.load(hl1 / "man01.mdl")

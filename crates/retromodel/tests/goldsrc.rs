@@ -577,3 +577,49 @@ fn huge_bones_are_placed_at_their_parent() {
         }
     }
 }
+
+/// Sequence events are the Model's `animation_events` (the fixture's walk fires 5004
+/// "step.wav" at frame 2), written to glTF as `extras.events` and read back from it.
+#[test]
+fn sequence_events_reach_the_model_and_come_back_through_gltf() {
+    use retromodel::model::AnimationEvent;
+    use retromodel::{registry, NoFiles};
+    let c = convert(&fixtures::model(true), &NoFiles);
+    let walk = c
+        .model
+        .animations
+        .iter()
+        .position(|a| a.name == "walk")
+        .expect("a walk animation");
+    let step = vec![AnimationEvent {
+        frame: 2,
+        event: 5004,
+        kind: 0,
+        options: "step.wav".into(),
+    }];
+    assert_eq!(c.model.animation_events.get(walk), Some(&step));
+    let events: usize = c.model.animation_events.iter().map(Vec::len).sum();
+    assert_eq!(events, 1, "{:?}", c.model.animation_events);
+    let glb = registry::writers()
+        .find(|w| w.format.name() == "glb")
+        .expect("the glb writer");
+    let out = registry::write_model(&c.model, glb, &Default::default()).unwrap();
+    let back = Document::parse(&out.bytes, &limits())
+        .unwrap()
+        .to_model(&Default::default(), &NoFiles);
+    let walk_back = back
+        .model
+        .animations
+        .iter()
+        .position(|a| a.name == "walk")
+        .expect("walk read back");
+    assert_eq!(back.model.animation_events.get(walk_back), Some(&step));
+    assert_eq!(
+        back.model
+            .animation_events
+            .iter()
+            .map(Vec::len)
+            .sum::<usize>(),
+        1
+    );
+}

@@ -52,6 +52,7 @@ class Animation:
     fps: float
     frame_count: int
     loop: bool
+    events: list[dict[str, Any]]
     translations: npt.NDArray[np.float32]
     rotations: npt.NDArray[np.float32]
 

@@ -459,6 +459,7 @@ fn with_atlas(model: &Model, meshes: Vec<Mesh>, picture: Image) -> Model {
         mdl_extras,
         // One atlas skin: the effects of the skins it joins are not one skin's.
         skin_effects: _,
+        animation_events,
     } = model;
     Model {
         meshes,
@@ -477,6 +478,7 @@ fn with_atlas(model: &Model, meshes: Vec<Mesh>, picture: Image) -> Model {
         nodes: nodes.clone(),
         mdl_extras: *mdl_extras,
         skin_effects: Vec::new(),
+        animation_events: animation_events.clone(),
     }
 }
 

@@ -75,6 +75,24 @@ pub struct Model {
     /// How each skin is drawn beyond its picture (Half-Life's additive and chrome
     /// textures), by skin index; empty, or shorter than `skins`, where skins are plain.
     pub skin_effects: Vec<SkinEffects>,
+    /// What the animations fire for the game to act on (Half-Life's sequence events), by
+    /// animation index of [`Model::animations`]; empty, or shorter than `animations`, where
+    /// animations have none. glTF carries them in the animation's `extras.events`.
+    pub animation_events: Vec<Vec<AnimationEvent>>,
+}
+
+/// Something an animation fires at a frame for the game to act on (Half-Life's
+/// `mstudioevent_t`: event 5004 plays the sound its options name, 5001 a muzzle flash, ...).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AnimationEvent {
+    /// The frame it fires on.
+    pub frame: i32,
+    /// The event number.
+    pub event: i32,
+    /// The event's type (unused by the GoldSrc engine; kept).
+    pub kind: i32,
+    /// The options text (a sound's file name, ...).
+    pub options: String,
 }
 
 /// How a skin is drawn beyond its picture: what glTF has no material property for, written

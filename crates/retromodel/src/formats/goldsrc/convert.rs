@@ -13,8 +13,8 @@
 //!   angles turned into a rotation by `AngleQuaternion` (Z, then Y, then X), and the motion
 //!   bone's X, Y or Z cleared as the sequence's motion type says (`StudioCalcRotations`).
 //!   **Blends**: only a sequence's first blend is converted; `info` lists the blend count.
-//!   A looping sequence (`STUDIO_LOOPING`) is an animation that loops. Events are listed by
-//!   `info`, not carried.
+//!   A looping sequence (`STUDIO_LOOPING`) is an animation that loops. Its events (frame,
+//!   number, type, options) are the animation's [`Model::animation_events`].
 //! - **Body parts**: the sub-model the body value picks (`--body`; 0 shows the first of
 //!   each part) and the skin family (`--skin-family`; 0 by default).
 //! - **Textures**: each its own 256-colour palette; `MASKED` makes index 255 transparent
@@ -31,7 +31,8 @@ use crate::image::{Image, Palette, Pixels};
 use crate::limits::Limits;
 use crate::math::{det, Quat};
 use crate::model::{
-    Converted, Influences, JointTransform, Mesh, Model, SkeletalAnimation, Skin, SkinEffects,
+    AnimationEvent, Converted, Influences, JointTransform, Mesh, Model, SkeletalAnimation, Skin,
+    SkinEffects,
 };
 use crate::resolve::Resolver;
 
@@ -500,6 +501,24 @@ pub fn to_model(file: &File, choice: Choice, mut warnings: Vec<String>) -> Conve
             chrome: t.flags & NF_CHROME != 0,
         })
         .collect();
+    let mut animation_events: Vec<Vec<AnimationEvent>> = file
+        .sequences
+        .iter()
+        .map(|s| {
+            s.events
+                .iter()
+                .map(|e| AnimationEvent {
+                    frame: e.frame,
+                    event: e.event,
+                    kind: e.kind,
+                    options: e.options(),
+                })
+                .collect()
+        })
+        .collect();
+    while animation_events.last().is_some_and(Vec::is_empty) {
+        animation_events.pop();
+    }
     Converted {
         model: Model {
             meshes,
@@ -507,6 +526,7 @@ pub fn to_model(file: &File, choice: Choice, mut warnings: Vec<String>) -> Conve
             joints,
             animations,
             skin_effects,
+            animation_events,
             ..Model::default()
         },
         warnings,

@@ -390,6 +390,11 @@ pub struct Event {
 }
 
 impl Event {
+    /// The options as text.
+    pub fn options(&self) -> String {
+        name_str(&self.options)
+    }
+
     /// Reads one record.
     pub fn read(f: &mut Fields) -> Event {
         Event {

@@ -35,6 +35,7 @@ use crate::math::Quat;
 use crate::model::pose::JointPose;
 use crate::model::quat_to_y_up;
 use crate::model::to_y_up;
+use crate::model::AnimationEvent;
 
 /// Frames per second assumed for a skeletal animation whose rate is not a positive number
 /// (Doom 3's default).
@@ -46,6 +47,21 @@ fn pose_y_up(p: &JointPose) -> JointPose {
         to_y_up(p.pos),
         Quat::from_array(quat_to_y_up(p.orient.to_array())),
     )
+}
+
+/// An animation's events as `extras.events`: `{"frame", "event", "type", "options"}` each.
+fn events_json(events: &[AnimationEvent]) -> serde_json::Value {
+    events
+        .iter()
+        .map(|e| {
+            serde_json::json!({
+                "frame": e.frame,
+                "event": e.event,
+                "type": e.kind,
+                "options": e.options,
+            })
+        })
+        .collect()
 }
 
 fn finite(v: &[f32]) -> bool {
@@ -317,6 +333,9 @@ impl Builder<'_> {
                 .unwrap_or_default();
             if !positions.is_empty() {
                 extras["md5scalePositions"] = serde_json::json!(positions);
+            }
+            if let Some(events) = model.animation_events.get(ai).filter(|e| !e.is_empty()) {
+                extras["events"] = events_json(events);
             }
             let extras = serde_json::value::to_raw_value(&extras).ok();
             self.root.push(out.animation(name, extras));

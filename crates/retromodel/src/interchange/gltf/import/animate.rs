@@ -1,6 +1,6 @@
 //! Animations: channels read once, sampled at any time, and turned into the model's frames
 //! and clips. An animation's `extras` this crate's exporter writes are kept: `frameCount`,
-//! `frameGroup` and `md5scalePositions` (the joints whose translations carry their weight
+//! `frameGroup`, `events` and `md5scalePositions` (the joints whose translations carry their weight
 //! scale, which the skin module divides out).
 
 use gltf::accessor::Dimensions;
@@ -13,7 +13,7 @@ use crate::error::{ErrorKind, Result};
 use crate::interchange::ImportOptions;
 use crate::limits::{Budget, Limits};
 use crate::math::{self, Mat4};
-use crate::model::{Clip, Frame, Model, MorphTarget};
+use crate::model::{AnimationEvent, Clip, Frame, Model, MorphTarget};
 use std::collections::HashMap;
 
 /// A skeleton's joint matrices per skin for the nodes' world matrices
@@ -48,6 +48,33 @@ pub(super) struct Animation {
     /// `extras.md5scalePositions`: the skin joint slots whose translation keys this crate's
     /// exporter multiplied by their weight scale (`Skeleton::apply` divides it out).
     pub scaled_positions: Vec<usize>,
+    /// `extras.events`: what the animation fires ([`AnimationEvent`], this crate's exporter).
+    pub events: Vec<AnimationEvent>,
+}
+
+/// `extras.events` as this crate's exporter writes it; entries that are not objects with an
+/// integer `frame` and `event` are left out.
+fn events_of(extras: Option<&serde_json::Value>) -> Vec<AnimationEvent> {
+    let Some(list) = extras.and_then(|e| e.get("events")?.as_array()) else {
+        return Vec::new();
+    };
+    let int = |e: &serde_json::Value, k: &str| -> Option<i32> {
+        e.get(k)?.as_i64().and_then(|v| i32::try_from(v).ok())
+    };
+    list.iter()
+        .filter_map(|e| {
+            Some(AnimationEvent {
+                frame: int(e, "frame")?,
+                event: int(e, "event")?,
+                kind: int(e, "type").unwrap_or(0),
+                options: e
+                    .get("options")
+                    .and_then(|o| o.as_str())
+                    .unwrap_or("")
+                    .to_string(),
+            })
+        })
+        .collect()
 }
 
 /// Every animation of the file.
@@ -404,6 +431,7 @@ impl Animations {
                 frame_count,
                 group,
                 scaled_positions,
+                events: events_of(extras.as_ref()),
             });
         }
         Ok(Animations(out))

@@ -299,6 +299,11 @@ impl Skeleton {
                 continue;
             }
             let animation = self.skeletal_animation(a, scene, &skin, options, spent, warnings)?;
+            if !a.events.is_empty() {
+                let i = model.animations.len();
+                model.animation_events.resize(i, Vec::new());
+                model.animation_events.push(a.events.clone());
+            }
             model.animations.push(animation);
         }
         Ok(())
