@@ -701,7 +701,7 @@ impl GpuModel {
             None
         };
         let skins = upload_skins(gpu, renderer, model);
-        let grey = texture(gpu, 1, 1, &[180, 180, 180, 255], "untextured");
+        let grey = texture(gpu, 1, 1, &retromodel::image::UNTEXTURED, "untextured");
         let black = texture(gpu, 1, 1, &[0, 0, 0, 255], "no fullbrights");
         let default_material = renderer.material(gpu, &grey, &black);
         let framing = framing_of_box(gathered.bounds, if skeletal { 1.15 } else { 1.0 });

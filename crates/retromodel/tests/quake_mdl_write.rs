@@ -146,9 +146,24 @@ fn a_model_without_skin_pictures_gets_a_blank_skin_and_a_warning() {
     model.meshes[0].skin = None;
     let w = quake_mdl::from_model(&model, &WriteOptions::default()).unwrap();
     assert_eq!(w.file.skins.len(), 1);
-    assert!(w
-        .warnings
-        .contains(&"no skin picture; wrote a blank 16x8 skin (Quake needs one)".to_string()));
+    // Neutral grey (issue 44), the renderer's untextured colour, not index 0 (black): the
+    // Quake palette's nearest to (180, 180, 180) is index 12, (187, 187, 187).
+    let [r, g, b, _] = retromodel::image::UNTEXTURED;
+    let grey = retromodel::image::Palette::QUAKE.nearest([r, g, b], 223);
+    assert_eq!(retromodel::image::Palette::QUAKE.rgb(grey), [187, 187, 187]);
+    match &w.file.skins[0] {
+        quake_mdl::Skin::Single { pixels, .. } => assert!(pixels.iter().all(|&i| i == grey)),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        w.warnings.contains(
+            &"no skin picture; wrote a blank 16x8 skin of neutral grey (index 12; Quake needs \
+              one)"
+                .to_string()
+        ),
+        "{:?}",
+        w.warnings
+    );
 }
 
 #[test]

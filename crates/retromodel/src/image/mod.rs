@@ -43,6 +43,11 @@ pub use reduce::{IndexOptions, Indexed};
 /// First palette index that Quake draws at full brightness.
 pub const QUAKE_FULLBRIGHT_START: u8 = 224;
 
+/// The colour of a surface without a picture, a neutral grey: the renderer draws untextured
+/// meshes in it, a skin atlas gives meshes without a picture a tile of it, and Quake MDL's
+/// blank skin is its nearest palette colour (not index 0, which is black).
+pub const UNTEXTURED: [u8; 4] = [180, 180, 180, 255];
+
 /// A picture.
 ///
 /// Equality compares the size and the pixels (not [`Image::encoded`]).

@@ -5,8 +5,10 @@
 //!
 //! - **What is packed.** The first picture of each skin a mesh uses; pictures equal texel for
 //!   texel share one tile. An animated skin group gives its first picture (a warning: the
-//!   animation is dropped). A mesh without a skin picture gets a small flat mid-grey tile (a
-//!   warning). A model whose meshes use at most one distinct picture is returned unchanged.
+//!   animation is dropped). A mesh without a skin picture gets a small flat tile of neutral grey
+//!   ([`crate::image::UNTEXTURED`], as the renderer draws it), with a warning naming the
+//!   mesh and the missing picture. A model whose meshes all show one picture, or none
+//!   (the writer's blank skin then is that grey), is returned unchanged.
 //! - **Texel for texel.** A tile is the picture copied unchanged (unless the atlas must
 //!   shrink), and a coordinate `u` of a `w`-texel picture becomes `(x + u * w) / W` for a tile
 //!   at texel `x` of a `W`-texel atlas: the texel a nearest-texel sampler finds (the integer
@@ -87,7 +89,7 @@ pub struct Atlased {
 /// Name of the one skin of a packed model.
 const ATLAS_NAME: &str = "atlas";
 /// Colour of the tile given to meshes without a skin picture.
-const GREY: [u8; 4] = [128, 128, 128, 255];
+const GREY: [u8; 4] = crate::image::UNTEXTURED;
 /// Side in texels of the grey tile.
 const GREY_SIZE: u32 = 4;
 /// Colour of atlas texels no tile covers.
@@ -126,11 +128,16 @@ struct Layout {
 
 /// Packs the pictures of the skins `model`'s meshes use into one RGBA atlas skin and remaps
 /// their texture coordinates into it (see the module documentation); every mesh then uses
-/// skin 0 of the size of the atlas. A model whose meshes use at most one distinct picture
+/// skin 0 of the size of the atlas. A model whose meshes all show one picture, or none,
 /// comes back unchanged, without notes.
 pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
     let (mut tiles, tile_of_skin) = skin_tiles(model);
-    if tiles.len() <= 1 {
+    let pictureless = model.meshes.iter().any(|m| {
+        m.skin
+            .and_then(|s| tile_of_skin.get(s).copied().flatten())
+            .is_none()
+    });
+    if tiles.is_empty() || (tiles.len() == 1 && !pictureless) {
         return Atlased {
             model: model.clone(),
             warnings: Vec::new(),
@@ -245,10 +252,13 @@ fn mesh_tiles(
             let why = match m.skin {
                 None => "has no skin".to_string(),
                 Some(s) if s >= model.skins.len() => format!("refers to missing skin {s}"),
-                Some(s) => format!("uses skin {s}, which has no picture"),
+                Some(s) => format!(
+                    "uses skin {s} (\"{}\"), whose picture is missing",
+                    model.skins[s].name
+                ),
             };
             warnings.push(format!(
-                "mesh {mi} (\"{}\") {why}: it is drawn from a flat grey tile",
+                "mesh {mi} (\"{}\") {why}: it is drawn from a flat neutral grey tile",
                 m.name
             ));
         }
@@ -365,8 +375,14 @@ fn pack_to_fit(tiles: &[Tile], options: &AtlasOptions, warnings: &mut Vec<String
 /// the repeated tiles.
 fn packing_notes(textures: usize, tiles: &[Tile], packed: &Packed, notes: &mut Vec<String>) {
     let (atlas_size, factor, cap) = (packed.atlas_size, packed.factor, packed.cap);
+    let grey = if tiles.iter().any(|t| t.picture.is_none()) {
+        " and a neutral grey tile"
+    } else {
+        ""
+    };
+    let plural = if textures == 1 { "" } else { "s" };
     notes.push(format!(
-        "{textures} textures packed into one {}x{} skin ({})",
+        "{textures} texture{plural}{grey} packed into one {}x{} skin ({})",
         atlas_size[0],
         atlas_size[1],
         tiles
@@ -1351,9 +1367,9 @@ mod tests {
             [
                 "skin 1 (\"anim\"): an animated group of 2 pictures; only the first is packed \
                  (the animation is dropped)",
-                "mesh 2 (\"grid1\") has no skin: it is drawn from a flat grey tile",
-                "mesh 3 (\"grid1\") uses skin 2, which has no picture: it is drawn from a flat \
-                 grey tile",
+                "mesh 2 (\"grid1\") has no skin: it is drawn from a flat neutral grey tile",
+                "mesh 3 (\"grid1\") uses skin 2 (\"empty\"), whose picture is missing: it is \
+                 drawn from a flat neutral grey tile",
             ]
         );
         let m = &out.model;
@@ -1369,7 +1385,7 @@ mod tests {
         for mesh in &m.meshes[2..] {
             assert!(mesh.uvs.iter().all(|&uv| sample(atlas, uv) == GREY));
         }
-        assert!(out.notes[0].starts_with("2 textures packed into one "));
+        assert!(out.notes[0].starts_with("2 textures and a neutral grey tile packed into one "));
         // Texels no tile covers are opaque black.
         let Pixels::Rgba8(px) = &atlas.pixels else {
             unreachable!()
@@ -1377,6 +1393,44 @@ mod tests {
         assert!(px
             .chunks_exact(4)
             .all(|p| p[3] == 255 || p == [250, 10, 10, 0]));
+    }
+
+    /// Issue 44: one picture found and one missing. Before, the model came back unchanged
+    /// and the writer showed the found picture on every part; now the missing one's mesh
+    /// gets the neutral grey tile and the found one keeps its texels.
+    #[test]
+    fn one_picture_and_one_missing_make_an_atlas_with_neutral_grey() {
+        let before = model(
+            vec![
+                grid(2, [0.0; 2], [1.0; 2], Some(0)),
+                grid(1, [0.0; 2], [1.0; 2], Some(1)),
+            ],
+            vec![
+                skin("found", vec![pattern(8, 4, 1)]),
+                skin("missing", Vec::new()),
+            ],
+        );
+        let out = pack_skins(&before, &AtlasOptions::default());
+        assert_ne!(out.model, before);
+        assert_eq!(
+            out.warnings,
+            [
+                "mesh 1 (\"grid1\") uses skin 1 (\"missing\"), whose picture is missing: it is \
+              drawn from a flat neutral grey tile"
+            ]
+        );
+        assert!(out.notes[0].starts_with("1 texture and a neutral grey tile packed into one "));
+        let m = &out.model;
+        let atlas = &m.skins[0].pictures[0];
+        assert!(m.meshes[1].uvs.iter().all(|&uv| sample(atlas, uv) == GREY));
+        assert_eq!(GREY, crate::image::UNTEXTURED);
+        assert_eq!(centroid_mismatches(&before, m)[..], [] as [String; 0]);
+        // Every picture missing: unchanged (the writer's blank skin is the grey).
+        let none = model(
+            vec![grid(1, [0.0; 2], [1.0; 2], Some(0))],
+            vec![skin("missing", Vec::new())],
+        );
+        assert_eq!(pack_skins(&none, &AtlasOptions::default()).model, none);
     }
 
     #[test]

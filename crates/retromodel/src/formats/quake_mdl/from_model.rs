@@ -10,8 +10,9 @@
 //! - Skins are converted to the palette (`WriteOptions::palette`, the Quake palette by
 //!   default) without the fullbright indices 224..=255 unless `WriteOptions::fullbrights`,
 //!   Floyd–Steinberg dithered with `WriteOptions::dither`; pictures of another size are
-//!   resampled to the first one's; a model without skin pictures gets one blank skin (Quake
-//!   refuses a model without skins).
+//!   resampled to the first one's; a model without skin pictures gets one blank skin of
+//!   the palette's colour nearest [`crate::image::UNTEXTURED`], the renderer's neutral grey
+//!   (Quake refuses a model without skins; index 0 would be black).
 //! - Pixels with alpha below 128 (or an indexed picture's transparent index) become index 255
 //!   and the header gets `MF_HOLEY`; no converted opaque pixel then uses index 255. Other flags,
 //!   synctype and eye position come from [`crate::model::Model::mdl_extras`] (a model read
@@ -392,13 +393,17 @@ fn build_skins(
         }
     }
     if skins.is_empty() {
+        // Neutral grey, as the renderer draws a mesh without a picture (index 0 is black).
+        let [r, g, b, _] = crate::image::UNTEXTURED;
+        let grey = palette.nearest([r, g, b], index_options.last);
         warnings.push(format!(
-            "no skin picture; wrote a blank {padded}x{} skin (Quake needs one)",
+            "no skin picture; wrote a blank {padded}x{} skin of neutral grey (index {grey}; \
+             Quake needs one)",
             size[1]
         ));
         skins.push(Skin::Single {
             skin_type: 0,
-            pixels: vec![0u8; padded as usize * size[1] as usize].into(),
+            pixels: vec![grey; padded as usize * size[1] as usize].into(),
         });
     }
     Ok(BuiltSkins {
