@@ -101,6 +101,7 @@
 mod animation;
 mod buffers;
 mod camera;
+mod compress;
 mod material;
 mod mesh;
 mod quantize;
@@ -112,7 +113,7 @@ use gltf_json as json;
 use super::QUANTIZATION;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::model::Model;
-pub use crate::options::{ClipSplit, Filter, Frames};
+pub use crate::options::{ClipSplit, Compress, Filter, Frames};
 
 /// Format name used in errors.
 pub const FORMAT: &str = "gltf";
@@ -146,6 +147,10 @@ pub struct GltfOptions {
     /// Off by default: Blender, three.js and Khronos' validator read such files, Assimp 5.2
     /// and Godot 4 do not.
     pub quantize: bool,
+    /// meshopt-compressed buffer views (see the module documentation), under
+    /// `EXT_meshopt_compression` or `KHR_meshopt_compression`; implies
+    /// [`GltfOptions::quantize`]. The file then requires the extension.
+    pub compress: Compress,
 }
 
 impl Default for GltfOptions {
@@ -157,6 +162,7 @@ impl Default for GltfOptions {
             filter: Filter::Nearest,
             max_influences: 4,
             quantize: false,
+            compress: Compress::None,
         }
     }
 }
@@ -257,12 +263,22 @@ pub fn export(model: &Model, options: &GltfOptions, container: &Container) -> Re
             Some(bin_name),
         ),
     };
+    let implied;
+    let options = if options.compress != Compress::None && !options.quantize {
+        implied = GltfOptions {
+            quantize: true,
+            ..options.clone()
+        };
+        &implied
+    } else {
+        options
+    };
     let mut built = build(model, options, placement)?;
     let animations = built.root.animations.len();
     let (file, side_files) = match container {
         Container::Glb => {
             built.place_buffer(|_| None);
-            let json = serde_json::to_vec(&built.root).map_err(json_error)?;
+            let json = serde_json::to_vec(&built.json()?).map_err(json_error)?;
             (buffers::glb(json, &built.bin)?, Vec::new())
         }
         Container::Embedded => {
@@ -273,13 +289,13 @@ pub fn export(model: &Model, options: &GltfOptions, container: &Container) -> Re
                 ))
             });
             (
-                serde_json::to_vec(&built.root).map_err(json_error)?,
+                serde_json::to_vec(&built.json()?).map_err(json_error)?,
                 Vec::new(),
             )
         }
         Container::Separate { bin_name, .. } => {
             built.place_buffer(|_| uri.map(buffers::uri_encode));
-            let json = serde_json::to_vec_pretty(&built.root).map_err(json_error)?;
+            let json = serde_json::to_vec_pretty(&built.json()?).map_err(json_error)?;
             let mut side = std::mem::take(&mut built.files);
             side.push((bin_name.clone(), std::mem::take(&mut built.bin)));
             (json, side)
@@ -358,9 +374,16 @@ struct Built {
     files: Vec<(String, Vec<u8>)>,
     warnings: Vec<String>,
     quantized: Vec<QuantizedMesh>,
+    /// What the meshopt compression did, for the JSON.
+    compressed: Option<compress::Compressed>,
 }
 
 impl Built {
+    /// The document as JSON, with the compression's extension objects.
+    fn json(&self) -> Result<serde_json::Value> {
+        compress::finish(&self.root, self.compressed.as_ref())
+    }
+
     /// Declares the buffer in the document, when there is data, at the URI that `uri` gives
     /// for it (`None`: the GLB's own binary chunk).
     fn place_buffer(&mut self, uri: impl FnOnce(&[u8]) -> Option<String>) {
@@ -473,12 +496,25 @@ fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<B
         b.root.extensions_required.push(name);
     }
     buffers::pad(&mut b.bin, 0);
+    let mut compressed = None;
+    if let Some(name) = options.compress.extension() {
+        if !b.bin.is_empty() {
+            let (bin, c) = compress::compress(&mut b.root, &b.bin, name, &b.packed.filtered)?;
+            b.bin = bin;
+            if !c.views.is_empty() {
+                b.root.extensions_used.push(name.to_string());
+                b.root.extensions_required.push(name.to_string());
+            }
+            compressed = Some(c);
+        }
+    }
     Ok(Built {
         root: b.root,
         bin: b.bin,
         files: b.files,
         warnings: b.warnings,
         quantized: b.quantized,
+        compressed,
     })
 }
 
