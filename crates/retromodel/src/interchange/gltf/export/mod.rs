@@ -81,6 +81,16 @@
 //!   one-hot animation weights are sparse normalised bytes.
 //! - [`export`] returns the largest errors per mesh ([`QuantizedMesh`]).
 //!
+//! **meshopt compression** ([`GltfOptions::compress`], implies the quantisation): once the
+//! document is built, every buffer view an accessor reads is stored compressed
+//! (`EXT_meshopt_compression` or `KHR_meshopt_compression`): triangle lists in mode
+//! TRIANGLES, the rest in mode ATTRIBUTES with the view's stride (or its accessors'
+//! element size, else 4 bytes), base normals (their own view, 8-byte elements) through the
+//! OCTAHEDRAL filter at 16 bits, the report's normal error counting it. The compressed bytes
+//! are buffer 0; the views point at buffer 1, a fallback of the uncompressed size without
+//! data (marked `fallback`), so the extension is required. Images, and views the codecs
+//! would not make smaller, stay uncompressed in buffer 0.
+//!
 //! **Validity.** The output is meant to pass Khronos' glTF validator with no error and no
 //! warning: `POSITION` accessors (morph deltas included) carry exact `min`/`max` (in the
 //! stored integers when quantised, sparse zeros included), normals and rotations are unit
