@@ -189,3 +189,65 @@ pub(super) fn finish(root: &json::Root, c: Option<&Compressed>) -> Result<Value>
     }
     Ok(doc)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::formats::quake_mdl::fixtures;
+    use crate::interchange::gltf::{to_glb, Compress, GltfOptions};
+    use crate::{Limits, NoFiles};
+
+    /// The JSON chunk of a GLB.
+    fn json(glb: &[u8]) -> serde_json::Value {
+        let n = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+        serde_json::from_slice(&glb[20..20 + n]).unwrap()
+    }
+
+    /// A compressed export reads back as the quantised one: the same poses (the vertex codec
+    /// is lossless; normals within the filter's precision), under either extension name.
+    #[test]
+    fn compressed_reads_back_as_quantised() {
+        let bytes = fixtures::build(&fixtures::Spec::everything()).write();
+        let model = crate::read(&bytes, &Limits::default(), &NoFiles).unwrap();
+        let export = |quantize, compress| {
+            let options = GltfOptions {
+                quantize,
+                compress,
+                ..GltfOptions::default()
+            };
+            to_glb(&model, &options).unwrap().0
+        };
+        let q = export(true, Compress::None);
+        let read = |glb: &[u8]| crate::read(glb, &Limits::default(), &NoFiles).unwrap();
+        let mq = read(&q);
+        for (compress, name) in [
+            (Compress::Ext, "EXT_meshopt_compression"),
+            (Compress::Khr, "KHR_meshopt_compression"),
+        ] {
+            // Without `quantize`: implied.
+            let c = export(false, compress);
+            let doc = json(&c);
+            assert!(doc["extensionsRequired"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e == name));
+            assert_eq!(doc["buffers"][1]["extensions"][name]["fallback"], true);
+            assert!(doc["buffers"][1].get("uri").is_none());
+            let mc = read(&c);
+            assert_eq!(mc.frames.len(), mq.frames.len());
+            assert_eq!(mc.meshes.len(), mq.meshes.len());
+            for (a, b) in mc.meshes.iter().zip(&mq.meshes) {
+                assert_eq!(a.positions, b.positions);
+                assert_eq!(a.morph_targets.len(), b.morph_targets.len());
+                for (ta, tb) in a.morph_targets.iter().zip(&b.morph_targets) {
+                    assert_eq!(ta.positions, tb.positions);
+                }
+                assert_eq!(a.triangles.len(), b.triangles.len());
+                for (na, nb) in a.normals.iter().zip(&b.normals) {
+                    let d: f32 = (0..3).map(|k| (na[k] - nb[k]).abs()).sum();
+                    assert!(d < 1e-3, "{na:?} {nb:?}");
+                }
+            }
+        }
+    }
+}
