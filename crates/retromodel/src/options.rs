@@ -115,7 +115,7 @@ pub enum Compress {
     #[default]
     None,
     /// `EXT_meshopt_compression`, the vendor extension most readers know (three.js,
-    /// Babylon.js, Blender 3.x+, gltfpack `-cc`).
+    /// Babylon.js, gltfpack `-cc`).
     Ext,
     /// `KHR_meshopt_compression`, its Khronos successor (the same bitstreams).
     Khr,
