@@ -288,7 +288,7 @@ pub fn export(model: &Model, options: &GltfOptions, container: &Container) -> Re
     let (file, side_files) = match container {
         Container::Glb => {
             built.place_buffer(|_| None);
-            let json = serde_json::to_vec(&built.json()?).map_err(json_error)?;
+            let json = built.json(false)?;
             (buffers::glb(json, &built.bin)?, Vec::new())
         }
         Container::Embedded => {
@@ -298,14 +298,11 @@ pub fn export(model: &Model, options: &GltfOptions, container: &Container) -> Re
                     buffers::base64(bin)
                 ))
             });
-            (
-                serde_json::to_vec(&built.json()?).map_err(json_error)?,
-                Vec::new(),
-            )
+            (built.json(false)?, Vec::new())
         }
         Container::Separate { bin_name, .. } => {
             built.place_buffer(|_| uri.map(buffers::uri_encode));
-            let json = serde_json::to_vec_pretty(&built.json()?).map_err(json_error)?;
+            let json = built.json(true)?;
             let mut side = std::mem::take(&mut built.files);
             side.push((bin_name.clone(), std::mem::take(&mut built.bin)));
             (json, side)
@@ -389,9 +386,22 @@ struct Built {
 }
 
 impl Built {
-    /// The document as JSON, with the compression's extension objects.
-    fn json(&self) -> Result<serde_json::Value> {
-        compress::finish(&self.root, self.compressed.as_ref())
+    /// The document as JSON text, with the compression's extension objects (only then
+    /// through `serde_json::Value`, so that other files keep gltf-json's key order).
+    fn json(&self, pretty: bool) -> Result<Vec<u8>> {
+        let text = match &self.compressed {
+            None if pretty => serde_json::to_vec_pretty(&self.root),
+            None => serde_json::to_vec(&self.root),
+            Some(c) => {
+                let doc = compress::finish(&self.root, Some(c))?;
+                if pretty {
+                    serde_json::to_vec_pretty(&doc)
+                } else {
+                    serde_json::to_vec(&doc)
+                }
+            }
+        };
+        text.map_err(json_error)
     }
 
     /// Declares the buffer in the document, when there is data, at the URI that `uri` gives
