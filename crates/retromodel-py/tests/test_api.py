@@ -221,3 +221,22 @@ def test_half_life_body_and_skin_family(corpus):
     with pytest.warns(retromodel.RetromodelWarning, match="skin family 7 asked for, the model has 3"):
         retromodel.load(cube, skin_family=7)
     assert len(retromodel.loads(cube.read_bytes(), "cube.mdl", body=1).meshes) == len(hat.meshes)
+
+
+def test_compressed_glb(corpus):
+    """Issue 43: ``compress=`` writes meshopt-compressed glTF (implying ``quantize``) that
+    loads back with the quantised file's poses; ``"khr"`` names the Khronos extension."""
+    import json
+    import struct
+
+    m = quiet(retromodel.load, first(corpus / "quake_mdl", "*.mdl"))
+    quantized = m.to_glb(quantize=True)
+    for compress, name in [(True, "EXT_meshopt_compression"), ("khr", "KHR_meshopt_compression")]:
+        glb = quiet(m.to_glb, compress=compress)
+        (n,) = struct.unpack_from("<I", glb, 12)
+        doc = json.loads(glb[20 : 20 + n])
+        assert name in doc["extensionsRequired"] and "KHR_mesh_quantization" in doc["extensionsRequired"]
+        back, q = quiet(retromodel.loads, glb, "c.glb"), quiet(retromodel.loads, quantized, "q.glb")
+        assert back.pose_count == q.pose_count == m.pose_count
+    with pytest.raises(ValueError, match="compress"):
+        m.to_glb(compress="zip")

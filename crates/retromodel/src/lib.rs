@@ -61,7 +61,7 @@ pub use document::Document;
 pub use error::{Error, ErrorKind, Location, Result};
 pub use limits::Limits;
 pub use model::{Converted, Model};
-pub use options::{ConvertOptions, Placement, SeamRule, WriteOptions, Written};
+pub use options::{Compress, ConvertOptions, Placement, SeamRule, WriteOptions, Written};
 pub use registry::detect;
 pub use resolve::{MemoryFiles, NoFiles, Resolver};
 pub use summary::Summary;

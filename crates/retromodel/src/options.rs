@@ -107,6 +107,45 @@ pub enum Filter {
     Linear,
 }
 
+/// meshopt compression of a glTF's buffer views (the vertex and triangle codecs over the
+/// quantised data, see `interchange::gltf`), under one of the extension's two names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compress {
+    /// No compression.
+    #[default]
+    None,
+    /// `EXT_meshopt_compression`, the vendor extension most readers know (three.js,
+    /// Babylon.js, gltfpack `-cc`).
+    Ext,
+    /// `KHR_meshopt_compression`, its Khronos successor (the same bitstreams).
+    Khr,
+}
+
+impl Compress {
+    /// The words [`Compress`] is parsed from.
+    pub const WORDS: [(&'static str, Compress); 3] = [
+        ("none", Compress::None),
+        ("ext", Compress::Ext),
+        ("khr", Compress::Khr),
+    ];
+
+    /// The extension's name, `None` for [`Compress::None`].
+    pub fn extension(self) -> Option<&'static str> {
+        match self {
+            Compress::None => None,
+            Compress::Ext => Some("EXT_meshopt_compression"),
+            Compress::Khr => Some("KHR_meshopt_compression"),
+        }
+    }
+}
+
+impl std::str::FromStr for Compress {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        parse_word(s, &Compress::WORDS)
+    }
+}
+
 /// One word of a fixed set, parsed in one place for every front end (the command line's
 /// `--clip-split`, Python's `clip_split=`, the web page): `FromStr` gives the error text
 /// `"WORD" is not one of a, b, c`.
@@ -219,6 +258,8 @@ pub struct WriteOptions {
     pub filter: Filter,
     /// glTF: quantised vertex data (`KHR_mesh_quantization`; see `interchange::gltf`).
     pub quantize: bool,
+    /// glTF: meshopt-compressed buffer views (implies [`WriteOptions::quantize`]).
+    pub compress: Compress,
     /// `.gltf`: the buffer and images inside the JSON as `data:` URIs instead of files
     /// beside it (`STEM.bin`, `STEM_skin0.png`, ...).
     pub embed: bool,

@@ -190,6 +190,7 @@ def _save_options(
     fullbrights: bool = False,
     strict: bool = False,
     quantize: bool = False,
+    compress: Union[bool, str] = False,
     embed: bool = False,
     skin: Optional[PathLike] = None,
     skin_paths: Sequence[str] = (),
@@ -218,6 +219,7 @@ def _save_options(
         "fullbrights": bool(fullbrights),
         "strict": bool(strict),
         "quantize": bool(quantize),
+        "compress": ("ext" if compress else "none") if isinstance(compress, bool) else str(compress),
         "embed": bool(embed),
         "skin": _opt_path(skin),
         "skin_paths": list(skin_paths),
@@ -245,6 +247,8 @@ _SAVE_DOC = """
     - ``dither``, ``fullbrights``: how skins are matched to the palette.
     - ``strict``: fail instead of warning when the result exceeds the target engine's limits.
     - ``quantize``, ``embed``, ``clip_split``, ``frames``, ``filter``: glTF output.
+    - ``compress``: meshopt-compressed glTF (implies ``quantize``): ``True`` or ``"ext"``
+      for ``EXT_meshopt_compression``, ``"khr"`` for ``KHR_meshopt_compression``.
     - ``skin``: a picture to use as the only skin (same format: replaces skin 0 in place).
     - ``skin_paths``: MD2 skin paths to store.
     - ``scale``, ``rotate`` (yaw or (yaw, pitch, roll) degrees), ``fit_height``: placement.
@@ -279,7 +283,7 @@ _save.__doc__ = (
 def _to_glb(self: Model, **options: Any) -> bytes:
     """The model as a binary glTF (what ``retromodel convert x y.glb`` writes), in memory.
 
-    Takes ``save``'s glTF options (``quantize``, ``clip_split``, ``frames``, ``filter``,
+    Takes ``save``'s glTF options (``quantize``, ``compress``, ``clip_split``, ``frames``, ``filter``,
     ``fps``, ``skin``).
     """
     data, report = self._to_bytes("glb", _save_options(**options))

@@ -107,6 +107,7 @@ class Model:
         fullbrights: bool = False,
         strict: bool = False,
         quantize: bool = False,
+        compress: Union[bool, str] = False,
         embed: bool = False,
         skin: Optional[PathLike] = None,
         skin_paths: Sequence[str] = (),

@@ -76,6 +76,9 @@ pub struct SaveOptions {
     pub strict: bool,
     /// glTF: quantised vertex data.
     pub quantize: bool,
+    /// glTF: meshopt-compressed buffer views, `EXT_meshopt_compression` or
+    /// `KHR_meshopt_compression` (implies `quantize`).
+    pub compress: crate::options::Compress,
     /// `.gltf`: embed the buffer and images.
     pub embed: bool,
     /// A picture to use as the only skin (the same format: replaces skin 0, keeps the rest).
@@ -332,6 +335,7 @@ fn write_options(output: &Path, o: &SaveOptions) -> Result<WriteOptions, Fail> {
         frames: o.frames,
         filter: o.filter,
         quantize: o.quantize,
+        compress: o.compress,
         embed: o.embed,
         frame: o.frame,
         placement: Placement {

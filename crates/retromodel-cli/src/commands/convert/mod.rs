@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use retromodel::front::{OpenOptions, Opener};
-use retromodel::options::{ClipSplit, Filter, Frames, Rotation};
+use retromodel::options::{ClipSplit, Compress, Filter, Frames, Rotation};
 use retromodel::registry;
 
 use crate::files;
@@ -43,7 +43,7 @@ use crate::SideFileArgs;
 ///   that fits (or each --anim), the md5camera path as a camera; skins as PNG textures.
 ///   .gltf writes OUTPUT_STEM.bin and PNG files beside it unless --embed. --quantize
 ///   writes 8- and 16-bit vertex data (KHR_mesh_quantization) within the source's
-///   precision.
+///   precision; --compress adds meshopt compression (EXT_meshopt_compression).
 /// - MD3: one surface per mesh, every frame requantised to 1/64 unit (the error reported),
 ///   tags from nodes named tag_*, shader names from the skins' paths.
 /// - OBJ: one pose (--frame N), a .mtl and PNG skins beside it.
@@ -73,6 +73,7 @@ use crate::SideFileArgs;
 ///   retromodel convert progs/player.mdl player.md2
 ///   retromodel convert progs/player.mdl player.glb --clip-split names
 ///   retromodel convert tris.md2 tris.glb --quantize -v
+///   retromodel convert tris.md2 tris.glb --compress
 ///   retromodel convert models/monsters/imp.md5mesh imp.glb --anim walk1.md5anim
 ///   retromodel convert progs/player.mdl player.obj --frame 12
 ///   retromodel convert tank.md2 tank.mdl --game-dir baseq2
@@ -160,6 +161,22 @@ pub struct Args {
     /// glTF: float vertex data, read everywhere (the default).
     #[arg(long, overrides_with = "quantize")]
     no_quantize: bool,
+    /// glTF: meshopt-compressed buffer views on top of --quantize (which it implies):
+    /// vertex and animation data through meshopt's vertex codec, triangles through its
+    /// triangle codec, base normals octahedral-filtered (within 0.0002 radian). --compress
+    /// (or --compress=ext) writes EXT_meshopt_compression, which three.js, Babylon.js
+    /// and gltfpack read; --compress=khr writes KHR_meshopt_compression. The
+    /// file requires the extension (no uncompressed fallback data).
+    #[arg(
+        long,
+        value_name = "ext|khr",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "ext",
+        default_value = "none",
+        value_parser = word_parser(&Compress::WORDS)
+    )]
+    compress: Compress,
     /// A picture (PNG or PCX) to use as the only skin, instead of the input's skins or
     /// textures (glTF and OBJ textures are then not decoded). With the same format as the
     /// input: replaces skin 0 and keeps everything else (as `skins import`).

@@ -19,6 +19,7 @@ pub(super) fn save_options(args: &Args) -> SaveOptions {
         fullbrights: args.fullbrights,
         strict: args.strict,
         quantize: args.quantize && !args.no_quantize,
+        compress: args.compress,
         embed: args.embed,
         skin: args.skin.clone(),
         skin_paths: args.skin_path.clone(),

@@ -10,7 +10,7 @@ use crate::interchange::{fixture_model, summary_of, ImportOptions};
 use crate::io::magic::skip_bom_and_space;
 use crate::limits::Limits;
 use crate::model::{Converted, Model};
-use crate::options::{ConvertOptions, WriteOptions};
+use crate::options::{Compress, ConvertOptions, WriteOptions};
 use crate::resolve::{NoFiles, Resolver};
 use crate::summary::{Summary, Value};
 
@@ -87,6 +87,7 @@ fn gltf_options(options: &WriteOptions) -> GltfOptions {
         frames: options.frames,
         filter: options.filter,
         quantize: options.quantize,
+        compress: options.compress,
         ..GltfOptions::default()
     }
 }
@@ -113,7 +114,7 @@ fn write(model: &Model, format: Format, options: &WriteOptions) -> Result<Output
         Container::Embedded => format!("{n} bytes, embedded"),
         Container::Separate { .. } => format!("{} side files", out.side_files.len()),
     };
-    let details = if opts.quantize {
+    let details = if opts.quantize || opts.compress != Compress::None {
         quantization_details(&out.quantized)
     } else {
         Vec::new()

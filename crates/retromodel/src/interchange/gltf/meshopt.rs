@@ -3,9 +3,10 @@
 //! modes, a 32-byte tail), decoded and encoded; the triangle codec (mode TRIANGLES, header
 //! `0xE1`, version 0 `0xE0` too: a code byte per triangle over an edge FIFO and a vertex FIFO,
 //! LEB128 extra data, a 16-byte code table) and the index sequence codec (mode INDICES,
-//! `0xD1`: LEB128 zigzag deltas from two baselines, a 4-byte tail), decoded; the filters
-//! OCTAHEDRAL, QUATERNION and EXPONENTIAL, decoded ([`decode_view`] applies a view's mode and
-//! filter).
+//! `0xD1`: LEB128 zigzag deltas from two baselines, a 4-byte tail), decoded and encoded
+//! (the triangle encoder writes version 1); the filters OCTAHEDRAL, QUATERNION and
+//! EXPONENTIAL, decoded ([`decode_view`] applies a view's mode and filter), and OCTAHEDRAL
+//! encoded.
 //!
 //! Why a Rust implementation rather than the `meshopt` crate (C++ through `cc`): the web
 //! viewer builds the core crate for `wasm32-unknown-unknown`, where a C++ toolchain and libc
@@ -701,6 +702,270 @@ fn encode_bytes(out: &mut Vec<u8>, buffer: &[u8]) {
     }
 }
 
+/// Appends `v` as LEB128 (varint-7).
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v & 0x7f) as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// `d` zigzag-encoded (`0, -1, 1, -2, ...` as `0, 1, 2, 3, ...`).
+fn zigzag(d: i32) -> u32 {
+    ((d << 1) ^ (d >> 31)) as u32
+}
+
+/// The triangle codec's code table (`codeaux`) as this encoder writes it: per entry the
+/// sources of the second and third index of a triangle whose first is `next` (0: `next`,
+/// `k`: vertex FIFO entry `k - 1`); the last two bytes 0 and no nibble `0xf`, as the
+/// bitstream requires.
+const CODE_TABLE: [u8; 16] = [
+    0x00, 0x01, 0x02, 0x10, 0x20, 0x11, 0x12, 0x21, 0x03, 0x30, 0x13, 0x31, 0x22, 0x23, 0, 0,
+];
+
+/// A 16-entry FIFO for the encoder: like the decoder's, plus how many entries were pushed
+/// (the decoder's initial contents are unspecified, so only pushed entries may be named).
+struct Recent<T> {
+    fifo: Fifo<T>,
+    pushed: usize,
+}
+
+impl<T: Copy + PartialEq> Recent<T> {
+    fn new(zero: T) -> Self {
+        Recent {
+            fifo: Fifo([zero; 16], 0),
+            pushed: 0,
+        }
+    }
+
+    fn push(&mut self, v: T) {
+        self.fifo.push(v);
+        self.pushed += 1;
+    }
+
+    /// The index (0: the most recent) of `v` among entries `from..limit`.
+    fn find(&self, v: T, from: usize, limit: usize) -> Option<usize> {
+        (from..limit.min(self.pushed)).find(|&x| self.fifo.get(x) == v)
+    }
+}
+
+/// Encodes a triangle list (`indices.len()` a multiple of 3) with the triangle codec,
+/// version 1 (header `0xE1`). Each triangle may come back rotated (`b, c, a` or `c, a, b`:
+/// the same triangle, the same winding); the decoder gives back exactly what this encoder
+/// emitted, which [`decode_index_buffer`] checks in the tests.
+pub fn encode_index_buffer(indices: &[u32]) -> Result<Vec<u8>, Error> {
+    if !indices.len().is_multiple_of(3) {
+        return Err(err(
+            ErrorKind::InvalidValue,
+            format!(
+                "triangle codec: {} indices are not whole triangles",
+                indices.len()
+            ),
+            0,
+        ));
+    }
+    let triangles = indices.len() / 3;
+    let mut codes = Vec::with_capacity(triangles);
+    let mut extra = Vec::new();
+    let mut edges = Recent::new([0u32; 2]);
+    let mut verts = Recent::new(0u32);
+    let (mut next, mut last) = (0u32, 0u32);
+    for t in indices.chunks_exact(3) {
+        let rotations = [[t[0], t[1], t[2]], [t[1], t[2], t[0]], [t[2], t[0], t[1]]];
+        // A recent edge: one code byte, the third vertex new, recent, next to `last` or
+        // explicit.
+        let edge = rotations
+            .iter()
+            .find_map(|&[a, b, c]| edges.find([a, b], 0, 15).map(|fe| (fe, [a, b, c])));
+        if let Some((fe, [a, b, c])) = edge {
+            let fe = (fe as u8) << 4;
+            if c == next {
+                codes.push(fe);
+                next = next.wrapping_add(1);
+                verts.push(c);
+            } else if let Some(fv) = verts.find(c, 1, 13) {
+                codes.push(fe | fv as u8);
+            } else {
+                if c == last.wrapping_sub(1) {
+                    codes.push(fe | 13);
+                } else if c == last.wrapping_add(1) {
+                    codes.push(fe | 14);
+                } else {
+                    codes.push(fe | 15);
+                    put_varint(&mut extra, zigzag(c.wrapping_sub(last) as i32));
+                }
+                last = c;
+                verts.push(c);
+            }
+            edges.push([c, b]);
+            edges.push([a, c]);
+            continue;
+        }
+        // No recent edge: the first index `next` where a rotation allows it.
+        let [a, b, c] = rotations
+            .iter()
+            .copied()
+            .find(|r| r[0] == next)
+            .unwrap_or(rotations[0]);
+        let a_next = a == next;
+        let mut after = if a_next { next.wrapping_add(1) } else { next };
+        // The source of b and c: 0 `next`, 1..=14 a recent vertex, 15 explicit.
+        let mut source = |v: u32| -> u8 {
+            if v == after {
+                after = after.wrapping_add(1);
+                0
+            } else if let Some(k) = verts.find(v, 0, 14) {
+                k as u8 + 1
+            } else {
+                15
+            }
+        };
+        let z = source(b);
+        let mut w = source(c);
+        let table = CODE_TABLE[..14]
+            .iter()
+            .position(|&e| e == (z << 4) | w)
+            .filter(|_| a_next);
+        if let Some(y) = table {
+            codes.push(0xF0 | y as u8);
+        } else {
+            // An explicit byte of 0x00 restarts `next`: c is then written explicitly.
+            if z == 0 && w == 0 {
+                w = 15;
+            }
+            codes.push(if a_next { 0xFE } else { 0xFF });
+            extra.push((z << 4) | w);
+            if !a_next {
+                put_varint(&mut extra, zigzag(a.wrapping_sub(last) as i32));
+                last = a;
+            }
+            for (v, s) in [(b, z), (c, w)] {
+                if s == 15 {
+                    put_varint(&mut extra, zigzag(v.wrapping_sub(last) as i32));
+                    last = v;
+                }
+            }
+        }
+        let explicit = table.is_none();
+        if a_next {
+            next = next.wrapping_add(1);
+        }
+        for s in [z, w] {
+            if s == 0 {
+                next = next.wrapping_add(1);
+            }
+        }
+        verts.push(a);
+        for (v, s) in [(b, z), (c, w)] {
+            if s == 0 || (explicit && s == 15) {
+                verts.push(v);
+            }
+        }
+        edges.push([b, a]);
+        edges.push([c, b]);
+        edges.push([a, c]);
+    }
+    let mut out = Vec::with_capacity(1 + codes.len() + extra.len() + 16);
+    out.push(0xE1);
+    out.extend_from_slice(&codes);
+    out.extend_from_slice(&extra);
+    out.extend_from_slice(&CODE_TABLE);
+    Ok(out)
+}
+
+/// Encodes any index sequence with the index sequence codec (`0xD1`): each index as a
+/// zigzag delta from the nearer of two baselines. Fails for a delta outside
+/// `-2^30..2^30` from both (indices that far apart).
+pub fn encode_index_sequence(indices: &[u32]) -> Result<Vec<u8>, Error> {
+    let mut out = vec![0xD1];
+    let mut base = [0u32; 2];
+    for (i, &v) in indices.iter().enumerate() {
+        let deltas = base.map(|b| v.wrapping_sub(b) as i32);
+        let k = usize::from(deltas[1].unsigned_abs() < deltas[0].unsigned_abs());
+        let d = deltas[k];
+        if !(-(1 << 30)..(1 << 30)).contains(&d) {
+            return Err(err(
+                ErrorKind::LimitExceeded,
+                format!("index sequence codec: index {i} ({v}) is too far from the previous ones"),
+                0,
+            ));
+        }
+        put_varint(&mut out, (zigzag(d) << 1) | k as u32);
+        base[k] = v;
+    }
+    out.extend_from_slice(&[0; 4]);
+    Ok(out)
+}
+
+/// Encodes unit vectors for the OCTAHEDRAL filter: per element `[x, y, z, w]` (x, y, z a
+/// unit vector, w in `[-1, 1]` passed through) as four 8-bit (stride 4) or 16-bit
+/// (stride 8) components, the octahedral coordinates with `bits` of precision (4..=8 or
+/// 4..=16) and w as a normalised integer. Of the four roundings of the coordinates, the
+/// one whose decoding is nearest the vector is kept. The output goes to
+/// [`encode_vertex_buffer`]; [`filter_octahedral`] decodes it.
+pub fn encode_filter_octahedral(
+    vectors: &[[f32; 4]],
+    stride: usize,
+    bits: u32,
+) -> Result<Vec<u8>, Error> {
+    check_filter_stride(stride == 4 || stride == 8, "octahedral", stride, "4 or 8")?;
+    let wide = stride == 8;
+    let most = if wide { 16 } else { 8 };
+    if !(4..=most).contains(&bits) {
+        return Err(err(
+            ErrorKind::InvalidValue,
+            format!("octahedral filter: {bits} bits for {stride}-byte elements"),
+            0,
+        ));
+    }
+    let one = (1i32 << (bits - 1)) - 1;
+    let full = if wide { 32767.0 } else { 127.0 };
+    let mut out = Vec::with_capacity(vectors.len() * stride);
+    let put = |out: &mut Vec<u8>, c: i32| {
+        if wide {
+            out.extend_from_slice(&(c as i16).to_le_bytes());
+        } else {
+            out.push(c as i8 as u8);
+        }
+    };
+    for &[x, y, z, w] in vectors {
+        let l1 = x.abs() + y.abs() + z.abs();
+        let (mut u, mut v) = if l1 > 0.0 && l1.is_finite() {
+            (x / l1, y / l1)
+        } else {
+            (0.0, 0.0)
+        };
+        if z < 0.0 {
+            let (pu, pv) = (u, v);
+            u = (1.0 - pv.abs()).copysign(pu);
+            v = (1.0 - pu.abs()).copysign(pv);
+        }
+        let (fu, fv) = (u * one as f32, v * one as f32);
+        let mut best = (fu.round() as i32, fv.round() as i32);
+        let mut best_dot = f32::NEG_INFINITY;
+        for cu in [fu.floor() as i32, fu.ceil() as i32] {
+            for cv in [fv.floor() as i32, fv.ceil() as i32] {
+                let (du, dv) = (cu as f32 / one as f32, cv as f32 / one as f32);
+                let dz = 1.0 - du.abs() - dv.abs();
+                let t = dz.min(0.0);
+                let (dx, dy) = (du - t.copysign(du), dv - t.copysign(dv));
+                let len = (dx * dx + dy * dy + dz * dz).sqrt();
+                let dot = (dx * x + dy * y + dz * z) / len;
+                if dot > best_dot {
+                    best_dot = dot;
+                    best = (cu, cv);
+                }
+            }
+        }
+        put(&mut out, best.0.clamp(-one, one));
+        put(&mut out, best.1.clamp(-one, one));
+        put(&mut out, one);
+        put(&mut out, snorm(w.clamp(-1.0, 1.0), full));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -834,6 +1099,193 @@ mod tests {
         assert_eq!(f, [12.0, -2.5]);
         assert!(filter_quaternion(&mut [0; 4], 4).is_err());
         assert!(decode_view(Mode::Triangles, Filter::Octahedral, 3, 2, &[]).is_err());
+    }
+
+    /// A xorshift generator: the tests' random data, the same on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 32) as u32
+        }
+
+        fn below(&mut self, n: u32) -> u32 {
+            self.next() % n.max(1)
+        }
+    }
+
+    const SIZES: [usize; 8] = [0, 1, 15, 16, 17, 255, 256, 257];
+
+    fn words(bytes: &[u8], size: usize) -> Vec<u32> {
+        bytes
+            .chunks_exact(size)
+            .map(|c| {
+                if size == 2 {
+                    u32::from(u16::from_le_bytes([c[0], c[1]]))
+                } else {
+                    u32::from_le_bytes([c[0], c[1], c[2], c[3]])
+                }
+            })
+            .collect()
+    }
+
+    /// `got` holds the triangles of `want`, each maybe rotated (same winding).
+    fn same_triangles(got: &[u32], want: &[u32]) -> bool {
+        got.len() == want.len()
+            && got
+                .chunks(3)
+                .zip(want.chunks(3))
+                .all(|(g, w)| (0..3).any(|r| (0..3).all(|k| g[k] == w[(k + r) % 3])))
+    }
+
+    /// A strip of quads over `n` vertices (two rows), as a mesh exporter writes them, and
+    /// the same triangles shuffled with indices spread over 2^20.
+    fn meshes(n: usize, rng: &mut Rng) -> Vec<Vec<u32>> {
+        let half = (n / 2).max(1) as u32;
+        let mut grid = Vec::new();
+        for i in 0..half.saturating_sub(1) {
+            grid.extend([i, i + half, i + 1, i + 1, i + half, i + half + 1]);
+        }
+        let mut random = Vec::new();
+        for _ in 0..n {
+            random.extend([rng.below(1 << 20), rng.below(1 << 20), rng.below(1 << 20)]);
+        }
+        let mut near = Vec::new();
+        for t in 0..n as u32 {
+            near.extend([t, t + 1 + rng.below(3), t + rng.below(20)]);
+        }
+        vec![grid, random, near]
+    }
+
+    #[test]
+    fn triangle_codec_round_trip() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for n in SIZES.into_iter().chain([1000, 5000]) {
+            for (m, tris) in meshes(n, &mut rng).into_iter().enumerate() {
+                let enc = encode_index_buffer(&tris).unwrap();
+                let wide = words(&decode_index_buffer(tris.len(), 4, &enc).unwrap(), 4);
+                assert!(same_triangles(&wide, &tris), "n {n} mesh {m}");
+                if tris.iter().all(|&i| i < 65536) {
+                    let short = words(&decode_index_buffer(tris.len(), 2, &enc).unwrap(), 2);
+                    assert_eq!(short, wide, "n {n} mesh {m}: 16-bit");
+                }
+                if m == 0 && n >= 16 {
+                    // A strip costs about a byte a triangle.
+                    assert!(enc.len() < 17 + tris.len() / 3 * 2, "{} bytes", enc.len());
+                }
+            }
+        }
+        assert!(encode_index_buffer(&[0, 1]).is_err());
+        // `next` restarts: a second mesh numbered from 0 again.
+        let tris = [0, 1, 2, 0, 1, 2, 3, 4, 5, 0, 0, 0, 7, 7, 7];
+        let enc = encode_index_buffer(&tris).unwrap();
+        let got = words(&decode_index_buffer(tris.len(), 4, &enc).unwrap(), 4);
+        assert!(same_triangles(&got, &tris), "{got:?}");
+    }
+
+    #[test]
+    fn index_sequence_round_trip() {
+        let mut rng = Rng(77);
+        for n in SIZES {
+            let seqs = [
+                (0..n as u32).collect::<Vec<_>>(),
+                (0..n).map(|_| rng.below(1 << 24)).collect(),
+                (0..n as u32)
+                    .map(|i| if i % 2 == 0 { i } else { 5000 - i })
+                    .collect(),
+            ];
+            for (k, seq) in seqs.iter().enumerate() {
+                let enc = encode_index_sequence(seq).unwrap();
+                let got = words(&decode_index_sequence(n, 4, &enc).unwrap(), 4);
+                assert_eq!(&got, seq, "n {n} sequence {k}");
+            }
+        }
+        assert!(encode_index_sequence(&[0, 0x8000_0000]).is_err());
+    }
+
+    #[test]
+    fn vertex_codec_round_trip_sizes() {
+        let mut rng = Rng(5);
+        for count in SIZES.into_iter().chain([1000]) {
+            for stride in [4, 8, 12, 16, 64, 256] {
+                let random: Vec<u8> = (0..count * stride).map(|_| rng.next() as u8).collect();
+                let smooth: Vec<u8> = (0..count * stride)
+                    .map(|i| ((i / stride) as u32 * (i % stride) as u32 / 3) as u8)
+                    .collect();
+                for data in [random, smooth, vec![0; count * stride]] {
+                    let enc = encode_vertex_buffer(&data, stride).unwrap();
+                    let dec = decode_view(Mode::Attributes, Filter::None, count, stride, &enc);
+                    assert_eq!(dec.unwrap(), data, "{count} x {stride}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn octahedral_round_trip() {
+        let mut rng = Rng(11);
+        let unit = |rng: &mut Rng| loop {
+            let v = [0, 1, 2].map(|_| rng.below(2001) as f32 / 1000.0 - 1.0);
+            let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+            if l > 0.1 && l <= 1.0 {
+                break v.map(|c| c / l);
+            }
+        };
+        for count in SIZES {
+            let mut vectors: Vec<[f32; 4]> = (0..count)
+                .map(|i| {
+                    let [x, y, z] = unit(&mut rng);
+                    [x, y, z, if i % 2 == 0 { 1.0 } else { -1.0 }]
+                })
+                .collect();
+            if count > 6 {
+                // The axes, where the octahedron folds.
+                for (k, v) in [[1., 0., 0.], [-1., 0., 0.], [0., 1., 0.], [0., -1., 0.]]
+                    .into_iter()
+                    .chain([[0., 0., 1.], [0., 0., -1.]])
+                    .enumerate()
+                {
+                    vectors[k] = [v[0], v[1], v[2], 1.0];
+                }
+            }
+            for (stride, bits, tolerance) in [(8, 16, 2e-4), (8, 12, 4e-3), (4, 8, 3e-2)] {
+                let filtered = encode_filter_octahedral(&vectors, stride, bits).unwrap();
+                let enc = encode_vertex_buffer(&filtered, stride).unwrap();
+                let dec =
+                    decode_view(Mode::Attributes, Filter::Octahedral, count, stride, &enc).unwrap();
+                let max = if stride == 8 { 32767.0 } else { 127.0 };
+                for (e, v) in dec.chunks_exact(stride).zip(&vectors) {
+                    let c: Vec<f32> = (0..4)
+                        .map(|k| {
+                            if stride == 8 {
+                                f32::from(i16::from_le_bytes([e[2 * k], e[2 * k + 1]])) / max
+                            } else {
+                                f32::from(e[k] as i8) / max
+                            }
+                        })
+                        .collect();
+                    // The angle from the cross product (acos loses precision near 0).
+                    let (a, b) = ([0, 1, 2].map(|k| f64::from(c[k])), v.map(f64::from));
+                    let cross = [
+                        a[1] * b[2] - a[2] * b[1],
+                        a[2] * b[0] - a[0] * b[2],
+                        a[0] * b[1] - a[1] * b[0],
+                    ];
+                    let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+                    let norm = |x: [f64; 3]| (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt();
+                    let angle = crate::math::det::atan2(norm(cross), dot);
+                    let len = norm(a) as f32;
+                    assert!(angle < tolerance, "{v:?} -> {c:?}: {angle} ({bits} bits)");
+                    assert!((len - 1.0).abs() < 2.0 / max, "{c:?}");
+                    assert_eq!(c[3], v[3], "w passes through");
+                }
+            }
+        }
+        assert!(encode_filter_octahedral(&[[0.0; 4]], 8, 17).is_err());
+        assert!(encode_filter_octahedral(&[[0.0; 4]], 12, 8).is_err());
     }
 
     #[test]

@@ -15,8 +15,8 @@ pub mod meshopt;
 
 pub use codec::{GltfCodec, CODEC, GLB, GLTF};
 pub use export::{
-    export, to_glb, to_gltf_embedded, to_gltf_separate, ClipSplit, Container, Exported, Filter,
-    Frames, GltfOptions, Output, QuantizedMesh, DEFAULT_FPS, FORMAT,
+    export, to_glb, to_gltf_embedded, to_gltf_separate, ClipSplit, Compress, Container, Exported,
+    Filter, Frames, GltfOptions, Output, QuantizedMesh, DEFAULT_FPS, FORMAT,
 };
 pub use import::read;
 

@@ -30,6 +30,9 @@ pub(super) struct Packed {
     /// Whether a position or normal was written with integers: the file then requires
     /// `KHR_mesh_quantization` (normalised texture coordinates and weights are core glTF).
     pub integers: bool,
+    /// Views whose bytes are filtered for meshopt compression ([`Builder::filtered_column`]),
+    /// with their filter.
+    pub filtered: Vec<(usize, crate::interchange::gltf::meshopt::Filter)>,
 }
 
 /// The element strides of the vertex-data slots.
@@ -376,6 +379,32 @@ impl Builder<'_> {
             col.normalized,
             Type::Vec3,
             bounds,
+            None,
+        )
+    }
+
+    /// `col` (base normals, normalised shorts) as a vertex attribute in a view of its own
+    /// holding `filtered`, the octahedral filter's input whose decoding `col` is (meshopt
+    /// compression: the view is stored with the OCTAHEDRAL filter).
+    pub(super) fn filtered_column(
+        &mut self,
+        col: &Column,
+        filtered: &[u8],
+    ) -> json::Index<json::Accessor> {
+        self.packed.integers = true;
+        let view = self.view(filtered, Some(Target::ArrayBuffer));
+        self.root.buffer_views[view.value()].byte_stride = Some(json::buffer::Stride(8));
+        self.packed.filtered.push((
+            view.value(),
+            crate::interchange::gltf::meshopt::Filter::Octahedral,
+        ));
+        self.packed_accessor(
+            Some((view, 0)),
+            col.len(),
+            col.component,
+            col.normalized,
+            Type::Vec3,
+            None,
             None,
         )
     }

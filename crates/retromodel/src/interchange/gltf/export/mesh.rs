@@ -478,9 +478,17 @@ impl Builder<'_> {
         let stored = quantize::Normals {
             scale: grid.map_or([1.0; 3], Grid::normal_scale),
         };
-        let base_normals = quantized.then(|| stored.base(&base_n));
+        let compress = self.options.compress != crate::options::Compress::None;
+        let base_normals = quantized.then(|| {
+            let base = stored.base(&base_n);
+            if compress {
+                stored.octahedral(&base_n, base)
+            } else {
+                (base.0, base.1, base.2, None)
+            }
+        });
         let base_decoded = base_normals.as_ref().map_or(&[][..], |b| &b.1[..]);
-        if let Some((_, _, worst)) = &base_normals {
+        if let Some((_, _, worst, _)) = &base_normals {
             report.normal_error = report.normal_error.max(*worst);
         }
         let a = match (grid, &base_q) {
@@ -502,7 +510,8 @@ impl Builder<'_> {
         };
         attributes.insert(Valid(Semantic::Positions), a);
         let a = match &base_normals {
-            Some((column, _, _)) => self.dense_column(column, false),
+            Some((column, _, _, Some(filtered))) => self.filtered_column(column, filtered),
+            Some((column, _, _, None)) => self.dense_column(column, false),
             None => self.floats(&base_n, Some(Target::ArrayBuffer), false),
         };
         attributes.insert(Valid(Semantic::Normals), a);

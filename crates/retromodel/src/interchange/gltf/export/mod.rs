@@ -81,6 +81,16 @@
 //!   one-hot animation weights are sparse normalised bytes.
 //! - [`export`] returns the largest errors per mesh ([`QuantizedMesh`]).
 //!
+//! **meshopt compression** ([`GltfOptions::compress`], implies the quantisation): once the
+//! document is built, every buffer view an accessor reads is stored compressed
+//! (`EXT_meshopt_compression` or `KHR_meshopt_compression`): triangle lists in mode
+//! TRIANGLES, the rest in mode ATTRIBUTES with the view's stride (or its accessors'
+//! element size, else 4 bytes), base normals (their own view, 8-byte elements) through the
+//! OCTAHEDRAL filter at 16 bits, the report's normal error counting it. The compressed bytes
+//! are buffer 0; the views point at buffer 1, a fallback of the uncompressed size without
+//! data (marked `fallback`), so the extension is required. Images, and views the codecs
+//! would not make smaller, stay uncompressed in buffer 0.
+//!
 //! **Validity.** The output is meant to pass Khronos' glTF validator with no error and no
 //! warning: `POSITION` accessors (morph deltas included) carry exact `min`/`max` (in the
 //! stored integers when quantised, sparse zeros included), normals and rotations are unit
@@ -101,6 +111,7 @@
 mod animation;
 mod buffers;
 mod camera;
+mod compress;
 mod material;
 mod mesh;
 mod quantize;
@@ -112,7 +123,7 @@ use gltf_json as json;
 use super::QUANTIZATION;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::model::Model;
-pub use crate::options::{ClipSplit, Filter, Frames};
+pub use crate::options::{ClipSplit, Compress, Filter, Frames};
 
 /// Format name used in errors.
 pub const FORMAT: &str = "gltf";
@@ -146,6 +157,10 @@ pub struct GltfOptions {
     /// Off by default: Blender, three.js and Khronos' validator read such files, Assimp 5.2
     /// and Godot 4 do not.
     pub quantize: bool,
+    /// meshopt-compressed buffer views (see the module documentation), under
+    /// `EXT_meshopt_compression` or `KHR_meshopt_compression`; implies
+    /// [`GltfOptions::quantize`]. The file then requires the extension.
+    pub compress: Compress,
 }
 
 impl Default for GltfOptions {
@@ -157,6 +172,7 @@ impl Default for GltfOptions {
             filter: Filter::Nearest,
             max_influences: 4,
             quantize: false,
+            compress: Compress::None,
         }
     }
 }
@@ -257,12 +273,22 @@ pub fn export(model: &Model, options: &GltfOptions, container: &Container) -> Re
             Some(bin_name),
         ),
     };
+    let implied;
+    let options = if options.compress != Compress::None && !options.quantize {
+        implied = GltfOptions {
+            quantize: true,
+            ..options.clone()
+        };
+        &implied
+    } else {
+        options
+    };
     let mut built = build(model, options, placement)?;
     let animations = built.root.animations.len();
     let (file, side_files) = match container {
         Container::Glb => {
             built.place_buffer(|_| None);
-            let json = serde_json::to_vec(&built.root).map_err(json_error)?;
+            let json = built.json(false)?;
             (buffers::glb(json, &built.bin)?, Vec::new())
         }
         Container::Embedded => {
@@ -272,14 +298,11 @@ pub fn export(model: &Model, options: &GltfOptions, container: &Container) -> Re
                     buffers::base64(bin)
                 ))
             });
-            (
-                serde_json::to_vec(&built.root).map_err(json_error)?,
-                Vec::new(),
-            )
+            (built.json(false)?, Vec::new())
         }
         Container::Separate { bin_name, .. } => {
             built.place_buffer(|_| uri.map(buffers::uri_encode));
-            let json = serde_json::to_vec_pretty(&built.root).map_err(json_error)?;
+            let json = built.json(true)?;
             let mut side = std::mem::take(&mut built.files);
             side.push((bin_name.clone(), std::mem::take(&mut built.bin)));
             (json, side)
@@ -358,9 +381,29 @@ struct Built {
     files: Vec<(String, Vec<u8>)>,
     warnings: Vec<String>,
     quantized: Vec<QuantizedMesh>,
+    /// What the meshopt compression did, for the JSON.
+    compressed: Option<compress::Compressed>,
 }
 
 impl Built {
+    /// The document as JSON text, with the compression's extension objects (only then
+    /// through `serde_json::Value`, so that other files keep gltf-json's key order).
+    fn json(&self, pretty: bool) -> Result<Vec<u8>> {
+        let text = match &self.compressed {
+            None if pretty => serde_json::to_vec_pretty(&self.root),
+            None => serde_json::to_vec(&self.root),
+            Some(c) => {
+                let doc = compress::finish(&self.root, Some(c))?;
+                if pretty {
+                    serde_json::to_vec_pretty(&doc)
+                } else {
+                    serde_json::to_vec(&doc)
+                }
+            }
+        };
+        text.map_err(json_error)
+    }
+
     /// Declares the buffer in the document, when there is data, at the URI that `uri` gives
     /// for it (`None`: the GLB's own binary chunk).
     fn place_buffer(&mut self, uri: impl FnOnce(&[u8]) -> Option<String>) {
@@ -473,12 +516,25 @@ fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<B
         b.root.extensions_required.push(name);
     }
     buffers::pad(&mut b.bin, 0);
+    let mut compressed = None;
+    if let Some(name) = options.compress.extension() {
+        if !b.bin.is_empty() {
+            let (bin, c) = compress::compress(&mut b.root, &b.bin, name, &b.packed.filtered)?;
+            b.bin = bin;
+            if !c.views.is_empty() {
+                b.root.extensions_used.push(name.to_string());
+                b.root.extensions_required.push(name.to_string());
+            }
+            compressed = Some(c);
+        }
+    }
     Ok(Built {
         root: b.root,
         bin: b.bin,
         files: b.files,
         warnings: b.warnings,
         quantized: b.quantized,
+        compressed,
     })
 }
 

@@ -480,6 +480,60 @@ impl Normals {
         (column, decoded, off)
     }
 
+    /// The base normals of [`Normals::base`] for meshopt compression: when they are
+    /// `SHORT`s, the OCTAHEDRAL filter's 16-bit input for the same directions (the last
+    /// value: those bytes) and the column of what the filter decodes it to, with its
+    /// decoded vectors and largest angle; else, or when that strays past
+    /// [`NORMAL_TOLERANCE`], `base` as it is.
+    #[allow(clippy::type_complexity)]
+    pub fn octahedral(
+        &self,
+        normals: &[[f32; 3]],
+        base: (Column, Vec<[f64; 3]>, f64),
+    ) -> (Column, Vec<[f64; 3]>, f64, Option<Vec<u8>>) {
+        use crate::interchange::gltf::meshopt;
+        let keep = |base: (Column, Vec<[f64; 3]>, f64)| (base.0, base.1, base.2, None);
+        if base.0.component != Component::I16 {
+            return keep(base);
+        }
+        let vectors: Vec<[f32; 4]> = normals
+            .iter()
+            .map(|&n| {
+                let s = self.stored(n);
+                [s[0] as f32, s[1] as f32, s[2] as f32, 0.0]
+            })
+            .collect();
+        let Ok(filtered) = meshopt::encode_filter_octahedral(&vectors, 8, 16) else {
+            return keep(base);
+        };
+        let mut bytes = filtered.clone();
+        if meshopt::filter_octahedral(&mut bytes, 8).is_err() {
+            return keep(base);
+        }
+        let rows: Vec<[i32; 3]> = bytes
+            .chunks_exact(8)
+            .map(|e| [0, 1, 2].map(|k| i32::from(i16::from_le_bytes([e[2 * k], e[2 * k + 1]]))))
+            .collect();
+        let decoded: Vec<[f64; 3]> = rows
+            .iter()
+            .map(|r| r.map(|c| Component::I16.unit(c)))
+            .collect();
+        let off = decoded
+            .iter()
+            .zip(normals)
+            .map(|(&d, &n)| self.error(d, n))
+            .fold(0.0, f64::max);
+        if off > NORMAL_TOLERANCE {
+            return keep(base);
+        }
+        let column = Column {
+            component: Component::I16,
+            normalized: true,
+            rows: Rows::Int(rows),
+        };
+        (column, decoded, off, Some(filtered))
+    }
+
     /// The normal deltas of one pose against the decoded base normals `base`: the first of
     /// normalised `BYTE`, normalised `SHORT` and `FLOAT` whose every morphed normal points
     /// within [`NORMAL_TOLERANCE`] of `wanted` (the pose's unit normals), and the largest
