@@ -132,10 +132,12 @@ struct Layout {
 /// comes back unchanged, without notes.
 pub fn pack_skins(model: &Model, options: &AtlasOptions) -> Atlased {
     let (mut tiles, tile_of_skin) = skin_tiles(model);
+    // A mesh without triangles shows nothing: it asks for no grey tile.
     let pictureless = model.meshes.iter().any(|m| {
-        m.skin
-            .and_then(|s| tile_of_skin.get(s).copied().flatten())
-            .is_none()
+        !m.triangles.is_empty()
+            && m.skin
+                .and_then(|s| tile_of_skin.get(s).copied().flatten())
+                .is_none()
     });
     if tiles.is_empty() || (tiles.len() == 1 && !pictureless) {
         return Atlased {

@@ -177,6 +177,13 @@ impl Model {
                 }
             }
         }
+        if self.animation_events.len() > self.animations.len() {
+            return fail(format!(
+                "{} animation event lists for {} animations",
+                self.animation_events.len(),
+                self.animations.len()
+            ));
+        }
         if !self.animation_scales.is_empty() {
             if self.animation_scales.len() != self.animations.len() {
                 return fail(format!(

@@ -49,13 +49,15 @@ fn pose_y_up(p: &JointPose) -> JointPose {
     )
 }
 
-/// An animation's events as `extras.events`: `{"frame", "event", "type", "options"}` each.
-fn events_json(events: &[AnimationEvent]) -> serde_json::Value {
+/// An animation's events as `extras.events`: `{"frame", "time", "event", "type", "options"}`
+/// each, `time` in seconds at `fps` (an import at another rate maps it to its frames).
+fn events_json(events: &[AnimationEvent], fps: f32) -> serde_json::Value {
     events
         .iter()
         .map(|e| {
             serde_json::json!({
                 "frame": e.frame,
+                "time": f64::from(e.frame) / f64::from(fps),
                 "event": e.event,
                 "type": e.kind,
                 "options": e.options,
@@ -335,7 +337,7 @@ impl Builder<'_> {
                 extras["md5scalePositions"] = serde_json::json!(positions);
             }
             if let Some(events) = model.animation_events.get(ai).filter(|e| !e.is_empty()) {
-                extras["events"] = events_json(events);
+                extras["events"] = events_json(events, fps);
             }
             let extras = serde_json::value::to_raw_value(&extras).ok();
             self.root.push(out.animation(name, extras));

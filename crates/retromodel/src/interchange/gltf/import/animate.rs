@@ -48,13 +48,15 @@ pub(super) struct Animation {
     /// `extras.md5scalePositions`: the skin joint slots whose translation keys this crate's
     /// exporter multiplied by their weight scale (`Skeleton::apply` divides it out).
     pub scaled_positions: Vec<usize>,
-    /// `extras.events`: what the animation fires ([`AnimationEvent`], this crate's exporter).
-    pub events: Vec<AnimationEvent>,
+    /// `extras.events`: what the animation fires ([`AnimationEvent`], this crate's exporter),
+    /// each with its `time` in seconds when given.
+    pub events: Vec<(AnimationEvent, Option<f64>)>,
 }
 
-/// `extras.events` as this crate's exporter writes it; entries that are not objects with an
-/// integer `frame` and `event` are left out.
-fn events_of(extras: Option<&serde_json::Value>) -> Vec<AnimationEvent> {
+/// `extras.events` as this crate's exporter writes it, with each event's `time` when it is a
+/// finite number; entries that are not objects with an integer `frame` and `event` are
+/// left out.
+fn events_of(extras: Option<&serde_json::Value>) -> Vec<(AnimationEvent, Option<f64>)> {
     let Some(list) = extras.and_then(|e| e.get("events")?.as_array()) else {
         return Vec::new();
     };
@@ -63,7 +65,7 @@ fn events_of(extras: Option<&serde_json::Value>) -> Vec<AnimationEvent> {
     };
     list.iter()
         .filter_map(|e| {
-            Some(AnimationEvent {
+            let event = AnimationEvent {
                 frame: int(e, "frame")?,
                 event: int(e, "event")?,
                 kind: int(e, "type").unwrap_or(0),
@@ -72,7 +74,12 @@ fn events_of(extras: Option<&serde_json::Value>) -> Vec<AnimationEvent> {
                     .and_then(|o| o.as_str())
                     .unwrap_or("")
                     .to_string(),
-            })
+            };
+            let time = e
+                .get("time")
+                .and_then(|t| t.as_f64())
+                .filter(|t| t.is_finite());
+            Some((event, time))
         })
         .collect()
 }

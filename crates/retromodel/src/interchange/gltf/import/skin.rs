@@ -28,7 +28,9 @@ use crate::error::{ErrorKind, Result};
 use crate::interchange::ImportOptions;
 use crate::limits::Budget;
 use crate::math::{self, Mat4};
-use crate::model::{Influences, Joint, JointTransform, Model, SkeletalAnimation, WeightScales};
+use crate::model::{
+    AnimationEvent, Influences, Joint, JointTransform, Model, SkeletalAnimation, WeightScales,
+};
 
 /// Frames per second of a skeletal animation sampled at no rate of its own (Doom 3's).
 const SKELETAL_FPS: f32 = 24.0;
@@ -300,9 +302,21 @@ impl Skeleton {
             }
             let animation = self.skeletal_animation(a, scene, &skin, options, spent, warnings)?;
             if !a.events.is_empty() {
+                // An event's time picks its frame at the rate imported (which an import fps
+                // or uneven keys change); its stored frame when no time is given.
+                let fps = f64::from(animation.fps);
+                let events = a.events.iter().map(|(e, time)| AnimationEvent {
+                    frame: match time {
+                        Some(t) if fps.is_finite() && fps > 0.0 => {
+                            (t * fps).round().clamp(0.0, f64::from(i32::MAX)) as i32
+                        }
+                        _ => e.frame,
+                    },
+                    ..e.clone()
+                });
                 let i = model.animations.len();
                 model.animation_events.resize(i, Vec::new());
-                model.animation_events.push(a.events.clone());
+                model.animation_events.push(events.collect());
             }
             model.animations.push(animation);
         }
