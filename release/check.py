@@ -4,6 +4,8 @@
     python3 release/check.py OUT              # every check on what OUT holds
     python3 release/check.py --blender OUT    # the Blender zips only
     python3 release/check.py --wheels OUT     # the wheels only
+    python3 release/check.py --cli --sums OUT # the CLIs and SHA256SUMS (flags combine;
+                                              # build.sh passes those of RELEASE_ONLY)
 
 - Linux CLI: no glibc symbol newer than 2.17 (`objdump -T`), and it runs (`--version`);
 - Windows CLI zip: retromodel.exe (PE32+, x86-64), the licences and README.txt;
@@ -257,7 +259,7 @@ def main():
         check_wheels(out)
     if not only or "--blender" in only:
         check_blender(out)
-    if not only:
+    if not only or "--sums" in only:
         check_sums(out)
     if FAILED:
         print("%d check(s) failed" % len(FAILED))
