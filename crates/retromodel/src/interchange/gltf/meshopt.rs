@@ -966,6 +966,21 @@ pub fn encode_filter_octahedral(
     Ok(out)
 }
 
+/// Little-endian index words of `size` bytes (2 or 4) as `u32`s: a decoded index buffer, or
+/// one to encode.
+pub fn index_words(bytes: &[u8], size: usize) -> Vec<u32> {
+    bytes
+        .chunks_exact(size)
+        .map(|c| {
+            if size == 2 {
+                u32::from(u16::from_le_bytes([c[0], c[1]]))
+            } else {
+                u32::from_le_bytes([c[0], c[1], c[2], c[3]])
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1119,19 +1134,6 @@ mod tests {
 
     const SIZES: [usize; 8] = [0, 1, 15, 16, 17, 255, 256, 257];
 
-    fn words(bytes: &[u8], size: usize) -> Vec<u32> {
-        bytes
-            .chunks_exact(size)
-            .map(|c| {
-                if size == 2 {
-                    u32::from(u16::from_le_bytes([c[0], c[1]]))
-                } else {
-                    u32::from_le_bytes([c[0], c[1], c[2], c[3]])
-                }
-            })
-            .collect()
-    }
-
     /// `got` holds the triangles of `want`, each maybe rotated (same winding).
     fn same_triangles(got: &[u32], want: &[u32]) -> bool {
         got.len() == want.len()
@@ -1166,10 +1168,10 @@ mod tests {
         for n in SIZES.into_iter().chain([1000, 5000]) {
             for (m, tris) in meshes(n, &mut rng).into_iter().enumerate() {
                 let enc = encode_index_buffer(&tris).unwrap();
-                let wide = words(&decode_index_buffer(tris.len(), 4, &enc).unwrap(), 4);
+                let wide = index_words(&decode_index_buffer(tris.len(), 4, &enc).unwrap(), 4);
                 assert!(same_triangles(&wide, &tris), "n {n} mesh {m}");
                 if tris.iter().all(|&i| i < 65536) {
-                    let short = words(&decode_index_buffer(tris.len(), 2, &enc).unwrap(), 2);
+                    let short = index_words(&decode_index_buffer(tris.len(), 2, &enc).unwrap(), 2);
                     assert_eq!(short, wide, "n {n} mesh {m}: 16-bit");
                 }
                 if m == 0 && n >= 16 {
@@ -1182,7 +1184,7 @@ mod tests {
         // `next` restarts: a second mesh numbered from 0 again.
         let tris = [0, 1, 2, 0, 1, 2, 3, 4, 5, 0, 0, 0, 7, 7, 7];
         let enc = encode_index_buffer(&tris).unwrap();
-        let got = words(&decode_index_buffer(tris.len(), 4, &enc).unwrap(), 4);
+        let got = index_words(&decode_index_buffer(tris.len(), 4, &enc).unwrap(), 4);
         assert!(same_triangles(&got, &tris), "{got:?}");
     }
 
@@ -1199,7 +1201,7 @@ mod tests {
             ];
             for (k, seq) in seqs.iter().enumerate() {
                 let enc = encode_index_sequence(seq).unwrap();
-                let got = words(&decode_index_sequence(n, 4, &enc).unwrap(), 4);
+                let got = index_words(&decode_index_sequence(n, 4, &enc).unwrap(), 4);
                 assert_eq!(&got, seq, "n {n} sequence {k}");
             }
         }

@@ -103,16 +103,7 @@ pub(super) fn compress(
             .find(|f| f.0 == i)
             .map_or(Filter::None, |f| f.1);
         let (mode, stride, encoded) = if let Some(size) = triangles[i] {
-            let indices: Vec<u32> = data
-                .chunks_exact(size)
-                .map(|c| {
-                    if size == 2 {
-                        u32::from(u16::from_le_bytes([c[0], c[1]]))
-                    } else {
-                        u32::from_le_bytes([c[0], c[1], c[2], c[3]])
-                    }
-                })
-                .collect();
+            let indices = meshopt::index_words(data, size);
             ("TRIANGLES", size, meshopt::encode_index_buffer(&indices)?)
         } else {
             let sizes = &uses[i];
