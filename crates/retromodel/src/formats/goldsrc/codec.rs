@@ -47,6 +47,32 @@ codec! {
     fn sample(&self) -> Option<Vec<u8>> {
         Some(fixtures::model(true))
     }
+    fn writers(&self) -> &'static [codec::Writer] {
+        &[codec::Writer {
+            format: HALF_LIFE_MDL,
+            variant: "goldsrc",
+            keyframes: false,
+            single_mesh: false,
+            fit: codec::Fit {
+                // Half-Life's player is 72 units tall: 1.8 m at 40 units a metre.
+                units_per_metre: 40,
+                max_skin: [super::from_model::MAX_TEXTURE_WIDTH, 4096],
+                skin_align: 4,
+                max_mesh: [super::from_model::MAX_VERTS, super::from_model::MAX_TRIANGLES],
+                skeleton: true,
+                ..codec::Fit::NONE
+            },
+        }]
+    }
+    /// A studio model laid out anew ([`super::from_model`]).
+    fn write_model(
+        &self,
+        model: &crate::model::Model,
+        _: Format,
+        options: &crate::options::WriteOptions,
+    ) -> Result<codec::Output> {
+        super::from_model::from_model(model, options)
+    }
 }
 
 impl crate::codec::ParsedFile for AnyFile<'_> {

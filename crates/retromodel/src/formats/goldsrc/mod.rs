@@ -30,6 +30,7 @@
 mod codec;
 pub mod convert;
 pub mod fixtures;
+pub mod from_model;
 mod raw;
 mod read;
 mod summary;

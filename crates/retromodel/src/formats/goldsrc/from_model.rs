@@ -1,0 +1,932 @@
+//! Writing a GoldSrc studio model (`IDST` version 10) from any [`Model`], as studiomdl lays
+//! one out (`utils/studiomdl/write.c`: bones, hit boxes, sequences with their events, the
+//! sequence group, animation values, body parts, textures and skin families).
+//!
+//! - **Bones**: the model's joints (at most `MAXSTUDIOBONES`, 128), each bone's default
+//!   values its bind pose relative to its parent, the angles those `AngleQuaternion` turns
+//!   back into the joint's rotation ([`quaternion_angles`]). A keyframe model reaches the
+//!   writer rigged one joint per vertex (`Fit::skeleton`), which is more bones than GoldSrc
+//!   takes unless the model is tiny: the error says so.
+//! - **Vertices**: GoldSrc binds each vertex to one bone; a vertex weighted to several
+//!   joints follows its strongest (a warning counts them). Vertices and normals are stored
+//!   in their bone's bind space, each kept once per sub-model (texture coordinates are per
+//!   corner, in texels, in the triangle commands).
+//! - **Sequences**: one per skeletal animation, with its rate, loop flag and events; a model
+//!   without animations gets one still sequence, `idle`. Each bone channel is stored as
+//!   `value + stored × scale` with the scale fitted to the channel's largest offset over
+//!   every sequence (16-bit steps) and run-length encoded (`mstudioanimvalue_t`); a channel
+//!   that never leaves its default stores nothing (offset 0). A sequence's bounding box is
+//!   that of its posed vertices.
+//! - **Body parts**: the meshes in order, packed into sub-models of at most 2048 distinct
+//!   vertices (`MAXSTUDIOVERTS`), one body part each (a body part shows one sub-model at a
+//!   time, so every mesh stays visible); each mesh one studio mesh, its triangles as
+//!   three-vertex strips.
+//! - **Textures**: one per skin (its first picture), 8-bit with its own palette: the
+//!   picture's own palette when it has one, its exact colours when there are few enough,
+//!   else a palette quantised from RGBA (NeuQuant, `color_quant`). Pictures with holes are
+//!   `MASKED`, palette index 255 transparent. Widths are made a multiple of 4 (the engine
+//!   uploads nothing else), resampled with a warning. Meshes without a skin share a neutral
+//!   grey texture. One skin family.
+//! - **Hit boxes**: one per bone with vertices, its vertices' box in the bone's space.
+//! - **Deterministic**: the same model gives the same bytes (no hashing order, no time).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use super::convert::angle_quaternion;
+use super::raw::*;
+use crate::codec::Output;
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::image::IndexOptions;
+use crate::image::{Image, Palette, Pixels};
+use crate::io::names::name_field;
+use crate::math::{det, Quat};
+use crate::model::pose::JointPose;
+use crate::model::{JointTransform, Model};
+use crate::options::WriteOptions;
+
+/// `MAXSTUDIOBONES`.
+pub const MAX_BONES: usize = 128;
+/// `MAXSTUDIOVERTS`: distinct vertices (and normals) of one sub-model.
+pub const MAX_VERTS: usize = 2048;
+/// `MAXSTUDIOTRIANGLES`: triangles of the whole model.
+pub const MAX_TRIANGLES: usize = 20000;
+/// `MAXSTUDIOBODYPARTS`.
+pub const MAX_BODY_PARTS: usize = 32;
+/// `MAXSTUDIOSKINS`: textures.
+pub const MAX_TEXTURES: usize = 100;
+/// The widest texture the engine uploads.
+pub const MAX_TEXTURE_WIDTH: u32 = 512;
+
+fn error(message: String) -> Error {
+    Error::new(
+        super::FORMAT,
+        ErrorKind::Unsupported,
+        message,
+        Location::None,
+    )
+}
+
+/// The inverse of [`angle_quaternion`]: Euler angles (radians: X roll, Y pitch, Z yaw) that
+/// `AngleQuaternion` turns into `q` (the rotation `Rz(yaw) · Ry(pitch) · Rx(roll)`). At
+/// pitch ±90° (gimbal lock) roll is 0 and yaw takes the whole turn about Z.
+pub fn quaternion_angles(q: [f32; 4]) -> [f32; 3] {
+    let q = Quat::from_array(q).normalize();
+    // Columns of the rotation matrix.
+    let ex = q.rotate([1.0, 0.0, 0.0]);
+    let ey = q.rotate([0.0, 1.0, 0.0]);
+    let ez = q.rotate([0.0, 0.0, 1.0]);
+    let horizontal = (ex[0] * ex[0] + ex[1] * ex[1]).sqrt();
+    let pitch = det::atan2(-ex[2], horizontal);
+    if horizontal > 1e-6 {
+        [det::atan2(ey[2], ez[2]), pitch, det::atan2(ex[1], ex[0])]
+    } else {
+        [0.0, pitch, det::atan2(-ey[0], ey[1])]
+    }
+}
+
+/// A joint transform as the six channels of a bone: position, then [`quaternion_angles`].
+fn channels(t: &JointTransform) -> [f32; 6] {
+    let a = quaternion_angles(t.rotation);
+    [
+        t.translation[0],
+        t.translation[1],
+        t.translation[2],
+        a[0],
+        a[1],
+        a[2],
+    ]
+}
+
+/// The local pose the engine builds from six channels.
+fn pose_of(ch: &[f32; 6]) -> JointPose {
+    JointPose::new(
+        [ch[0], ch[1], ch[2]],
+        Quat::from_array(angle_quaternion([ch[3], ch[4], ch[5]])),
+    )
+}
+
+/// Object-space poses from local ones (parents come first).
+fn to_world(parents: &[i32], locals: &[JointPose]) -> Vec<JointPose> {
+    let mut out: Vec<JointPose> = Vec::with_capacity(locals.len());
+    for (i, l) in locals.iter().enumerate() {
+        let p = parents[i];
+        out.push(if p >= 0 {
+            out[p as usize].compose(l)
+        } else {
+            *l
+        });
+    }
+    out
+}
+
+/// Channel words of one channel's stored values: runs of listed values, each run ending
+/// where a value repeats, whose repeats it then covers (`valid | total << 8`, both at most
+/// 255).
+pub fn encode_runs(values: &[i16]) -> Vec<u16> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < values.len() {
+        let mut valid = start;
+        loop {
+            valid += 1;
+            if valid - start == 255 || valid == values.len() || values[valid] == values[valid - 1] {
+                break;
+            }
+        }
+        let last = values[valid - 1];
+        let mut total = valid;
+        while total < values.len() && total - start < 255 && values[total] == last {
+            total += 1;
+        }
+        out.push((valid - start) as u16 | ((total - start) as u16) << 8);
+        out.extend(values[start..valid].iter().map(|&v| v as u16));
+        start = total;
+    }
+    out
+}
+
+/// Offsets handed out one after another, each section 4-byte aligned as studiomdl aligns
+/// them.
+struct Layout(usize);
+
+impl Layout {
+    fn take(&mut self, len: usize) -> i32 {
+        let at = self.0;
+        self.0 = (self.0 + len + 3) & !3;
+        at as i32
+    }
+}
+
+/// One mesh's share of a sub-model: its triangle corners as `[vertex, normal, s, t]`.
+struct PartMesh {
+    skin_ref: i32,
+    corners: Vec<[i16; 4]>,
+}
+
+/// A sub-model being gathered (its own body part).
+#[derive(Default)]
+struct Part {
+    name: String,
+    vertices: Vec<[f32; 3]>,
+    vertex_bones: Vec<u8>,
+    normals: Vec<[f32; 3]>,
+    normal_bones: Vec<u8>,
+    vertex_index: HashMap<(u8, [u32; 3]), i16>,
+    normal_index: HashMap<(u8, [u32; 3]), i16>,
+    meshes: Vec<PartMesh>,
+}
+
+impl Part {
+    /// Index of a vertex (bone space) on `bone`, added when new.
+    fn vertex(&mut self, bone: u8, p: [f32; 3]) -> i16 {
+        let key = (bone, p.map(f32::to_bits));
+        let next = self.vertices.len() as i16;
+        *self.vertex_index.entry(key).or_insert_with(|| {
+            self.vertices.push(p);
+            self.vertex_bones.push(bone);
+            next
+        })
+    }
+    /// Index of a normal (bone space) on `bone`, added when new.
+    fn normal(&mut self, bone: u8, n: [f32; 3]) -> i16 {
+        let key = (bone, n.map(f32::to_bits));
+        let next = self.normals.len() as i16;
+        *self.normal_index.entry(key).or_insert_with(|| {
+            self.normals.push(n);
+            self.normal_bones.push(bone);
+            next
+        })
+    }
+}
+
+/// A texture made from a skin: its size, flags, indices and palette.
+struct Tex {
+    name: String,
+    width: u32,
+    height: u32,
+    flags: i32,
+    pixels: Vec<u8>,
+    palette: Vec<u8>,
+}
+
+/// The distinct colours of opaque pixels, sorted, when there are at most `max`.
+fn exact_colours(rgba: &[u8], max: usize) -> Option<Vec<[u8; 3]>> {
+    let mut seen: Vec<[u8; 3]> = Vec::new();
+    let mut set = std::collections::HashSet::new();
+    for c in rgba.chunks_exact(4).filter(|c| c[3] >= 128) {
+        let rgb = [c[0], c[1], c[2]];
+        if set.insert(rgb) {
+            if set.len() > max {
+                return None;
+            }
+            seen.push(rgb);
+        }
+    }
+    seen.sort_unstable();
+    Some(seen)
+}
+
+/// A picture as an 8-bit texture with its own palette (see the module's comment).
+fn texture(name: &str, picture: &Image, warnings: &mut Vec<String>) -> Tex {
+    let mut picture = Cow::Borrowed(picture);
+    let (w, h) = (picture.width.max(1), picture.height.max(1));
+    let (nw, nh) = crate::image::resample::fit_within(w, h, MAX_TEXTURE_WIDTH, 4096, 4);
+    if (nw, nh) != (picture.width, picture.height) {
+        warnings.push(format!(
+            "texture \"{name}\" resampled from {}x{} to {nw}x{nh}: GoldSrc takes widths that \
+             are a multiple of 4, at most {MAX_TEXTURE_WIDTH}",
+            picture.width, picture.height
+        ));
+        picture = Cow::Owned(crate::image::resample::resize(&picture, nw, nh));
+    }
+    let masked = picture.has_transparency();
+    let flags = if masked { NF_MASKED } else { 0 };
+    // A picture already in 256 colours keeps its indices and palette (its transparent
+    // index must be 255, GoldSrc's).
+    if let Pixels::Indexed {
+        indices,
+        palette,
+        transparent_index,
+        ..
+    } = &picture.pixels
+    {
+        if !masked || *transparent_index == Some(255) {
+            return Tex {
+                name: name.to_string(),
+                width: nw,
+                height: nh,
+                flags,
+                pixels: indices.clone(),
+                palette: palette.0.iter().flatten().copied().collect(),
+            };
+        }
+    }
+    let rgba = picture.to_rgba8();
+    let opaque_colours = if masked { 255 } else { 256 };
+    let colours = exact_colours(&rgba, opaque_colours).unwrap_or_else(|| {
+        let opaque: Vec<u8> = rgba
+            .chunks_exact(4)
+            .filter(|c| c[3] >= 128)
+            .flat_map(|c| [c[0], c[1], c[2], 255])
+            .collect();
+        let nq = color_quant::NeuQuant::new(10, opaque_colours, &opaque);
+        nq.color_map_rgb()
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect()
+    });
+    let mut palette = Palette([[0; 3]; 256]);
+    for (slot, c) in palette.0.iter_mut().zip(&colours) {
+        *slot = *c;
+    }
+    if masked {
+        // studiomdl's convention for the transparent colour.
+        palette.0[255] = [0, 0, 255];
+    }
+    let options = IndexOptions {
+        last: (colours.len().max(1) - 1) as u8,
+        dither: false,
+        transparent: masked.then_some(255),
+    };
+    let indexed = picture.to_indexed_with(&palette, &options);
+    Tex {
+        name: name.to_string(),
+        width: nw,
+        height: nh,
+        flags,
+        pixels: indexed.indices,
+        palette: palette.0.iter().flatten().copied().collect(),
+    }
+}
+
+/// A texture's file name in the 64-byte field: the skin's name (its folders left out) as a
+/// `.bmp`, or `skinN.bmp`.
+fn texture_name(name: &str, i: usize) -> String {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = base.rsplit_once('.').map_or(base, |(s, _)| s);
+    if stem.is_empty() {
+        format!("skin{i}.bmp")
+    } else {
+        format!("{stem}.bmp")
+    }
+}
+
+/// The joint a vertex follows: its strongest influence (the first on a tie), joint 0
+/// without any.
+fn strongest(inf: Option<&crate::model::Influences>) -> (usize, bool) {
+    let Some(inf) = inf else { return (0, false) };
+    let mut best = (0usize, f32::MIN);
+    for &(j, w) in inf.iter() {
+        if w > best.1 {
+            best = (j as usize, w);
+        }
+    }
+    let shared = inf.iter().filter(|(_, w)| *w > 1e-3).count() > 1;
+    (best.0, shared)
+}
+
+/// The model as a GoldSrc file (see the module's comment).
+pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
+    let mut warnings = Vec::new();
+    // A model without a skeleton, or a keyframe model of one pose (rigged one joint per
+    // vertex on its way here), is static: one root bone, as studiomdl gives a static mesh.
+    let still_pose = model.animations.iter().all(|a| a.frames.len() <= 1);
+    let root = [crate::model::Joint {
+        name: "root".into(),
+        parent: None,
+        translation: [0.0; 3],
+        rotation: [0.0, 0.0, 0.0, 1.0],
+    }];
+    let rigid = model.joints.is_empty() || (model.joints.len() > MAX_BONES && still_pose);
+    let joints: &[crate::model::Joint] = if rigid { &root } else { &model.joints };
+    let animations: &[crate::model::SkeletalAnimation] =
+        if rigid { &[] } else { &model.animations };
+    if joints.len() > MAX_BONES {
+        let keyframe = joints.len()
+            == model
+                .meshes
+                .iter()
+                .map(|m| m.positions.len())
+                .sum::<usize>();
+        return Err(error(format!(
+            "{} bones, more than the {MAX_BONES} GoldSrc takes (MAXSTUDIOBONES){}",
+            joints.len(),
+            if keyframe {
+                ": a keyframe model is rigged one bone per vertex, and fitting fewer bones to \
+                 its vertex motion is not supported yet"
+            } else {
+                ""
+            }
+        )));
+    }
+    let parents: Vec<i32> = joints
+        .iter()
+        .map(|j| j.parent.map_or(-1, |p| p as i32))
+        .collect();
+
+    // Bones: the bind pose relative to the parent, as stored channels.
+    let world_bind: Vec<JointPose> = joints
+        .iter()
+        .map(|j| JointPose::from_transform(&j.bind_transform()))
+        .collect();
+    let local_bind: Vec<[f32; 6]> = (0..joints.len())
+        .map(|i| {
+            let l = match joints[i].parent {
+                Some(p) => world_bind[p].inverse().compose(&world_bind[i]),
+                None => world_bind[i],
+            };
+            channels(&l.to_transform())
+        })
+        .collect();
+    // The bind pose as the engine will build it from those channels: vertices are stored
+    // in these bones' spaces.
+    let written_bind = to_world(
+        &parents,
+        &local_bind.iter().map(pose_of).collect::<Vec<_>>(),
+    );
+    let inverse_bind: Vec<JointPose> = written_bind.iter().map(JointPose::inverse).collect();
+
+    // Every sequence's channels per frame and bone.
+    let still = animations.is_empty();
+    let sequences: Vec<Vec<Vec<[f32; 6]>>> = if still {
+        vec![vec![local_bind.clone()]]
+    } else {
+        animations
+            .iter()
+            .map(|a| {
+                a.frames
+                    .iter()
+                    .map(|f| f.iter().map(channels).collect())
+                    .collect()
+            })
+            .collect()
+    };
+    // Each bone channel's scale: its largest offset from the default over every sequence in
+    // 32767 steps.
+    let mut scale = vec![[0f32; 6]; joints.len()];
+    for frames in &sequences {
+        for f in frames {
+            for (b, ch) in f.iter().enumerate().take(joints.len()) {
+                for k in 0..6 {
+                    let d = (ch[k] - local_bind[b][k]).abs();
+                    if d.is_finite() {
+                        scale[b][k] = scale[b][k].max(d / 32767.0);
+                    }
+                }
+            }
+        }
+    }
+    let bones: Vec<Bone> = joints
+        .iter()
+        .enumerate()
+        .map(|(i, j)| Bone {
+            name: name_field::<32>(&j.name).0,
+            parent: parents[i],
+            flags: 0,
+            bone_controller: [-1; 6],
+            value: local_bind[i],
+            scale: scale[i].map(|s| if s > 0.0 { s } else { 1.0 / 32767.0 }),
+        })
+        .collect();
+
+    // Textures.
+    let mut textures: Vec<Tex> = Vec::new();
+    let mut skin_texture = vec![None; model.skins.len()];
+    let mut used_names: Vec<String> = Vec::new();
+    for (i, skin) in model.skins.iter().enumerate() {
+        let Some(picture) = skin.pictures.first() else {
+            continue;
+        };
+        let mut name = texture_name(&skin.name, i);
+        if used_names.contains(&name) {
+            name = format!("skin{i}.bmp");
+        }
+        used_names.push(name.clone());
+        let mut t = texture(&name, picture, &mut warnings);
+        if let Some(e) = model.skin_effects.get(i) {
+            if e.additive {
+                t.flags |= NF_ADDITIVE;
+            }
+            if e.chrome {
+                t.flags |= NF_CHROME;
+            }
+        }
+        if skin.pictures.len() > 1 {
+            warnings.push(format!(
+                "skin {i} has {} pictures: GoldSrc shows one, the first is written",
+                skin.pictures.len()
+            ));
+        }
+        skin_texture[i] = Some(textures.len());
+        textures.push(t);
+    }
+    let grey = |textures: &mut Vec<Tex>| -> usize {
+        if let Some(i) = textures.iter().position(|t| t.name == "untextured.bmp") {
+            return i;
+        }
+        let px = crate::image::UNTEXTURED;
+        let picture = Image::new(8, 8, Pixels::Rgba8(px.repeat(64)));
+        let mut w = Vec::new();
+        textures.push(texture("untextured.bmp", &picture, &mut w));
+        textures.len() - 1
+    };
+
+    // Body parts: meshes packed into sub-models within the vertex limit.
+    let mut parts: Vec<Part> = Vec::new();
+    let mut triangles = 0usize;
+    let mut shared_vertices = 0usize;
+    let mut dropped = 0usize;
+    let mut bone_has_vertices = vec![false; joints.len()];
+    let mut bone_boxes = vec![[[f32::MAX; 3], [f32::MIN; 3]]; joints.len()];
+    for (mi, mesh) in model.meshes.iter().enumerate() {
+        if mesh.triangles.is_empty() {
+            continue;
+        }
+        let tex = match mesh
+            .skin
+            .and_then(|s| skin_texture.get(s).copied().flatten())
+        {
+            Some(t) => t,
+            None => grey(&mut textures),
+        };
+        let (tw, th) = (textures[tex].width as f32, textures[tex].height as f32);
+        let name = if mesh.name.is_empty() {
+            format!("mesh{mi}")
+        } else {
+            mesh.name.clone()
+        };
+        // Bone-space vertex and normal of each mesh vertex.
+        let mut bound = Vec::with_capacity(mesh.positions.len());
+        for v in 0..mesh.positions.len() {
+            let (b, shared) = if rigid {
+                (0, false)
+            } else {
+                strongest(mesh.joint_weights.get(v))
+            };
+            let b = if b < joints.len() { b } else { 0 };
+            shared_vertices += usize::from(shared);
+            let p = inverse_bind[b].transform_point(mesh.positions[v]);
+            let n = inverse_bind[b]
+                .transform_vector(mesh.normals.get(v).copied().unwrap_or([0.0, 0.0, 1.0]));
+            bone_has_vertices[b] = true;
+            for k in 0..3 {
+                bone_boxes[b][0][k] = bone_boxes[b][0][k].min(p[k]);
+                bone_boxes[b][1][k] = bone_boxes[b][1][k].max(p[k]);
+            }
+            bound.push((b as u8, p, n));
+        }
+        let fits = |part: &Part| {
+            let mut new = std::collections::HashSet::new();
+            for &(b, p, _) in &bound {
+                if !part.vertex_index.contains_key(&(b, p.map(f32::to_bits))) {
+                    new.insert((b, p.map(f32::to_bits)));
+                }
+            }
+            part.vertices.len() + new.len() <= MAX_VERTS
+                && part.normals.len() + bound.len() <= MAX_VERTS
+        };
+        if parts.last().is_none_or(|p| !fits(p)) {
+            parts.push(Part {
+                name: name.clone(),
+                ..Part::default()
+            });
+        }
+        let part = parts.last_mut().expect("a part was just made");
+        let mut corners = Vec::with_capacity(mesh.triangles.len() * 3);
+        let texel = |x: f32| x.round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        for t in &mesh.triangles {
+            let tri = t.map(|v| {
+                let v = v as usize;
+                let (b, p, n) = bound[v];
+                let uv = mesh.uvs.get(v).copied().unwrap_or([0.0, 0.0]);
+                [
+                    part.vertex(b, p),
+                    part.normal(b, n),
+                    texel(uv[0] * tw),
+                    texel(uv[1] * th),
+                ]
+            });
+            // Two corners on one vertex: no area, and the engine's (and every reader's)
+            // strip walk drops it.
+            if tri[0][0] == tri[1][0] || tri[1][0] == tri[2][0] || tri[0][0] == tri[2][0] {
+                dropped += 1;
+                continue;
+            }
+            corners.extend(tri);
+        }
+        if part.vertices.len() > MAX_VERTS || part.normals.len() > MAX_VERTS {
+            return Err(error(format!(
+                "mesh \"{name}\" has {} distinct vertices, more than the {MAX_VERTS} a GoldSrc \
+                 sub-model takes (MAXSTUDIOVERTS)",
+                part.vertices.len().max(part.normals.len())
+            )));
+        }
+        triangles += corners.len() / 3;
+        part.meshes.push(PartMesh {
+            skin_ref: tex as i32,
+            corners,
+        });
+    }
+    if shared_vertices > 0 {
+        warnings.push(format!(
+            "{shared_vertices} vertices follow several joints: GoldSrc binds each vertex to one \
+             bone, its strongest"
+        ));
+    }
+    let mut notes = Vec::new();
+    if dropped > 0 {
+        notes.push(format!(
+            "{dropped} triangles with two corners on one vertex (no area) left out"
+        ));
+    }
+    if triangles > MAX_TRIANGLES {
+        return Err(error(format!(
+            "{triangles} triangles, more than the {MAX_TRIANGLES} a GoldSrc model takes \
+             (MAXSTUDIOTRIANGLES)"
+        )));
+    }
+    if parts.len() > MAX_BODY_PARTS {
+        return Err(error(format!(
+            "{} body parts needed for the meshes (at most {MAX_VERTS} vertices each), more than \
+             the {MAX_BODY_PARTS} GoldSrc takes (MAXSTUDIOBODYPARTS)",
+            parts.len()
+        )));
+    }
+    if textures.len() > MAX_TEXTURES {
+        return Err(error(format!(
+            "{} textures, more than the {MAX_TEXTURES} GoldSrc takes (MAXSTUDIOSKINS)",
+            textures.len()
+        )));
+    }
+
+    // The posed bounds of each sequence, and of the bind pose.
+    let mut bind_box = [[f32::MAX; 3], [f32::MIN; 3]];
+    let grow = |bx: &mut [[f32; 3]; 2], p: [f32; 3]| {
+        for k in 0..3 {
+            bx[0][k] = bx[0][k].min(p[k]);
+            bx[1][k] = bx[1][k].max(p[k]);
+        }
+    };
+    for part in &parts {
+        for (p, &b) in part.vertices.iter().zip(&part.vertex_bones) {
+            grow(&mut bind_box, written_bind[b as usize].transform_point(*p));
+        }
+    }
+    let finite_box = |bx: [[f32; 3]; 2]| {
+        if bx[0][0] <= bx[1][0] {
+            bx
+        } else {
+            [[0.0; 3]; 2]
+        }
+    };
+
+    // Layout.
+    let mut l = Layout(HEADER_SIZE);
+    let mut h = Header {
+        ident: *super::MAGIC,
+        version: super::VERSION,
+        name: name_field::<64>(&format!("{}.mdl", options.side_file_stem())).0,
+        length: 0,
+        eye_position: model.mdl_extras.map_or([0.0; 3], |e| e.eye_position),
+        min: [0.0; 3],
+        max: [0.0; 3],
+        bbmin: [0.0; 3],
+        bbmax: [0.0; 3],
+        flags: model.mdl_extras.map_or(0, |e| e.flags),
+        fields: [0; 26],
+    };
+    let bind_box = finite_box(bind_box);
+    h.min = bind_box[0];
+    h.max = bind_box[1];
+    h.bbmin = bind_box[0];
+    h.bbmax = bind_box[1];
+    h.fields[0] = bones.len() as i32;
+    h.fields[1] = l.take(bones.len() * BONE_SIZE);
+    h.fields[3] = l.take(0);
+    h.fields[19] = l.take(0);
+    let hitboxes: Vec<Hitbox> = (0..joints.len())
+        .filter(|&b| bone_has_vertices[b])
+        .map(|b| Hitbox {
+            bone: b as i32,
+            group: 0,
+            bbmin: bone_boxes[b][0],
+            bbmax: bone_boxes[b][1],
+        })
+        .collect();
+    h.fields[4] = hitboxes.len() as i32;
+    h.fields[5] = l.take(hitboxes.len() * HITBOX_SIZE);
+    h.fields[6] = sequences.len() as i32;
+    h.fields[7] = l.take(sequences.len() * SEQUENCE_SIZE);
+    let mut seqs = Vec::with_capacity(sequences.len());
+    for (si, frames) in sequences.iter().enumerate() {
+        let anim = animations.get(si);
+        let label = anim.map_or("idle".to_string(), |a| a.name.clone());
+        let events: Vec<Event> = model
+            .animation_events
+            .get(si)
+            .map(|list| {
+                list.iter()
+                    .map(|e| Event {
+                        frame: e.frame,
+                        event: e.event,
+                        kind: e.kind,
+                        options: name_field::<64>(&e.options).0,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        // Posed bounds over the frames.
+        let mut bx = [[f32::MAX; 3], [f32::MIN; 3]];
+        for f in frames {
+            let locals: Vec<JointPose> = f.iter().map(pose_of).collect();
+            let world = to_world(&parents, &locals);
+            for part in &parts {
+                for (p, &b) in part.vertices.iter().zip(&part.vertex_bones) {
+                    grow(&mut bx, world[b as usize].transform_point(*p));
+                }
+            }
+        }
+        let bx = finite_box(bx);
+        seqs.push(Sequence {
+            label: name_field::<32>(&label).0,
+            fps: anim.map_or(30.0, |a| a.fps),
+            flags: if anim.is_some_and(|a| a.loops) {
+                STUDIO_LOOPING
+            } else {
+                0
+            },
+            activity: 0,
+            act_weight: 0,
+            event_index: [events.len() as i32, 0],
+            num_frames: frames.len() as i32,
+            pivot_index: [0, 0],
+            motion_type: 0,
+            motion_bone: 0,
+            linear_movement: [0.0; 3],
+            automove: [0, 0],
+            bbmin: bx[0],
+            bbmax: bx[1],
+            num_blends: 1,
+            anim_index: 0,
+            blend_type: [0, 0],
+            blend_start: [0.0, 0.0],
+            blend_end: [0.0, 0.0],
+            blend_parent: 0,
+            seq_group: 0,
+            entry_node: 0,
+            exit_node: 0,
+            node_flags: 0,
+            next_seq: 0,
+            events,
+            pivots: Vec::new(),
+            anims: Vec::new(),
+        });
+    }
+    for q in &mut seqs {
+        q.event_index[1] = l.take(q.events.len() * EVENT_SIZE);
+        q.pivot_index[1] = l.0 as i32;
+    }
+    let seq_groups = vec![SeqGroup {
+        label: name_field::<32>("default").0,
+        name: [0; 64],
+        unused1: 0,
+        unused2: 0,
+    }];
+    h.fields[8] = 1;
+    h.fields[9] = l.take(SEQ_GROUP_SIZE);
+    // Animation values: each sequence's records, then its channels' words.
+    for (q, frames) in seqs.iter_mut().zip(&sequences) {
+        q.anim_index = l.take(bones.len() * ANIM_SIZE);
+        let mut data = l.0;
+        for (b, bone) in bones.iter().enumerate() {
+            let rec = q.anim_index as usize + b * ANIM_SIZE;
+            let mut anim = BoneAnim::default();
+            for k in 0..6 {
+                let stored: Vec<i16> = frames
+                    .iter()
+                    .map(|f| {
+                        let v = (f[b][k] - bone.value[k]) / bone.scale[k];
+                        if v.is_finite() {
+                            v.round().clamp(-32767.0, 32767.0) as i16
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
+                if stored.iter().all(|&v| v == 0) {
+                    continue;
+                }
+                let words = encode_runs(&stored);
+                let offset = data - rec;
+                if offset > u16::MAX as usize {
+                    return Err(error(format!(
+                        "sequence \"{}\": its animation values reach {offset} bytes past a \
+                         bone's record, beyond the 65535 a 16-bit offset reaches (fewer frames \
+                         or bones fit)",
+                        q.label()
+                    )));
+                }
+                anim.offsets[k] = offset as u16;
+                data += words.len() * 2;
+                anim.channels[k] = words;
+            }
+            q.anims.push(anim);
+        }
+        l.take(data - l.0);
+    }
+    // Body parts, sub-models, meshes, commands and arrays.
+    h.fields[16] = parts.len() as i32;
+    h.fields[17] = l.take(parts.len() * BODY_PART_SIZE);
+    let mut body_parts = Vec::with_capacity(parts.len());
+    for part in parts {
+        let model_index = l.take(MODEL_SIZE);
+        let meshindex = l.take(part.meshes.len() * MESH_SIZE);
+        let mut meshes = Vec::with_capacity(part.meshes.len());
+        for m in &part.meshes {
+            let mut commands = Vec::with_capacity(m.corners.len() / 3 * 13 + 1);
+            for tri in m.corners.chunks_exact(3) {
+                commands.push(3);
+                for c in tri {
+                    commands.extend_from_slice(c);
+                }
+            }
+            commands.push(0);
+            meshes.push(Mesh {
+                num_tris: (m.corners.len() / 3) as i32,
+                tri_index: l.take(commands.len() * 2),
+                skin_ref: m.skin_ref,
+                num_norms: part.normals.len() as i32,
+                norm_index: 0,
+                commands,
+            });
+        }
+        let vertinfo = l.take(part.vertices.len());
+        let norminfo = l.take(part.normals.len());
+        let vertindex = l.take(part.vertices.len() * 12);
+        let normindex = l.take(part.normals.len() * 12);
+        let radius = part
+            .vertices
+            .iter()
+            .zip(&part.vertex_bones)
+            .map(|(p, &b)| crate::math::length(written_bind[b as usize].transform_point(*p)))
+            .fold(0f32, f32::max);
+        let sub = SubModel {
+            name: name_field::<64>(&part.name).0,
+            kind: 0,
+            bounding_radius: radius,
+            fields: [
+                meshes.len() as i32,
+                meshindex,
+                part.vertices.len() as i32,
+                vertinfo,
+                vertindex,
+                part.normals.len() as i32,
+                norminfo,
+                normindex,
+                0,
+                0,
+            ],
+            meshes,
+            vertices: part.vertices,
+            vertex_bones: Cow::Owned(part.vertex_bones),
+            normals: part.normals,
+            normal_bones: Cow::Owned(part.normal_bones),
+        };
+        body_parts.push(BodyPart {
+            name: name_field::<64>(&part.name).0,
+            num_models: 1,
+            base: 1,
+            model_index,
+            models: vec![sub],
+        });
+    }
+    // Textures, the skin family, then the pixels and palettes.
+    h.fields[10] = textures.len() as i32;
+    h.fields[11] = l.take(textures.len() * TEXTURE_SIZE);
+    h.fields[13] = textures.len() as i32;
+    h.fields[14] = 1;
+    h.fields[15] = l.take(textures.len() * 2);
+    h.fields[12] = l.0 as i32;
+    let skins: Vec<i16> = (0..textures.len() as i16).collect();
+    let textures: Vec<Texture<'static>> = textures
+        .into_iter()
+        .map(|t| Texture {
+            name: name_field::<64>(&t.name).0,
+            flags: t.flags,
+            width: t.width as i32,
+            height: t.height as i32,
+            index: l.take(t.pixels.len() + t.palette.len()),
+            pixels: Cow::Owned(t.pixels),
+            palette: Cow::Owned(t.palette),
+        })
+        .collect();
+    h.fields[21] = 0;
+    h.fields[23] = 0;
+    h.fields[25] = 0;
+    h.length = l.0 as i32;
+    let file = File {
+        header: h,
+        bones,
+        controllers: Vec::new(),
+        hitboxes,
+        sequences: seqs,
+        seq_groups,
+        textures,
+        skins,
+        body_parts,
+        attachments: Vec::new(),
+        transitions: Cow::Borrowed(&[]),
+        gaps: Vec::new(),
+    };
+    let mut bytes = file.write();
+    bytes.resize(file.header.length as usize, 0);
+    Ok(Output {
+        bytes,
+        warnings,
+        notes,
+        ..Output::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn angles_round_trip_through_angle_quaternion() {
+        let cases = [
+            [0.3f32, -0.7, 2.9],
+            [-3.0, 1.2, -0.4],
+            [0.0, 0.0, 0.0],
+            [1.0, std::f32::consts::FRAC_PI_2, 0.5],
+            [0.2, -std::f32::consts::FRAC_PI_2, -1.0],
+        ];
+        for a in cases {
+            let q = angle_quaternion(a);
+            let back = angle_quaternion(quaternion_angles(q));
+            let d = Quat::from_array(q).dot(Quat::from_array(back)).abs();
+            assert!(d > 0.99999, "{a:?}: {q:?} came back as {back:?}");
+        }
+    }
+
+    #[test]
+    fn runs_decode_to_the_values() {
+        let values: Vec<i16> = (0..600)
+            .map(|i| match i {
+                0..=9 => i as i16,
+                10..=299 => 7,
+                _ => (i % 3) as i16 - 1,
+            })
+            .collect();
+        let words = encode_runs(&values);
+        for (f, &v) in values.iter().enumerate() {
+            assert_eq!(
+                super::super::convert::channel_value(&words, f),
+                Some(v),
+                "frame {f}"
+            );
+        }
+        assert!(words.len() < values.len() / 2 + 20, "{} words", words.len());
+    }
+}
