@@ -548,7 +548,7 @@ async function recover(e, what) {
   const why = panic ? panic.replace(/\s+/g, ' ') : String(e);
   const text =
     `${named ? named + ': ' : ''}the viewer crashed while ${what.doing} (${why}).\n` +
-    'The viewer was restarted without it; the other files are kept.';
+    (what.reopen ? 'The viewer was restarted; the files are kept.' : 'The viewer was restarted without it; the other files are kept.');
   console.warn('retromodel: ' + text);
   if (what.file) app.files.delete(what.file);
   if (what.model && !what.reopen) {
