@@ -354,3 +354,33 @@ pub fn rows_json(rows: &[(String, String)]) -> serde_json::Value {
             .collect(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each model names the file the user gave that holds it (the page names it when the
+    /// model crashes the module): its archive, or the model itself given as a file.
+    #[test]
+    fn models_name_the_file_given() {
+        let mut w = Workspace::new();
+        let (name, pak) = vfs::fixtures()
+            .into_iter()
+            .find(|(n, _)| n.ends_with(".pak"))
+            .expect("a PAK fixture");
+        w.add(&format!("game/{name}"), pak).expect("a PAK");
+        w.add("loose/ogre.mdl", b"IDPO".to_vec()).expect("a file");
+        let models = w.models();
+        let source = |path: &str| {
+            models
+                .iter()
+                .find(|m| m.path == path)
+                .map(|m| m.source.clone())
+        };
+        assert_eq!(
+            source("progs/player.mdl").as_deref(),
+            Some("game/files.pak")
+        );
+        assert_eq!(source("loose/ogre.mdl").as_deref(), Some("loose/ogre.mdl"));
+    }
+}
