@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The web app in a real browser: builds the WebAssembly module (web/build.sh), serves the app
 # with `retromodel web`, runs .ci/web_test.mjs in Debian's headless Chromium (WebGL2 through
-# SwiftShader, then WebGPU on SwiftShader's Vulkan), checks `retromodel web MODEL` (the page
-# and the module fetched from it, the folder listed, the model opened), and validates the
-# exported .glb files with the Khronos validator.
+# SwiftShader, then WebGPU on SwiftShader's Vulkan; a .pk3 whose skin panics the module among
+# the cases, issue 44), checks `retromodel web MODEL` (the page and the module fetched from
+# it, the folder listed, the model opened), and validates the exported .glb files with the
+# Khronos validator.
 #   bash .ci/web.sh target/release/retromodel CORPUS
 set -euo pipefail
 bin="$1"
@@ -15,6 +16,10 @@ rm -rf "$out" && mkdir -p "$out"
 bash web/build.sh
 # After build.sh, which installs the wasm32 target when missing.
 cargo clippy -q -p retromodel-web --target wasm32-unknown-unknown -- -D warnings
+
+# The page just built, wherever the binary was built (with CARGO_TARGET_DIR outside the tree
+# it would serve the copy embedded when it was compiled).
+export RETROMODEL_WEB_DIR="$PWD/web"
 
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
@@ -56,6 +61,20 @@ export INTERCHANGE_DIR="$out/interchange"
 "$bin" convert "$corpus/quake_mdl/github-pnahratow-LibreQuake/lq1/progs/ogre.mdl" "$out/interchange/ogre_m.glb" --scale 0.025
 "$bin" convert "$out/interchange/ogre_m.glb" "$out/interchange/ogre_m.mdl"
 export METRES_GLB="$out/interchange/ogre_m.glb" METRES_MDL="$out/interchange/ogre_m.mdl"
+# Issue 44: a .pk3 whose MD2 (a UFO:AI head, its skin found by name) has for skin a fuzzed JPEG
+# on which zune-jpeg panics (caught natively, an abort in the browser module): the page reports
+# the file and goes on.
+mkdir -p "$out/panic"
+python3 - "$corpus" "$out/panic/panic.pk3" <<'PY'
+import sys, zipfile
+corpus, out = sys.argv[1:]
+d = "models/civilians/female/"
+src = corpus + "/md2/debian-ufoai-data/ufoai/base/0models.pk3/" + d
+with zipfile.ZipFile(out, "w") as z:
+    z.write(src + "head04c.md2", d + "head04c.md2")
+    z.write("crates/retromodel/tests/regressions/jpeg_zune_scalar_idct_panic.jpg", d + "head04c.jpg")
+PY
+export PANIC_PK3="$out/panic/panic.pk3" PANIC_MODEL=models/civilians/female/head04c.md2
 READ_EXTS="$("$bin" formats --json | python3 -c 'import json,sys; print(",".join(e for l in sys.stdin for e in json.loads(l)["extensions"]))')"
 export READ_EXTS
 

@@ -10,9 +10,11 @@
 // - the info panel has plain-words rows (no Rust debug formatting);
 // - the .glb export downloads into OUT_DIR (the Khronos validator checks it afterwards).
 // Then a truncated file shows the library's error and the page stays usable (the next file
-// loads and draws). --webgpu runs Chromium with WebGPU on SwiftShader's Vulkan instead of
-// WebGL2. With SERVED_URL set (`retromodel web MODEL` serving, its printed URL), the served
-// mode is checked too; --bench then prints time to first frame and frames per second.
+// loads and draws); a file that panics the module (PANIC_PK3) shows an error naming it, and
+// the next file loads, draws and plays on a fresh instance of the module. --webgpu runs
+// Chromium with WebGPU on SwiftShader's Vulkan instead of WebGL2. With SERVED_URL set
+// (`retromodel web MODEL` serving, its printed URL), the served mode is checked too; --bench
+// then prints time to first frame and frames per second.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -293,6 +295,43 @@ console.log('\n== a truncated file, then the next file');
   await sleep(300);
   const s = await stats(await shot());
   check(s.coverage > 0.02, 'and draws');
+}
+
+// Issue 44: a panic in the module (it aborts: the instance traps) is an error for that file,
+// and the page goes on. PANIC_PK3 (.ci/web.sh) holds an MD2 (PANIC_MODEL) whose skin is a
+// JPEG that zune-jpeg panics on; opened from the list, the page names the file, makes a fresh
+// module instance, and the next file opens and draws.
+const panicPk3 = process.env.PANIC_PK3;
+if (panicPk3) {
+  console.log('\n== a file that panics the module, then the next file');
+  const errorsBefore = consoleErrors.length;
+  const model = process.env.PANIC_MODEL;
+  const r = await give([panicPk3], undefined, model);
+  console.log(`   message: ${r.message}`);
+  check(r.state === 'error' && r.error, `the page shows an error (${r.state})`);
+  check(r.message.includes(path.basename(panicPk3)) && r.message.includes(model), 'the error names the file and the model in it');
+  check(/panicked at/.test(r.message), 'the error gives the panic');
+  const restarts = await page.evaluate(() => Number(document.body.dataset.restarts || 0));
+  check(restarts === 1, `the module was made again (${restarts} restart)`);
+  const crashed = await page.$$eval('#model-list li.crashed', (li) => li.map((x) => x.dataset.path));
+  check(crashed.length === 1 && crashed[0] === model, `the model is marked in the list (${crashed.join(', ')})`);
+  // The panic's own console message is expected; anything else stays an error.
+  const panics = consoleErrors.splice(errorsBefore).filter((m) => {
+    if (/panicked at/.test(m)) return true;
+    consoleErrors.push(m);
+    return false;
+  });
+  check(panics.length === 1, `the panic went to the console (${panics.length} message)`);
+  const next = await give(cases[0].files);
+  check(next.state === 'loaded', `the next file loads (${next.state}: ${next.message.split('\n')[0]})`);
+  await setPlaying(true);
+  await sleep(400);
+  const a = await shot();
+  const s = await stats(a);
+  console.log(`   coverage ${(s.coverage * 100).toFixed(2)} %, spread ${s.spread.toFixed(1)}, coloured ${(s.coloured * 100).toFixed(1)} %`);
+  check(s.coverage > 0.02 && s.spread > 8 && s.coloured > 0.05, 'and draws with its skin');
+  await sleep(500);
+  check(!a.equals(await shot()), 'and plays');
 }
 
 const servedUrl = process.env.SERVED_URL;

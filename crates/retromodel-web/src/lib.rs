@@ -32,6 +32,9 @@ pub struct ModelFile {
     pub path: String,
     /// Its size in bytes.
     pub size: u64,
+    /// The file the user gave that holds it: the archive's path, or its own path when it
+    /// was given as a file (the page names it when the model fails).
+    pub source: String,
 }
 
 /// A model opened from a [`Workspace`] through the library's front door.
@@ -56,6 +59,9 @@ impl Opened {
         &self.opened.warnings
     }
 }
+
+/// The layer name of the loose files in [`Workspace`]'s tree.
+const LOOSE: &str = "dropped files";
 
 /// The files the user gave the page, as one game tree: loose files on top of the archives
 /// (by name order, as a game folder mounts them).
@@ -117,10 +123,7 @@ impl Workspace {
             for (name, archive) in &self.archives {
                 fs.add_archive(name, Box::new(archive.clone()));
             }
-            fs.add_archive(
-                "dropped files",
-                Box::new(MemoryArchive::new(self.loose.clone())),
-            );
+            fs.add_archive(LOOSE, Box::new(MemoryArchive::new(self.loose.clone())));
             fs
         })
     }
@@ -142,6 +145,11 @@ impl Workspace {
                     .is_some_and(|(_, e)| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
             })
             .map(|f| ModelFile {
+                source: if f.source == LOOSE {
+                    f.path.clone()
+                } else {
+                    f.source
+                },
                 path: f.path,
                 size: f.size,
             })
@@ -345,4 +353,34 @@ pub fn rows_json(rows: &[(String, String)]) -> serde_json::Value {
             .map(|(k, v)| serde_json::json!([k, v]))
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each model names the file the user gave that holds it (the page names it when the
+    /// model crashes the module): its archive, or the model itself given as a file.
+    #[test]
+    fn models_name_the_file_given() {
+        let mut w = Workspace::new();
+        let (name, pak) = vfs::fixtures()
+            .into_iter()
+            .find(|(n, _)| n.ends_with(".pak"))
+            .expect("a PAK fixture");
+        w.add(&format!("game/{name}"), pak).expect("a PAK");
+        w.add("loose/ogre.mdl", b"IDPO".to_vec()).expect("a file");
+        let models = w.models();
+        let source = |path: &str| {
+            models
+                .iter()
+                .find(|m| m.path == path)
+                .map(|m| m.source.clone())
+        };
+        assert_eq!(
+            source("progs/player.mdl").as_deref(),
+            Some("game/files.pak")
+        );
+        assert_eq!(source("loose/ogre.mdl").as_deref(), Some("loose/ogre.mdl"));
+    }
 }

@@ -28,6 +28,24 @@ fn err(e: impl std::fmt::Display) -> JsValue {
     JsValue::from_str(&e.to_string())
 }
 
+/// The global where [`panic_hook`] leaves the last panic's text for the page.
+const PANIC_GLOBAL: &str = "retromodelPanic";
+
+/// The panic hook: the panic to the console (`console_error_panic_hook`), and its text to
+/// `globalThis.retromodelPanic`. Panics abort in the browser (stable Rust cannot unwind on
+/// wasm32-unknown-unknown): the call traps with `RuntimeError: unreachable` and this module
+/// instance is unusable from then on; the page (`web/app.js`) makes a fresh instance and
+/// reports the file with this text.
+fn panic_hook(info: &std::panic::PanicHookInfo<'_>) {
+    console_error_panic_hook::hook(info);
+    // Nothing more can be done if the global cannot be set: the console has the panic.
+    let _ = js_sys::Reflect::set(
+        &js_sys::global(),
+        &JsValue::from_str(PANIC_GLOBAL),
+        &JsValue::from_str(&info.to_string()),
+    );
+}
+
 #[wasm_bindgen]
 impl Viewer {
     /// A viewer drawing into `canvas`: WebGPU when the browser has it and `webgl` is false,
@@ -36,7 +54,8 @@ impl Viewer {
         canvas: web_sys::HtmlCanvasElement,
         webgl: bool,
     ) -> Result<Viewer, JsValue> {
-        console_error_panic_hook::set_once();
+        static HOOK: std::sync::Once = std::sync::Once::new();
+        HOOK.call_once(|| std::panic::set_hook(Box::new(panic_hook)));
         let (width, height) = (canvas.width().max(1), canvas.height().max(1));
         let descriptor = wgpu::InstanceDescriptor {
             backends: if webgl {
@@ -82,13 +101,14 @@ impl Viewer {
         self.workspace.clear();
     }
 
-    /// The model files, JSON: `[{"path": ..., "size": ...}]`.
+    /// The model files, JSON: `[{"path": ..., "size": ..., "source": ...}]` (`source`: the
+    /// file given that holds the model, an archive or the model itself).
     pub fn models(&mut self) -> String {
         let list: Vec<_> = self
             .workspace
             .models()
             .into_iter()
-            .map(|m| json!({"path": m.path, "size": m.size}))
+            .map(|m| json!({"path": m.path, "size": m.size, "source": m.source}))
             .collect();
         serde_json::Value::Array(list).to_string()
     }

@@ -123,7 +123,8 @@ pub fn decode(data: &[u8], limits: &Limits) -> Result<Image> {
     // zune-jpeg 0.5.15 panics on some hostile files (a slice index in its scalar 1x1
     // inverse DCT on a file with two frame headers of different sampling,
     // tests/regressions/jpeg_zune_scalar_idct_panic.jpg): such a file is an error here, not
-    // the end of a batch. (Where panics abort, as in the browser module, this cannot help.)
+    // the end of a batch. (Where panics abort, as in the browser module, this cannot help:
+    // there the page makes a fresh instance of the module and reports the file, web/app.js.)
     let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         decoder.decode_into(&mut out[..n * channels])
     }));
