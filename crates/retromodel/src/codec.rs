@@ -147,6 +147,10 @@ pub struct Fit {
     /// The format stores only skeletal animation (MD5): a keyframe model is written in
     /// skeletal form, one joint per vertex ([`crate::model::rig::vertex_rig`]).
     pub skeleton: bool,
+    /// Most joints the format takes (GoldSrc's `MAXSTUDIOBONES`, 128); 0: no limit. A
+    /// keyframe model with more vertices than this gets rigid bones fitted to its motion
+    /// ([`crate::model::fit_bones`]) instead of a joint per vertex.
+    pub max_joints: usize,
 }
 
 impl Fit {
@@ -161,6 +165,7 @@ impl Fit {
         max_mesh: [usize::MAX, usize::MAX],
         units_per_metre: 0,
         skeleton: false,
+        max_joints: 0,
     };
 
     /// The Quake family's keyframe formats: 10 frames a second, 16-byte frame names, Quake's
@@ -176,6 +181,7 @@ impl Fit {
         max_mesh: [usize::MAX, usize::MAX],
         units_per_metre: 32,
         skeleton: false,
+        max_joints: 0,
     };
 }
 

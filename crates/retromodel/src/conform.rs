@@ -88,21 +88,52 @@ pub fn conform<'a>(
         && !out.model.frames.is_empty()
         && out.model.meshes.iter().any(|m| !m.positions.is_empty())
     {
-        let rig = crate::model::rig::vertex_rig(&out.model);
-        let joints = rig.joints.len();
-        out.notes.push(format!(
-            "{} keyframes written as {} skeletal animations, one joint per vertex ({joints} \
-             joints): every pose kept",
-            out.model.frames.len(),
-            rig.animations.len()
-        ));
-        if joints > crate::model::rig::MANY_JOINTS {
+        let vertices: usize = out.model.meshes.iter().map(|m| m.positions.len()).sum();
+        if fit.max_joints > 0 && vertices + 1 > fit.max_joints {
+            let fitted = crate::model::fit_bones::fit_bones(&out.model, fit.max_joints);
+            let (worst, at) = fitted
+                .frame_max
+                .iter()
+                .enumerate()
+                .fold((0f32, 0), |b, (f, &e)| if e > b.0 { (e, f) } else { b });
+            let rms = fitted.frame_rms.iter().fold(0f32, |a, &e| a.max(e));
             out.warnings.push(format!(
-                "{joints} joints (one per vertex of the keyframe model): engines may refuse \
-                 that many"
+                "{} keyframes written as {} skeletal animations with {} rigid bones fitted to \
+                 the vertex motion (at most {}): largest vertex error {worst:.4} units (frame \
+                 {at}), RMS at most {rms:.4} units a frame (-v lists each frame)",
+                out.model.frames.len(),
+                fitted.model.animations.len(),
+                fitted.model.joints.len(),
+                fit.max_joints
             ));
+            out.details
+                .push("fitted bones, error per frame (largest, RMS):".into());
+            out.details.extend(
+                fitted
+                    .frame_max
+                    .iter()
+                    .zip(&fitted.frame_rms)
+                    .enumerate()
+                    .map(|(f, (m, r))| format!("  frame {f}: {m:.4} {r:.4}")),
+            );
+            out.model = Cow::Owned(fitted.model);
+        } else {
+            let rig = crate::model::rig::vertex_rig(&out.model);
+            let joints = rig.joints.len();
+            out.notes.push(format!(
+                "{} keyframes written as {} skeletal animations, one joint per vertex ({joints} \
+             joints): every pose kept",
+                out.model.frames.len(),
+                rig.animations.len()
+            ));
+            if joints > crate::model::rig::MANY_JOINTS {
+                out.warnings.push(format!(
+                    "{joints} joints (one per vertex of the keyframe model): engines may refuse \
+                 that many"
+                ));
+            }
+            out.model = Cow::Owned(rig);
         }
-        out.model = Cow::Owned(rig);
     }
     if let Some(r) = rate {
         if let Some(re) = crate::model::retime::resample_clips(&out.model, r, fit.frame_times) {

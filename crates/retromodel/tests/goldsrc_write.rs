@@ -222,3 +222,64 @@ fn bone_limit_is_named() {
         assert!(err.is_ok(), "{n} vertices fit in bones");
     }
 }
+
+/// Criterion 2: corpus Quake MDL and MD2 models with animation get at most 128 fitted bones,
+/// and on the median file every frame's RMS error (the fitted pose against the stored one,
+/// vertex for vertex, as the writer reports it) is within 1 % of the model's height.
+#[test]
+fn keyframe_models_get_fitted_bones() {
+    let Some(dir) = common::corpus("bone fitting of corpus keyframe models") else {
+        return;
+    };
+    let mut files = common::files_with_magic(&dir, b"IDPO");
+    files.extend(common::files_with_magic(&dir, b"IDP2"));
+    let mut ratios = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let Ok(model) = retromodel::read(&bytes, &Limits::default(), &retromodel::NoFiles) else {
+            continue;
+        };
+        let vertices: usize = model.meshes.iter().map(|m| m.positions.len()).sum();
+        if model.frames.len() < 2 || vertices <= goldsrc::from_model::MAX_BONES {
+            continue;
+        }
+        let fitted = retromodel::model::fit_bones::fit_bones(&model, 128);
+        assert!(fitted.model.joints.len() <= 128);
+        fitted.model.validate().unwrap();
+        let h = model
+            .frames
+            .iter()
+            .map(|f| f.bounds_max[2] - f.bounds_min[2])
+            .fold(0f32, f32::max)
+            .max(1e-3);
+        let worst = fitted.frame_rms.iter().fold(0f32, |a, &e| a.max(e));
+        let name = common::relative(&dir, path);
+        eprintln!(
+            "{name}: {} frames, {vertices} vertices, {} bones: worst frame RMS {worst:.3} ({:.2} % of {h:.1})",
+            model.frames.len(),
+            fitted.model.joints.len(),
+            100.0 * worst / h
+        );
+        ratios.push(worst / h);
+        // The written file keeps the fitted poses.
+        let out = registry::write_model(&model, writer(), &WriteOptions::default()).unwrap();
+        assert!(
+            AnyFile::parse(&out.bytes, &Limits::default()).is_ok(),
+            "{name}"
+        );
+    }
+    assert!(
+        ratios.len() >= 10,
+        "only {} animated keyframe models",
+        ratios.len()
+    );
+    ratios.sort_by(f32::total_cmp);
+    let median = ratios[ratios.len() / 2];
+    eprintln!(
+        "{} models: median worst-frame RMS {:.3} % of the height, largest {:.3} %",
+        ratios.len(),
+        100.0 * median,
+        100.0 * ratios[ratios.len() - 1]
+    );
+    assert!(median <= 0.01, "median {:.3} %", 100.0 * median);
+}

@@ -8,6 +8,7 @@
 pub mod atlas;
 pub mod bake;
 mod clips;
+pub mod fit_bones;
 pub mod frame_names;
 pub mod influences;
 mod join;

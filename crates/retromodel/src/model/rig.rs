@@ -37,20 +37,8 @@ pub fn vertex_rig(model: &Model) -> Model {
             });
         }
     }
-    let clips: Vec<Clip> = if model.clips.is_empty() && !model.frames.is_empty() {
-        vec![Clip {
-            name: "frames".into(),
-            first: 0,
-            count: model.frames.len(),
-            fps: 10.0,
-            frame_times: None,
-        }]
-    } else {
-        model.clips.clone()
-    };
-    out.animations = clips
+    out.animations = rig_clips(model)
         .iter()
-        .filter(|c| c.count > 0 && c.first + c.count <= model.frames.len())
         .map(|c| SkeletalAnimation {
             name: c.name.clone(),
             fps: if c.fps.is_finite() && c.fps > 0.0 {
@@ -92,6 +80,26 @@ pub fn vertex_rig(model: &Model) -> Model {
     out.clips.clear();
     out.joints = joints;
     out
+}
+
+/// The clips a keyframe model's skeletal form animates: its clips that lie within its
+/// frames, or one named `frames` at 10 frames a second holding every pose when it has none.
+pub(crate) fn rig_clips(model: &Model) -> Vec<Clip> {
+    let clips = if model.clips.is_empty() && !model.frames.is_empty() {
+        vec![Clip {
+            name: "frames".into(),
+            first: 0,
+            count: model.frames.len(),
+            fps: 10.0,
+            frame_times: None,
+        }]
+    } else {
+        model.clips.clone()
+    };
+    clips
+        .into_iter()
+        .filter(|c| c.count > 0 && c.first + c.count <= model.frames.len())
+        .collect()
 }
 
 #[cfg(test)]

@@ -60,6 +60,7 @@ codec! {
                 skin_align: 4,
                 max_mesh: [super::from_model::MAX_VERTS, super::from_model::MAX_TRIANGLES],
                 skeleton: true,
+                max_joints: super::from_model::MAX_BONES,
                 ..codec::Fit::NONE
             },
         }]

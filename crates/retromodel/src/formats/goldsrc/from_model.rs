@@ -146,6 +146,40 @@ pub fn encode_runs(values: &[i16]) -> Vec<u16> {
     out
 }
 
+/// One sequence's `mstudioanim_t` records for `frames` (each bone's six channels per
+/// frame), with their offsets as they are when the channels' words follow the records, bone
+/// by bone; `None` when one lies beyond a 16-bit offset.
+fn encode_sequence(frames: &[Vec<[f32; 6]>], bones: &[Bone]) -> Option<Vec<BoneAnim>> {
+    let mut data = bones.len() * ANIM_SIZE;
+    let mut out = Vec::with_capacity(bones.len());
+    for (b, bone) in bones.iter().enumerate() {
+        let rec = b * ANIM_SIZE;
+        let mut anim = BoneAnim::default();
+        for k in 0..6 {
+            let stored: Vec<i16> = frames
+                .iter()
+                .map(|f| {
+                    let v = (f[b][k] - bone.value[k]) / bone.scale[k];
+                    if v.is_finite() {
+                        v.round().clamp(-32767.0, 32767.0) as i16
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            if stored.iter().all(|&v| v == 0) {
+                continue;
+            }
+            let words = encode_runs(&stored);
+            anim.offsets[k] = u16::try_from(data - rec).ok()?;
+            data += words.len() * 2;
+            anim.channels[k] = words;
+        }
+        out.push(anim);
+    }
+    Some(out)
+}
+
 /// Offsets handed out one after another, each section 4-byte aligned as studiomdl aligns
 /// them.
 struct Layout(usize);
@@ -656,19 +690,64 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
         .collect();
     h.fields[4] = hitboxes.len() as i32;
     h.fields[5] = l.take(hitboxes.len() * HITBOX_SIZE);
-    h.fields[6] = sequences.len() as i32;
-    h.fields[7] = l.take(sequences.len() * SEQUENCE_SIZE);
-    let mut seqs = Vec::with_capacity(sequences.len());
+    // Each animation's channel words; one whose values lie further from its first bone's
+    // record than a 16-bit offset reaches is cut into parts, each its own sequence.
+    let mut parts_of_sequences: Vec<(String, usize, std::ops::Range<usize>, Vec<BoneAnim>)> =
+        Vec::new();
+    let mut split = Vec::new();
     for (si, frames) in sequences.iter().enumerate() {
+        let label = animations
+            .get(si)
+            .map_or("idle".to_string(), |a| a.name.clone());
+        let mut pending = vec![0..frames.len()];
+        let mut pieces = Vec::new();
+        while let Some(r) = pending.pop() {
+            match encode_sequence(&frames[r.clone()], &bones) {
+                Some(anims) => pieces.push((r, anims)),
+                None if r.len() > 1 => {
+                    let mid = r.start + r.len() / 2;
+                    pending.push(mid..r.end);
+                    pending.push(r.start..mid);
+                }
+                None => {
+                    return Err(error(format!(
+                        "animation \"{label}\": one frame's values reach past the 65535 bytes \
+                         a 16-bit offset reaches ({} bones)",
+                        bones.len()
+                    )))
+                }
+            }
+        }
+        if pieces.len() > 1 {
+            split.push(format!("\"{label}\" into {}", pieces.len()));
+        }
+        for (n, (r, anims)) in pieces.into_iter().enumerate() {
+            let name = if n == 0 {
+                label.clone()
+            } else {
+                format!("{label}_{}", n + 1)
+            };
+            parts_of_sequences.push((name, si, r, anims));
+        }
+    }
+    if !split.is_empty() {
+        warnings.push(format!(
+            "animations cut into sequences whose values a 16-bit offset reaches: {}",
+            split.join(", ")
+        ));
+    }
+    let mut seqs = Vec::with_capacity(parts_of_sequences.len());
+    for (label, si, range, anims) in parts_of_sequences {
+        let frames = &sequences[si][range.clone()];
         let anim = animations.get(si);
-        let label = anim.map_or("idle".to_string(), |a| a.name.clone());
         let events: Vec<Event> = model
             .animation_events
             .get(si)
             .map(|list| {
                 list.iter()
+                    .filter(|e| e.frame >= range.start as i32 && e.frame < range.end as i32)
                     .map(|e| Event {
-                        frame: e.frame,
+                        frame: e.frame - range.start as i32,
                         event: e.event,
                         kind: e.kind,
                         options: name_field::<64>(&e.options).0,
@@ -720,9 +799,11 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
             next_seq: 0,
             events,
             pivots: Vec::new(),
-            anims: Vec::new(),
+            anims,
         });
     }
+    h.fields[6] = seqs.len() as i32;
+    h.fields[7] = l.take(seqs.len() * SEQUENCE_SIZE);
     for q in &mut seqs {
         q.event_index[1] = l.take(q.events.len() * EVENT_SIZE);
         q.pivot_index[1] = l.0 as i32;
@@ -735,45 +816,12 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
     }];
     h.fields[8] = 1;
     h.fields[9] = l.take(SEQ_GROUP_SIZE);
-    // Animation values: each sequence's records, then its channels' words.
-    for (q, frames) in seqs.iter_mut().zip(&sequences) {
+    // Animation values: each sequence's records, then its channels' words right after
+    // them (the offsets [`encode_sequence`] counted).
+    for q in &mut seqs {
         q.anim_index = l.take(bones.len() * ANIM_SIZE);
-        let mut data = l.0;
-        for (b, bone) in bones.iter().enumerate() {
-            let rec = q.anim_index as usize + b * ANIM_SIZE;
-            let mut anim = BoneAnim::default();
-            for k in 0..6 {
-                let stored: Vec<i16> = frames
-                    .iter()
-                    .map(|f| {
-                        let v = (f[b][k] - bone.value[k]) / bone.scale[k];
-                        if v.is_finite() {
-                            v.round().clamp(-32767.0, 32767.0) as i16
-                        } else {
-                            0
-                        }
-                    })
-                    .collect();
-                if stored.iter().all(|&v| v == 0) {
-                    continue;
-                }
-                let words = encode_runs(&stored);
-                let offset = data - rec;
-                if offset > u16::MAX as usize {
-                    return Err(error(format!(
-                        "sequence \"{}\": its animation values reach {offset} bytes past a \
-                         bone's record, beyond the 65535 a 16-bit offset reaches (fewer frames \
-                         or bones fit)",
-                        q.label()
-                    )));
-                }
-                anim.offsets[k] = offset as u16;
-                data += words.len() * 2;
-                anim.channels[k] = words;
-            }
-            q.anims.push(anim);
-        }
-        l.take(data - l.0);
+        let words: usize = q.anims.iter().flat_map(|a| &a.channels).map(Vec::len).sum();
+        l.take(words * 2);
     }
     // Body parts, sub-models, meshes, commands and arrays.
     h.fields[16] = parts.len() as i32;
