@@ -42,10 +42,10 @@
 # original's game had (UFO:AI's) and Nexuiz has not, so A and R are textured differently.
 # Fails (exit 1) if in any view sil(A,R) > max(SIL_LIMIT, sil(A,B) + SIL_LIMIT) or
 # sil(R,render) > RENDER_LIMIT, if the engine did not load R's file as the expected format
-# (cl_modelindexlist), if R's console log has model/skin/frame warnings that A's has not, or if
-# R did not get to its screenshots. Exit 2: cannot judge (usage, tools missing, a conversion of
-# an original failed, a baseline run failed, A and B differ by more than BASELINE_MAX, the
-# model covers less than MIN_COVER of a view).
+# with A's triangle count (cl_modelindexlist), if R's console log has model/skin/frame
+# warnings that A's has not, or if R did not get to its screenshots. Exit 2: cannot judge
+# (usage, tools missing, a conversion of an original failed, a baseline run failed, A and B
+# differ by more than BASELINE_MAX, the model covers less than MIN_COVER of a view).
 #
 # Limits from measurements (docs/ENGINE-TESTS.md, full run): see the table there. A vertex
 # scramble of the rewritten file (ENGINE_DP_SCRAMBLE=1: the vertex records of every frame
@@ -281,7 +281,8 @@ Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$work/display" >"$work/
 XVFB_PID=$!
 for _ in $(seq 100); do [ -s "$work/display" ] && break; kill -0 "$XVFB_PID" 2>/dev/null || break; sleep 0.1; done
 [ -s "$work/display" ] || { echo "engine_dp: Xvfb did not start:" >&2; cat "$work/xvfb.log" >&2; exit 2; }
-export DISPLAY=":$(head -n1 "$work/display")"
+DISPLAY=":$(head -n1 "$work/display")"
+export DISPLAY
 
 # write_cfg CASE: shot.cfg (the same for A, B and R of a case) and autoexec.cfg
 write_cfg() {
@@ -363,9 +364,10 @@ PY
   fi
 }
 
-# loaded_as CASE LABEL: the format cl_modelindexlist gives model 35 in that run (" 35: path FMT size")
+# loaded_as CASE LABEL: the format and triangle count cl_modelindexlist gives model 35 in that
+# run (" 35: path FMT triangles"), as "FMT TRIANGLES"
 loaded_as() {
-  sed -n "s#^ *$DP_MODEL_INDEX: $DP_MODEL  *\([A-Za-z0-9]*\)  *[1-9].*#\1#p" "$work/$1/$2/console.log" | head -n1
+  sed -n "s#^ *$DP_MODEL_INDEX: $DP_MODEL  *\([A-Za-z0-9]*\)  *\([1-9][0-9]*\).*#\1 \2#p" "$work/$1/$2/console.log" | head -n1
 }
 
 # --- image measures ---------------------------------------------------------------------------
@@ -408,15 +410,17 @@ for c in $CASES; do
   . "$d/plan.env"
   write_cfg "$c"
   run_engine "$c" A "$d/$A" || { echo "engine_dp: $c: the baseline run failed: cannot judge"; cannot=1; continue; }
-  fa=$(loaded_as "$c" A)
+  read -r fa tri_a < <(loaded_as "$c" A; echo)
   [ "$fa" = "$FMT_A" ] || { echo "engine_dp: $c: the engine did not load the original as $FMT_A (cl_modelindexlist: '${fa:-nothing}'): cannot judge"; cannot=1; continue; }
   if ! awk -v e="EDICT $DP_EDICT:" 'index($0, e) {on = 1; next} on && /^ *$/ {exit} on' "$d/A/console.log" | grep -q '^classname *weapon_info'; then
     echo "engine_dp: edict $DP_EDICT is not the weapon_info entity this script expects (other game data?): cannot judge"; cannot=1; continue
   fi
   run_engine "$c" B "$d/$A" || { echo "engine_dp: $c: the second baseline run failed: cannot judge"; cannot=1; continue; }
   if ! run_engine "$c" R "$d/$R"; then fail "$c: the engine did not finish the run with $R"; continue; fi
-  fr=$(loaded_as "$c" R)
-  [ "$fr" = "$FMT_R" ] || fail "$c: the engine did not load $R as $FMT_R (cl_modelindexlist: '${fr:-nothing}')"
+  read -r fr tri_r < <(loaded_as "$c" R; echo)
+  if [ "$fr" != "$FMT_R" ]; then fail "$c: the engine did not load $R as $FMT_R (cl_modelindexlist: '${fr:-nothing}')"
+  elif [ "$tri_r" != "$tri_a" ]; then fail "$c: the engine has $tri_r triangles in $R, $tri_a in $A"
+  else echo "engine_dp: $c: the engine loaded $A as $fa and $R as $fr, $tri_r triangles each"; fi
   # retromodel's own render of R's frame F from the same camera
   mkdir -p "$d/m"
   for a in "${YAWS[@]}"; do
