@@ -699,15 +699,17 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
         let label = animations
             .get(si)
             .map_or("idle".to_string(), |a| a.name.clone());
-        let mut pending = vec![0..frames.len()];
+        // Frame ranges still to encode, as (start, end).
+        let mut pending = vec![(0, frames.len())];
         let mut pieces = Vec::new();
-        while let Some(r) = pending.pop() {
+        while let Some((start, end)) = pending.pop() {
+            let r = start..end;
             match encode_sequence(&frames[r.clone()], &bones) {
                 Some(anims) => pieces.push((r, anims)),
                 None if r.len() > 1 => {
                     let mid = r.start + r.len() / 2;
-                    pending.push(mid..r.end);
-                    pending.push(r.start..mid);
+                    pending.push((mid, r.end));
+                    pending.push((r.start, mid));
                 }
                 None => {
                     return Err(error(format!(
