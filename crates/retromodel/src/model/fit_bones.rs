@@ -190,10 +190,9 @@ fn track_error(rest: V3, track: &[V3], bone: &[Rigid]) -> f64 {
         .sum()
 }
 
-/// `model` (keyframes, no joints) with at most `max_bones` rigid bones fitted to its
-/// vertex motion (see the module's comment).
-pub fn fit_bones(model: &Model, max_bones: usize) -> FittedBones {
-    let frames = model.frames.len().max(1);
+/// One track (every frame's position) per source vertex of each mesh (seam copies share
+/// theirs), and the track of each mesh vertex.
+fn gather_tracks(model: &Model, frames: usize) -> (Vec<Vec<usize>>, Vec<Vec<V3>>) {
     // One point per source vertex of each mesh: (mesh, vertex) of its first copy.
     let mut point_of: Vec<Vec<usize>> = Vec::with_capacity(model.meshes.len());
     let mut tracks: Vec<Vec<V3>> = Vec::new();
@@ -221,26 +220,26 @@ pub fn fit_bones(model: &Model, max_bones: usize) -> FittedBones {
         }
         point_of.push(map);
     }
+    (point_of, tracks)
+}
+
+/// Squared distance between two whole tracks.
+fn track_dist(tracks: &[Vec<V3>], a: usize, b: usize) -> f64 {
+    tracks[a]
+        .iter()
+        .zip(&tracks[b])
+        .map(|(p, q)| dist2(*p, *q))
+        .sum()
+}
+
+/// Step 1: `k` farthest-point seeds and each track's nearest seed.
+fn seed_clusters(tracks: &[Vec<V3>], k: usize) -> Vec<usize> {
     let n = tracks.len();
-    // One pose: nothing moves, one bone holds it all.
-    let k = if frames == 1 {
-        1
-    } else {
-        max_bones.max(1).min(n.max(1))
-    };
-    let rest: Vec<V3> = tracks.iter().map(|t| t[0]).collect();
-    let track_dist = |a: usize, b: usize| -> f64 {
-        tracks[a]
-            .iter()
-            .zip(&tracks[b])
-            .map(|(p, q)| dist2(*p, *q))
-            .sum()
-    };
     // 1. Farthest-point seeds and nearest-seed clusters.
     let mut assign = vec![0usize; n];
     if n > 0 {
         let mut seeds = vec![0usize];
-        let mut nearest: Vec<f64> = (0..n).map(|i| track_dist(i, 0)).collect();
+        let mut nearest: Vec<f64> = (0..n).map(|i| track_dist(tracks, i, 0)).collect();
         while seeds.len() < k {
             let (far, d) = nearest
                 .iter()
@@ -254,7 +253,7 @@ pub fn fit_bones(model: &Model, max_bones: usize) -> FittedBones {
             let c = seeds.len();
             seeds.push(far);
             for i in 0..n {
-                let d = track_dist(i, far);
+                let d = track_dist(tracks, i, far);
                 if d < nearest[i] {
                     nearest[i] = d;
                     assign[i] = c;
@@ -262,27 +261,45 @@ pub fn fit_bones(model: &Model, max_bones: usize) -> FittedBones {
             }
         }
     }
-    let bones = assign.iter().copied().max().map_or(1, |m| m + 1);
-    // 2. and 3., repeated.
-    let fit_all = |assign: &[usize]| -> Vec<Vec<Rigid>> {
-        let mut members: Vec<Vec<usize>> = vec![Vec::new(); bones];
-        for (i, &b) in assign.iter().enumerate() {
-            members[b].push(i);
-        }
-        members
-            .iter()
-            .map(|m| {
-                let from: Vec<V3> = m.iter().map(|&i| rest[i]).collect();
-                (0..frames)
-                    .map(|f| {
-                        let to: Vec<V3> = m.iter().map(|&i| tracks[i][f]).collect();
-                        fit_rigid(&from, &to)
-                    })
-                    .collect()
-            })
-            .collect()
-    };
-    let mut transforms = fit_all(&assign);
+    assign
+}
+
+/// Step 2: each bone's rigid transform per frame, fitted to its vertices.
+fn fit_all(
+    rest: &[V3],
+    tracks: &[Vec<V3>],
+    assign: &[usize],
+    bones: usize,
+    frames: usize,
+) -> Vec<Vec<Rigid>> {
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); bones];
+    for (i, &b) in assign.iter().enumerate() {
+        members[b].push(i);
+    }
+    members
+        .iter()
+        .map(|m| {
+            let from: Vec<V3> = m.iter().map(|&i| rest[i]).collect();
+            (0..frames)
+                .map(|f| {
+                    let to: Vec<V3> = m.iter().map(|&i| tracks[i][f]).collect();
+                    fit_rigid(&from, &to)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Steps 2 and 3, repeated: the final assignment's transforms.
+fn refine(
+    rest: &[V3],
+    tracks: &[Vec<V3>],
+    assign: &mut [usize],
+    bones: usize,
+    frames: usize,
+) -> Vec<Vec<Rigid>> {
+    let n = tracks.len();
+    let mut transforms = fit_all(rest, tracks, assign, bones, frames);
     for _ in 0..ROUNDS {
         let mut errors = vec![0f64; n];
         let mut changed = false;
@@ -306,7 +323,7 @@ pub fn fit_bones(model: &Model, max_bones: usize) -> FittedBones {
         }
         // Re-seed emptied bones at the vertices followed worst.
         let mut count = vec![0usize; bones];
-        for &b in &assign {
+        for &b in assign.iter() {
             count[b] += 1;
         }
         let mut worst: Vec<usize> = (0..n).collect();
@@ -328,9 +345,28 @@ pub fn fit_bones(model: &Model, max_bones: usize) -> FittedBones {
         if !changed {
             break;
         }
-        transforms = fit_all(&assign);
+        transforms = fit_all(rest, tracks, assign, bones, frames);
     }
 
+    transforms
+}
+
+/// `model` (keyframes, no joints) with at most `max_bones` rigid bones fitted to its
+/// vertex motion (see the module's comment).
+pub fn fit_bones(model: &Model, max_bones: usize) -> FittedBones {
+    let frames = model.frames.len().max(1);
+    let (point_of, tracks) = gather_tracks(model, frames);
+    let n = tracks.len();
+    // One pose: nothing moves, one bone holds it all.
+    let k = if frames == 1 {
+        1
+    } else {
+        max_bones.max(1).min(n.max(1))
+    };
+    let rest: Vec<V3> = tracks.iter().map(|t| t[0]).collect();
+    let mut assign = seed_clusters(&tracks, k);
+    let bones = assign.iter().copied().max().map_or(1, |m| m + 1);
+    let transforms = refine(&rest, &tracks, &mut assign, bones, frames);
     // The skeletal model: each bone a root at its cluster's rest centroid.
     let mut centroid = vec![[0f64; 3]; bones];
     let mut count = vec![0usize; bones];

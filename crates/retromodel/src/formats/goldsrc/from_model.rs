@@ -360,9 +360,21 @@ fn strongest(inf: Option<&crate::model::Influences>) -> (usize, bool) {
     (best.0, shared)
 }
 
-/// The model as a GoldSrc file (see the module's comment).
-pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
-    let mut warnings = Vec::new();
+/// The skeleton as written: the joints (one root bone for a static model), their parents,
+/// the bind pose's channels relative to the parent, and the bind pose the engine builds
+/// from those channels (vertices are stored in its bones' spaces).
+struct Skeleton {
+    joints: Vec<crate::model::Joint>,
+    /// A static model: one root bone, no animation.
+    rigid: bool,
+    parents: Vec<i32>,
+    local_bind: Vec<[f32; 6]>,
+    written_bind: Vec<JointPose>,
+    inverse_bind: Vec<JointPose>,
+}
+
+/// The model's skeleton as GoldSrc bones (see [`Skeleton`]).
+fn skeleton(model: &Model) -> Result<Skeleton> {
     // A model without a skeleton, or a keyframe model of one pose (rigged one joint per
     // vertex on its way here), is static: one root bone, as studiomdl gives a static mesh.
     let still_pose = model.animations.iter().all(|a| a.frames.len() <= 1);
@@ -373,9 +385,11 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
         rotation: [0.0, 0.0, 0.0, 1.0],
     }];
     let rigid = model.joints.is_empty() || (model.joints.len() > MAX_BONES && still_pose);
-    let joints: &[crate::model::Joint] = if rigid { &root } else { &model.joints };
-    let animations: &[crate::model::SkeletalAnimation] =
-        if rigid { &[] } else { &model.animations };
+    let joints: Vec<crate::model::Joint> = if rigid {
+        root.to_vec()
+    } else {
+        model.joints.clone()
+    };
     if joints.len() > MAX_BONES {
         let keyframe = joints.len()
             == model
@@ -421,25 +435,24 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
     );
     let inverse_bind: Vec<JointPose> = written_bind.iter().map(JointPose::inverse).collect();
 
-    // Every sequence's channels per frame and bone.
-    let still = animations.is_empty();
-    let sequences: Vec<Vec<Vec<[f32; 6]>>> = if still {
-        vec![vec![local_bind.clone()]]
-    } else {
-        animations
-            .iter()
-            .map(|a| {
-                a.frames
-                    .iter()
-                    .map(|f| f.iter().map(channels).collect())
-                    .collect()
-            })
-            .collect()
-    };
+    Ok(Skeleton {
+        joints,
+        rigid,
+        parents,
+        local_bind,
+        written_bind,
+        inverse_bind,
+    })
+}
+
+/// The bones, each channel's scale fitted to its largest offset from the default over
+/// every sequence, in 32767 steps.
+fn bone_records(sk: &Skeleton, sequences: &[Vec<Vec<[f32; 6]>>]) -> Vec<Bone> {
+    let (joints, local_bind, parents) = (&sk.joints, &sk.local_bind, &sk.parents);
     // Each bone channel's scale: its largest offset from the default over every sequence in
     // 32767 steps.
     let mut scale = vec![[0f32; 6]; joints.len()];
-    for frames in &sequences {
+    for frames in sequences {
         for f in frames {
             for (b, ch) in f.iter().enumerate().take(joints.len()) {
                 for k in 0..6 {
@@ -451,7 +464,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
             }
         }
     }
-    let bones: Vec<Bone> = joints
+    joints
         .iter()
         .enumerate()
         .map(|(i, j)| Bone {
@@ -462,8 +475,11 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
             value: local_bind[i],
             scale: scale[i].map(|s| if s > 0.0 { s } else { 1.0 / 32767.0 }),
         })
-        .collect();
+        .collect()
+}
 
+/// A texture for each skin with a picture, and each skin's texture.
+fn textures_of(model: &Model, warnings: &mut Vec<String>) -> (Vec<Tex>, Vec<Option<usize>>) {
     // Textures.
     let mut textures: Vec<Tex> = Vec::new();
     let mut skin_texture = vec![None; model.skins.len()];
@@ -477,7 +493,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
             name = format!("skin{i}.bmp");
         }
         used_names.push(name.clone());
-        let mut t = texture(&name, picture, &mut warnings);
+        let mut t = texture(&name, picture, warnings);
         if let Some(e) = model.skin_effects.get(i) {
             if e.additive {
                 t.flags |= NF_ADDITIVE;
@@ -495,17 +511,40 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
         skin_texture[i] = Some(textures.len());
         textures.push(t);
     }
-    let grey = |textures: &mut Vec<Tex>| -> usize {
-        if let Some(i) = textures.iter().position(|t| t.name == "untextured.bmp") {
-            return i;
-        }
-        let px = crate::image::UNTEXTURED;
-        let picture = Image::new(8, 8, Pixels::Rgba8(px.repeat(64)));
-        let mut w = Vec::new();
-        textures.push(texture("untextured.bmp", &picture, &mut w));
-        textures.len() - 1
-    };
+    (textures, skin_texture)
+}
 
+/// The neutral grey texture of untextured meshes (made once).
+fn grey_texture(textures: &mut Vec<Tex>) -> usize {
+    if let Some(i) = textures.iter().position(|t| t.name == "untextured.bmp") {
+        return i;
+    }
+    let px = crate::image::UNTEXTURED;
+    let picture = Image::new(8, 8, Pixels::Rgba8(px.repeat(64)));
+    let mut w = Vec::new();
+    textures.push(texture("untextured.bmp", &picture, &mut w));
+    textures.len() - 1
+}
+
+/// The meshes gathered into sub-models, and what the gathering counted.
+struct Gathered {
+    parts: Vec<Part>,
+    triangles: usize,
+    dropped: usize,
+    shared_vertices: usize,
+    bone_has_vertices: Vec<bool>,
+    bone_boxes: Vec<[[f32; 3]; 2]>,
+}
+
+/// The meshes packed into sub-models within the vertex limit, in bone space, their
+/// corners in texels.
+fn gather_parts(
+    model: &Model,
+    sk: &Skeleton,
+    textures: &mut Vec<Tex>,
+    skin_texture: &[Option<usize>],
+) -> Result<Gathered> {
+    let (joints, rigid, inverse_bind) = (&sk.joints, sk.rigid, &sk.inverse_bind);
     // Body parts: meshes packed into sub-models within the vertex limit.
     let mut parts: Vec<Part> = Vec::new();
     let mut triangles = 0usize;
@@ -522,7 +561,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
             .and_then(|s| skin_texture.get(s).copied().flatten())
         {
             Some(t) => t,
-            None => grey(&mut textures),
+            None => grey_texture(textures),
         };
         let (tw, th) = (textures[tex].width as f32, textures[tex].height as f32);
         let name = if mesh.name.is_empty() {
@@ -602,96 +641,45 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
             corners,
         });
     }
-    if shared_vertices > 0 {
-        warnings.push(format!(
-            "{shared_vertices} vertices follow several joints: GoldSrc binds each vertex to one \
-             bone, its strongest"
-        ));
-    }
-    let mut notes = Vec::new();
-    if dropped > 0 {
-        notes.push(format!(
-            "{dropped} triangles with two corners on one vertex (no area) left out"
-        ));
-    }
-    if triangles > MAX_TRIANGLES {
-        return Err(error(format!(
-            "{triangles} triangles, more than the {MAX_TRIANGLES} a GoldSrc model takes \
-             (MAXSTUDIOTRIANGLES)"
-        )));
-    }
-    if parts.len() > MAX_BODY_PARTS {
-        return Err(error(format!(
-            "{} body parts needed for the meshes (at most {MAX_VERTS} vertices each), more than \
-             the {MAX_BODY_PARTS} GoldSrc takes (MAXSTUDIOBODYPARTS)",
-            parts.len()
-        )));
-    }
-    if textures.len() > MAX_TEXTURES {
-        return Err(error(format!(
-            "{} textures, more than the {MAX_TEXTURES} GoldSrc takes (MAXSTUDIOSKINS)",
-            textures.len()
-        )));
-    }
+    Ok(Gathered {
+        parts,
+        triangles,
+        dropped,
+        shared_vertices,
+        bone_has_vertices,
+        bone_boxes,
+    })
+}
 
-    // The posed bounds of each sequence, and of the bind pose.
-    let mut bind_box = [[f32::MAX; 3], [f32::MIN; 3]];
-    let grow = |bx: &mut [[f32; 3]; 2], p: [f32; 3]| {
-        for k in 0..3 {
-            bx[0][k] = bx[0][k].min(p[k]);
-            bx[1][k] = bx[1][k].max(p[k]);
-        }
-    };
-    for part in &parts {
-        for (p, &b) in part.vertices.iter().zip(&part.vertex_bones) {
-            grow(&mut bind_box, written_bind[b as usize].transform_point(*p));
-        }
+/// Widens box `bx` to hold `p`.
+fn grow(bx: &mut [[f32; 3]; 2], p: [f32; 3]) {
+    for k in 0..3 {
+        bx[0][k] = bx[0][k].min(p[k]);
+        bx[1][k] = bx[1][k].max(p[k]);
     }
-    let finite_box = |bx: [[f32; 3]; 2]| {
-        if bx[0][0] <= bx[1][0] {
-            bx
-        } else {
-            [[0.0; 3]; 2]
-        }
-    };
+}
 
-    // Layout.
-    let mut l = Layout(HEADER_SIZE);
-    let mut h = Header {
-        ident: *super::MAGIC,
-        version: super::VERSION,
-        name: name_field::<64>(&format!("{}.mdl", options.side_file_stem())).0,
-        length: 0,
-        eye_position: model.mdl_extras.map_or([0.0; 3], |e| e.eye_position),
-        min: [0.0; 3],
-        max: [0.0; 3],
-        bbmin: [0.0; 3],
-        bbmax: [0.0; 3],
-        flags: model.mdl_extras.map_or(0, |e| e.flags),
-        fields: [0; 26],
-    };
-    let bind_box = finite_box(bind_box);
-    h.min = bind_box[0];
-    h.max = bind_box[1];
-    h.bbmin = bind_box[0];
-    h.bbmax = bind_box[1];
-    h.fields[0] = bones.len() as i32;
-    h.fields[1] = l.take(bones.len() * BONE_SIZE);
-    h.fields[3] = l.take(0);
-    h.fields[19] = l.take(0);
-    let hitboxes: Vec<Hitbox> = (0..joints.len())
-        .filter(|&b| bone_has_vertices[b])
-        .map(|b| Hitbox {
-            bone: b as i32,
-            group: 0,
-            bbmin: bone_boxes[b][0],
-            bbmax: bone_boxes[b][1],
-        })
-        .collect();
-    h.fields[4] = hitboxes.len() as i32;
-    h.fields[5] = l.take(hitboxes.len() * HITBOX_SIZE);
-    // Each animation's channel words; one whose values lie further from its first bone's
-    // record than a 16-bit offset reaches is cut into parts, each its own sequence.
+/// The box, or zeros when nothing widened it.
+fn finite_box(bx: [[f32; 3]; 2]) -> [[f32; 3]; 2] {
+    if bx[0][0] <= bx[1][0] {
+        bx
+    } else {
+        [[0.0; 3]; 2]
+    }
+}
+
+/// A sequence to write: its label, the animation it comes from, its frames there and its
+/// channel records.
+type Piece = (String, usize, std::ops::Range<usize>, Vec<BoneAnim>);
+
+/// Each animation's channel records; one whose values lie further from its first bone's
+/// record than a 16-bit offset reaches is cut into parts, each its own sequence.
+fn split_sequences(
+    sequences: &[Vec<Vec<[f32; 6]>>],
+    animations: &[crate::model::SkeletalAnimation],
+    bones: &[Bone],
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Piece>> {
     let mut parts_of_sequences: Vec<(String, usize, std::ops::Range<usize>, Vec<BoneAnim>)> =
         Vec::new();
     let mut split = Vec::new();
@@ -704,7 +692,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
         let mut pieces = Vec::new();
         while let Some((start, end)) = pending.pop() {
             let r = start..end;
-            match encode_sequence(&frames[r.clone()], &bones) {
+            match encode_sequence(&frames[r.clone()], bones) {
                 Some(anims) => pieces.push((r, anims)),
                 None if r.len() > 1 => {
                     let mid = r.start + r.len() / 2;
@@ -738,8 +726,20 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
             split.join(", ")
         ));
     }
-    let mut seqs = Vec::with_capacity(parts_of_sequences.len());
-    for (label, si, range, anims) in parts_of_sequences {
+    Ok(parts_of_sequences)
+}
+
+/// The sequence records of the pieces: rate, loop flag, events and posed bounds.
+fn sequence_records(
+    model: &Model,
+    animations: &[crate::model::SkeletalAnimation],
+    sequences: &[Vec<Vec<[f32; 6]>>],
+    pieces: Vec<Piece>,
+    parents: &[i32],
+    parts: &[Part],
+) -> Vec<Sequence> {
+    let mut seqs = Vec::with_capacity(pieces.len());
+    for (label, si, range, anims) in pieces {
         let frames = &sequences[si][range.clone()];
         let anim = animations.get(si);
         let events: Vec<Event> = model
@@ -761,8 +761,8 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
         let mut bx = [[f32::MAX; 3], [f32::MIN; 3]];
         for f in frames {
             let locals: Vec<JointPose> = f.iter().map(pose_of).collect();
-            let world = to_world(&parents, &locals);
-            for part in &parts {
+            let world = to_world(parents, &locals);
+            for part in parts {
                 for (p, &b) in part.vertices.iter().zip(&part.vertex_bones) {
                     grow(&mut bx, world[b as usize].transform_point(*p));
                 }
@@ -804,6 +804,21 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
             anims,
         });
     }
+    seqs
+}
+
+/// Everything placed at its offset after the header `h`.
+#[allow(clippy::too_many_arguments)] // the parts of one file, each made by its own step
+fn lay_out(
+    mut h: Header,
+    mut l: Layout,
+    bones: Vec<Bone>,
+    hitboxes: Vec<Hitbox>,
+    mut seqs: Vec<Sequence>,
+    parts: Vec<Part>,
+    textures: Vec<Tex>,
+    written_bind: &[JointPose],
+) -> File<'static> {
     h.fields[6] = seqs.len() as i32;
     h.fields[7] = l.take(seqs.len() * SEQUENCE_SIZE);
     for q in &mut seqs {
@@ -929,6 +944,120 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
         transitions: Cow::Borrowed(&[]),
         gaps: Vec::new(),
     };
+    file
+}
+
+/// The model as a GoldSrc file (see the module's comment).
+pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
+    let mut warnings = Vec::new();
+    let sk = skeleton(model)?;
+    let animations: &[crate::model::SkeletalAnimation] =
+        if sk.rigid { &[] } else { &model.animations };
+    // Every sequence's channels per frame and bone.
+    let still = animations.is_empty();
+    let sequences: Vec<Vec<Vec<[f32; 6]>>> = if still {
+        vec![vec![sk.local_bind.clone()]]
+    } else {
+        animations
+            .iter()
+            .map(|a| {
+                a.frames
+                    .iter()
+                    .map(|f| f.iter().map(channels).collect())
+                    .collect()
+            })
+            .collect()
+    };
+    let bones = bone_records(&sk, &sequences);
+    let (mut textures, skin_texture) = textures_of(model, &mut warnings);
+    let g = gather_parts(model, &sk, &mut textures, &skin_texture)?;
+    if g.shared_vertices > 0 {
+        warnings.push(format!(
+            "{} vertices follow several joints: GoldSrc binds each vertex to one \
+             bone, its strongest",
+            g.shared_vertices
+        ));
+    }
+    let mut notes = Vec::new();
+    if g.dropped > 0 {
+        notes.push(format!(
+            "{} triangles with two corners on one vertex (no area) left out",
+            g.dropped
+        ));
+    }
+    let triangles = g.triangles;
+    if triangles > MAX_TRIANGLES {
+        return Err(error(format!(
+            "{triangles} triangles, more than the {MAX_TRIANGLES} a GoldSrc model takes \
+             (MAXSTUDIOTRIANGLES)"
+        )));
+    }
+    if g.parts.len() > MAX_BODY_PARTS {
+        return Err(error(format!(
+            "{} body parts needed for the meshes (at most {MAX_VERTS} vertices each), more than \
+             the {MAX_BODY_PARTS} GoldSrc takes (MAXSTUDIOBODYPARTS)",
+            g.parts.len()
+        )));
+    }
+    if textures.len() > MAX_TEXTURES {
+        return Err(error(format!(
+            "{} textures, more than the {MAX_TEXTURES} GoldSrc takes (MAXSTUDIOSKINS)",
+            textures.len()
+        )));
+    }
+
+    // The bounds of the bind pose.
+    let mut bind_box = [[f32::MAX; 3], [f32::MIN; 3]];
+    for part in &g.parts {
+        for (p, &b) in part.vertices.iter().zip(&part.vertex_bones) {
+            grow(
+                &mut bind_box,
+                sk.written_bind[b as usize].transform_point(*p),
+            );
+        }
+    }
+    let bind_box = finite_box(bind_box);
+    let mut l = Layout(HEADER_SIZE);
+    let mut h = Header {
+        ident: *super::MAGIC,
+        version: super::VERSION,
+        name: name_field::<64>(&format!("{}.mdl", options.side_file_stem())).0,
+        length: 0,
+        eye_position: model.mdl_extras.map_or([0.0; 3], |e| e.eye_position),
+        min: bind_box[0],
+        max: bind_box[1],
+        bbmin: bind_box[0],
+        bbmax: bind_box[1],
+        flags: model.mdl_extras.map_or(0, |e| e.flags),
+        fields: [0; 26],
+    };
+    h.fields[0] = bones.len() as i32;
+    h.fields[1] = l.take(bones.len() * BONE_SIZE);
+    h.fields[3] = l.take(0);
+    h.fields[19] = l.take(0);
+    let hitboxes: Vec<Hitbox> = (0..sk.joints.len())
+        .filter(|&b| g.bone_has_vertices[b])
+        .map(|b| Hitbox {
+            bone: b as i32,
+            group: 0,
+            bbmin: g.bone_boxes[b][0],
+            bbmax: g.bone_boxes[b][1],
+        })
+        .collect();
+    h.fields[4] = hitboxes.len() as i32;
+    h.fields[5] = l.take(hitboxes.len() * HITBOX_SIZE);
+    let pieces = split_sequences(&sequences, animations, &bones, &mut warnings)?;
+    let seqs = sequence_records(model, animations, &sequences, pieces, &sk.parents, &g.parts);
+    let file = lay_out(
+        h,
+        l,
+        bones,
+        hitboxes,
+        seqs,
+        g.parts,
+        textures,
+        &sk.written_bind,
+    );
     let mut bytes = file.write();
     bytes.resize(file.header.length as usize, 0);
     Ok(Output {
