@@ -2,7 +2,9 @@
 # Runs every fuzz target for SECONDS (default 20) from the registry's seeds, with the memory
 # limits of FUZZING.md; fails on any finding. `bash .ci/fuzz.sh 3600 codec_md2` runs one
 # target for an hour. New corpus entries go to fuzz/corpus/<target>/ (not committed);
-# findings to fuzz/artifacts/<target>/. FUZZ_RUNS=2100000 bounds each target by executions.
+# findings to fuzz/artifacts/<target>/. FUZZ_RUNS=2100000 bounds each target by executions;
+# FUZZ_TIMEOUT=60 (default 10 s) lets a campaign run niced beside builds without starvation
+# passing for a hang.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-20}"
@@ -24,7 +26,7 @@ for t in "${targets[@]}"; do
   set +e
   cargo +nightly fuzz run -s none -a -O "$t" "corpus/$t" "seeds/$t" -- \
     -max_total_time="$secs" -max_len=65536 -rss_limit_mb=160 -malloc_limit_mb=65 \
-    -timeout=10 -print_final_stats=1 -artifact_prefix="artifacts/$t/" "${extra[@]}" > "target/$t.log" 2>&1
+    -timeout="${FUZZ_TIMEOUT:-10}" -print_final_stats=1 -artifact_prefix="artifacts/$t/" "${extra[@]}" > "target/$t.log" 2>&1
   rc=$?
   set -e
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "target/$t.log" | grep -o '[0-9]*$' || echo 0)
