@@ -101,17 +101,12 @@ BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
 CORPUS="$(cd "$CORPUS" && pwd)"
 if [ -n "${ENGINE_DP_CASES:-}" ]; then CASES="$ENGINE_DP_CASES"; elif [ $smoke = 1 ]; then CASES=md3_mdl; else CASES="$ALL_CASES"; fi
 for c in $CASES; do case " $ALL_CASES " in *" $c "*) ;; *) echo "engine_dp: unknown case $c (cases: $ALL_CASES)" >&2; exit 2 ;; esac; done
+ENGINE_TAG=engine_dp
+# shellcheck source=.ci/engine_common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/engine_common.sh"
 t_start=$(date +%s.%N)
-elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/engine_dp.XXXXXX")"
-XVFB_PID=""
-cleanup() {
-  if [ -n "$XVFB_PID" ]; then kill "$XVFB_PID" 2>/dev/null || true; wait "$XVFB_PID" 2>/dev/null || true; fi
-  [ -n "${ENGINE_DP_KEEP_WORK:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 2' INT TERM
+engine_workdir ENGINE_DP_KEEP_WORK
 
 # --- tools -------------------------------------------------------------------------------
 need=()
@@ -121,12 +116,7 @@ command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
 command -v compare >/dev/null 2>&1 || need+=(imagemagick)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
-  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo -n"
-  echo "engine_dp: apt-get install ${need[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 ||
-    { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq "${need[@]}" >/dev/null; } ||
-    { echo "engine_dp: could not install ${need[*]}" >&2; exit 2; }
+  apt_install "${need[@]}"
   [ -x "$DP" ] && [ -f "$NEXUIZ_BASEDIR/data/data.pk3" ] || { echo "engine_dp: $DP or nexuiz-data still missing" >&2; exit 2; }
 fi
 
@@ -277,12 +267,7 @@ PY
 }
 
 # --- Xvfb on a free display (Xvfb picks it: -displayfd) ---------------------------------
-Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
-XVFB_PID=$!
-for _ in $(seq 100); do [ -s "$work/display" ] && break; kill -0 "$XVFB_PID" 2>/dev/null || break; sleep 0.1; done
-[ -s "$work/display" ] || { echo "engine_dp: Xvfb did not start:" >&2; cat "$work/xvfb.log" >&2; exit 2; }
-DISPLAY=":$(head -n1 "$work/display")"
-export DISPLAY
+start_xvfb
 
 # write_cfg CASE: shot.cfg (the same for A, B and R of a case) and autoexec.cfg
 write_cfg() {

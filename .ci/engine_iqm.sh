@@ -92,27 +92,13 @@ REWR="$2"
 for f in "$ORIG" "$REWR"; do [ -f "$f" ] || { echo "engine_iqm: $f not found" >&2; exit 2; }; done
 ORIG="$(cd "$(dirname "$ORIG")" && pwd)/$(basename "$ORIG")"
 REWR="$(cd "$(dirname "$REWR")" && pwd)/$(basename "$REWR")"
+ENGINE_TAG=engine_iqm
+# shellcheck source=.ci/engine_common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/engine_common.sh"
 t_start=$(date +%s.%N)
-elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/engine_iqm.XXXXXX")"
-XVFB_PID=""
-cleanup() {
-  if [ -n "$XVFB_PID" ]; then kill "$XVFB_PID" 2>/dev/null || true; wait "$XVFB_PID" 2>/dev/null || true; fi
-  [ -n "${ENGINE_IQM_KEEP_WORK:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 2' INT TERM
+engine_workdir ENGINE_IQM_KEEP_WORK
 
-# apt_install PACKAGE...: as root (or sudo -n), quietly; exit 2 when it fails
-apt_install() {
-  local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo -n"
-  echo "engine_iqm: apt-get install $*"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get install -y -qq "$@" >/dev/null 2>&1 ||
-    { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq "$@" >/dev/null; } ||
-    { echo "engine_iqm: could not install $*" >&2; exit 2; }
-}
 command -v python3 >/dev/null 2>&1 || apt_install python3
 
 # --- the two files: header summary, engine, framing, frame K, textures ---------------------
@@ -361,11 +347,7 @@ CFG
 fi
 
 # --- Xvfb on a free display (Xvfb picks it: -displayfd) ---------------------------------
-Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
-XVFB_PID=$!
-for _ in $(seq 100); do [ -s "$work/display" ] && break; kill -0 "$XVFB_PID" 2>/dev/null || break; sleep 0.1; done
-[ -s "$work/display" ] || { echo "engine_iqm: Xvfb did not start:" >&2; cat "$work/xvfb.log" >&2; exit 2; }
-export DISPLAY=":$(head -n1 "$work/display")"
+start_xvfb
 
 # --- one engine run: run_engine LABEL IQM ------------------------------------------------
 game_dir() { if [ "$ENGINE" = ioquake3 ]; then echo "$work/$1/baseoa"; else echo "$work/$1/data"; fi; }

@@ -65,8 +65,10 @@ NAME="${2:-sarge}"
 [ -f "$PK3" ] || { echo "engine_md3: $PK3 not found" >&2; exit 2; }
 PK3="$(cd "$(dirname "$PK3")" && pwd)/$(basename "$PK3")"
 case "$NAME" in *[!A-Za-z0-9_-]*|"") echo "engine_md3: bad player name '$NAME'" >&2; exit 2 ;; esac
+ENGINE_TAG=engine_md3
+# shellcheck source=.ci/engine_common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/engine_common.sh"
 t_start=$(date +%s.%N)
-elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 
 # --- tools -------------------------------------------------------------------------------
 need=()
@@ -75,24 +77,12 @@ command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
 command -v compare >/dev/null 2>&1 || need+=(imagemagick)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
-  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo -n"
-  echo "engine_md3: apt-get install ${need[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 ||
-    { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq "${need[@]}" >/dev/null; } ||
-    { echo "engine_md3: could not install ${need[*]}" >&2; exit 2; }
+  apt_install "${need[@]}"
   [ -x "$ENGINE" ] || { echo "engine_md3: $ENGINE still missing" >&2; exit 2; }
 fi
 
 # --- the pk3: a zip with models/players/NAME/*.md3 --------------------------------------
-work="$(mktemp -d "${TMPDIR:-/tmp}/engine_md3.XXXXXX")"
-XVFB_PID=""
-cleanup() {
-  if [ -n "$XVFB_PID" ]; then kill "$XVFB_PID" 2>/dev/null || true; wait "$XVFB_PID" 2>/dev/null || true; fi
-  [ -n "${ENGINE_MD3_KEEP_WORK:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 2' INT TERM
+engine_workdir ENGINE_MD3_KEEP_WORK
 
 if ! python3 - "$PK3" "$NAME" >"$work/pk3_md3.txt" <<'PY'
 import sys, zipfile
@@ -149,11 +139,7 @@ CFG
 } >"$work/shot.cfg"
 
 # --- Xvfb on a free display (Xvfb picks it: -displayfd) ---------------------------------
-Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
-XVFB_PID=$!
-for _ in $(seq 100); do [ -s "$work/display" ] && break; kill -0 "$XVFB_PID" 2>/dev/null || break; sleep 0.1; done
-[ -s "$work/display" ] || { echo "engine_md3: Xvfb did not start:" >&2; cat "$work/xvfb.log" >&2; exit 2; }
-export DISPLAY=":$(head -n1 "$work/display")"
+start_xvfb
 
 # --- one engine run: run_engine LABEL [PK3] ------------------------------------------------
 run_engine() {
