@@ -433,6 +433,46 @@ fn resolver_finds_side_files_in_the_model_folder_and_from_the_root() {
 }
 
 #[test]
+fn a_bare_name_is_found_beside_the_model_before_the_root() {
+    // the web page's case: a loose picture at the top of the tree and the model's own in its
+    // archive folder (an MD2's `.body03a`); the one beside the model wins
+    let archive = vfs::zip::write(&[
+        ("body03a.jpg", b"loose", true),
+        ("models/civilians/female/head.md2", b"model", true),
+        ("models/civilians/female/body03a.jpg", b"beside", true),
+        ("models/civilians/other.jpg", b"parent", true),
+        ("other.jpg", b"root", true),
+        ("only_root.jpg", b"root only", true),
+    ])
+    .unwrap();
+    let mut fs = GameFs::new(&Limits::default());
+    fs.add_archive(
+        "a.pk3",
+        vfs::open_bytes(archive, &Limits::default()).unwrap(),
+    );
+    let r = GameFsResolver::new(&fs, "models/civilians/female/head.md2");
+    assert_eq!(r.load("body03a.jpg").as_deref(), Some(&b"beside"[..]));
+    assert_eq!(r.load(".body03a.jpg").as_deref(), Some(&b"beside"[..]));
+    // a game path reads as given
+    assert_eq!(
+        r.load("models/civilians/female/body03a.jpg").as_deref(),
+        Some(&b"beside"[..])
+    );
+    // not beside: the parent folder, then the root
+    assert_eq!(r.load("other.jpg").as_deref(), Some(&b"parent"[..]));
+    assert_eq!(r.load("only_root.jpg").as_deref(), Some(&b"root only"[..]));
+    assert_eq!(
+        r.candidates("body03a.jpg"),
+        [
+            "models/civilians/female/body03a.jpg",
+            "models/civilians/body03a.jpg",
+            "models/body03a.jpg",
+            "body03a.jpg"
+        ]
+    );
+}
+
+#[test]
 fn corpus_openarena_pk3_matches_its_header_row() {
     let Some(corpus) = common::corpus_dir() else {
         return;

@@ -716,7 +716,9 @@ fn walk_dir(dir: &Path, prefix: &str, out: &mut Vec<(String, u64)>) {
 /// Side files for a model inside a [`GameFs`], found as the engines find them: a game path
 /// (`models/monsters/tank/skin.pcx`) from the root of the tree, then from the model's folder
 /// and up to four of its parents, then by its file name in the model's folder (a leading `.`
-/// dropped, for UFO:AI's `.body`). [`Resolver::list`] lists the model's folder.
+/// dropped, for UFO:AI's `.body`). A bare file name (no folder) is looked for in the model's
+/// folder first, then its parents, then the root: a loose `body.jpg` at the top of the tree does not stand in for the
+/// `models/x/body.jpg` beside the model. [`Resolver::list`] lists the model's folder.
 pub struct GameFsResolver<'a> {
     fs: &'a GameFs,
     dir: String,
@@ -764,12 +766,22 @@ impl<'a> GameFsResolver<'a> {
             }
         }
         if let Some(file) = file {
-            out.push(if self.dir.is_empty() {
+            let beside = if self.dir.is_empty() {
                 file
             } else {
                 format!("{}/{file}", self.dir)
-            });
+            };
+            // a bare name: beside the model, then its parents, then the root of the tree
+            let bare = out.first().is_some_and(|r| !r.contains('/'));
+            if bare {
+                out.retain(|p| *p != beside);
+                out.rotate_left(1);
+                out.insert(0, beside);
+            } else {
+                out.push(beside);
+            }
         }
+        out.dedup();
         out
     }
 }
