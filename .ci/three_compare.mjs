@@ -2,6 +2,10 @@
 // morph targets, dequantisation in the node transform) with the poses of the float one.
 // Loads both (textures dropped: node has no image decoder) and compares every morph pose's
 // world positions; fails when they differ by more than TOLERANCE or the pose counts differ.
+// meshopt-compressed files (issue 43) load through meshoptimizer's MeshoptDecoder; as
+// `--compress` welds and reorders vertices, meshes are compared by their `_SOURCE_VERTEX`
+// when both files have it (the file vertex each glTF vertex came from: every
+// glTF vertex of one file vertex must be where the other file puts that file vertex).
 //
 // Usage: node .ci/three_compare.mjs FLOAT.glb QUANTISED.glb TOLERANCE   (three under NODE_PATH)
 import fs from "fs";
@@ -22,8 +26,16 @@ function strip(buf) {
   const out = Buffer.concat([head, js, rest]);
   return out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength);
 }
+let decoder = null;
+try {
+  decoder = (await import(path.resolve(modules, "meshoptimizer/meshopt_decoder.mjs"))).MeshoptDecoder;
+} catch (e) {
+  // Without meshoptimizer only uncompressed files load.
+}
 function load(path) {
-  return new Promise((res, rej) => new GLTFLoader().parse(strip(fs.readFileSync(path)), "", res, rej));
+  const loader = new GLTFLoader();
+  if (decoder) loader.setMeshoptDecoder(decoder);
+  return new Promise((res, rej) => loader.parse(strip(fs.readFileSync(path)), "", res, rej));
 }
 function poses(gltf) {
   gltf.scene.updateMatrixWorld(true);
@@ -31,6 +43,7 @@ function poses(gltf) {
   gltf.scene.traverse((o) => {
     if (!o.isMesh) return;
     const g = o.geometry, p = g.attributes.position, t = g.morphAttributes.position || [];
+    const source = g.attributes._source_vertex;
     const rel = g.morphTargetsRelative;
     const v = new THREE.Vector3(), d = new THREE.Vector3();
     for (let k = -1; k < t.length; k++) {
@@ -40,6 +53,7 @@ function poses(gltf) {
         if (k >= 0) { d.fromBufferAttribute(t[k], i); if (rel) v.add(d); else v.copy(d); }
         v.applyMatrix4(o.matrixWorld); pose.push(v.toArray());
       }
+      pose.source = source ? Array.from({ length: p.count }, (_, i) => source.getX(i)) : null;
       out.push(pose);
     }
   });
@@ -49,6 +63,17 @@ const [a, b] = await Promise.all([load(process.argv[2]), load(process.argv[3])])
 const pa = poses(a), pb = poses(b);
 let worst = pa.length === pb.length ? 0 : Infinity;
 for (let k = 0; k < Math.min(pa.length, pb.length); k++) {
+  if (pa[k].source && pb[k].source) {
+    // Welded: where the first file puts each file vertex, against every vertex of the second.
+    const at = new Map();
+    pa[k].forEach((q, i) => at.set(pa[k].source[i], q));
+    pb[k].forEach((q, i) => {
+      const r = at.get(pb[k].source[i]);
+      if (!r) worst = Infinity;
+      else for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(q[c] - r[c]));
+    });
+    continue;
+  }
   if (pa[k].length !== pb[k].length) worst = Infinity;
   for (let i = 0; i < Math.min(pa[k].length, pb[k].length); i++)
     for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(pa[k][i][c] - pb[k][i][c]));

@@ -163,7 +163,8 @@ pub struct Args {
     no_quantize: bool,
     /// glTF: meshopt-compressed buffer views on top of --quantize (which it implies):
     /// vertex and animation data through meshopt's vertex codec, triangles through its
-    /// triangle codec, base normals octahedral-filtered (within 0.0002 radian). --compress
+    /// triangle codec, base normals octahedral-filtered (the fewest bits within 0.01 radian),
+    /// vertices welded and reordered for the codecs. --compress
     /// (or --compress=ext) writes EXT_meshopt_compression, which three.js, Babylon.js
     /// and gltfpack read; --compress=khr writes KHR_meshopt_compression. The
     /// file requires the extension (no uncompressed fallback data).

@@ -620,7 +620,14 @@ impl Builder<'_> {
         if let Some(a) = self.packed.shared.get(&key) {
             return [a[0], a[1]];
         }
-        let out = match quantize::layout(position, normal) {
+        // Compressed, zeros cost next to nothing in a vertex buffer and sparse values (of
+        // mixed sizes, in one view) compress badly: every target with data is dense.
+        let layout = match quantize::layout(position, normal) {
+            l @ Layout::Zero => l,
+            _ if self.options.compress != crate::options::Compress::None => Layout::Dense,
+            l => l,
+        };
+        let out = match layout {
             Layout::Zero => {
                 let a = self.sparse_columns(&[(position, true), (normal, false)], &[]);
                 [a[0], a[1]]

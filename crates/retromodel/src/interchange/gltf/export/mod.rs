@@ -114,6 +114,7 @@ mod camera;
 mod compress;
 mod material;
 mod mesh;
+mod optimize;
 mod quantize;
 mod skeleton;
 mod space;
@@ -455,6 +456,14 @@ fn build(model: &Model, options: &GltfOptions, placement: Placement) -> Result<B
     model
         .validate()
         .map_err(|e| Error::new(FORMAT, e.kind, e.message, Location::None))?;
+    // meshopt compression: welded and reordered meshes compress smaller.
+    let optimized;
+    let model = if options.compress == crate::options::Compress::None {
+        model
+    } else {
+        optimized = optimize::model(model);
+        &optimized
+    };
     let mut b = Builder {
         model,
         options,

@@ -26,7 +26,8 @@
 //!   it imports: the half-percent length error of a `BYTE` normal shows there as shading
 //!   off by degrees); each target takes the first of normalised `BYTE`, normalised `SHORT`
 //!   and `FLOAT` that keeps every morphed normal within [`NORMAL_TOLERANCE`] of the model's
-//!   (a base normal along an axis that flips to the other side has no such `λ`: `FLOAT`).
+//!   (a base normal along an axis that flips to the other side has no such `λ`: `FLOAT`,
+//!   rounded to multiples of 2^-10 so that they compress).
 //!   A normal that the base already points within the tolerance of gets a zero delta.
 //! - **Texture coordinates** all within `[0, 1]` are normalised `UNSIGNED_SHORT`s, rounded
 //!   up (a coordinate on a texel's corner, as MD2 stores them, stays in its texel); others
@@ -39,6 +40,10 @@ use crate::math::det;
 /// under half the 1.4° step of MD3's latitude/longitude normals, the finest normals of the
 /// sources (Quake's 162 directions are much further apart).
 pub(super) const NORMAL_TOLERANCE: f64 = 0.01;
+
+/// The spacing float normal deltas are rounded to (a few bits of mantissa: they compress,
+/// and stay about 0.001 radian from exact).
+const FLOAT_DELTA_GRID: f64 = 1.0 / 1024.0;
 
 /// Most grid steps a mesh spans per axis (an `UNSIGNED_SHORT`).
 const SPAN: f64 = 65535.0;
@@ -481,10 +486,11 @@ impl Normals {
     }
 
     /// The base normals of [`Normals::base`] for meshopt compression: when they are
-    /// `SHORT`s, the OCTAHEDRAL filter's 16-bit input for the same directions (the last
-    /// value: those bytes) and the column of what the filter decodes it to, with its
-    /// decoded vectors and largest angle; else, or when that strays past
-    /// [`NORMAL_TOLERANCE`], `base` as it is.
+    /// `SHORT`s, the OCTAHEDRAL filter's 16-bit input for the same directions with the
+    /// fewest bits of precision (8 to 16) that keep them within [`NORMAL_TOLERANCE`] (the
+    /// last value: those bytes) and the column of what the filter decodes it to, with its
+    /// decoded vectors and largest angle; else, or when even 16 bits stray past the
+    /// tolerance, `base` as it is.
     #[allow(clippy::type_complexity)]
     pub fn octahedral(
         &self,
@@ -503,35 +509,40 @@ impl Normals {
                 [s[0] as f32, s[1] as f32, s[2] as f32, 0.0]
             })
             .collect();
-        let Ok(filtered) = meshopt::encode_filter_octahedral(&vectors, 8, 16) else {
-            return keep(base);
-        };
-        let mut bytes = filtered.clone();
-        if meshopt::filter_octahedral(&mut bytes, 8).is_err() {
-            return keep(base);
+        // The fewest bits of octahedral coordinates (8 to 16: fewer bits compress better)
+        // that keep every normal within the tolerance.
+        for bits in 8..=16 {
+            let Ok(filtered) = meshopt::encode_filter_octahedral(&vectors, 8, bits) else {
+                return keep(base);
+            };
+            let mut bytes = filtered.clone();
+            if meshopt::filter_octahedral(&mut bytes, 8).is_err() {
+                return keep(base);
+            }
+            let rows: Vec<[i32; 3]> = bytes
+                .chunks_exact(8)
+                .map(|e| [0, 1, 2].map(|k| i32::from(i16::from_le_bytes([e[2 * k], e[2 * k + 1]]))))
+                .collect();
+            let decoded: Vec<[f64; 3]> = rows
+                .iter()
+                .map(|r| r.map(|c| Component::I16.unit(c)))
+                .collect();
+            let off = decoded
+                .iter()
+                .zip(normals)
+                .map(|(&d, &n)| self.error(d, n))
+                .fold(0.0, f64::max);
+            if off > NORMAL_TOLERANCE {
+                continue;
+            }
+            let column = Column {
+                component: Component::I16,
+                normalized: true,
+                rows: Rows::Int(rows),
+            };
+            return (column, decoded, off, Some(filtered));
         }
-        let rows: Vec<[i32; 3]> = bytes
-            .chunks_exact(8)
-            .map(|e| [0, 1, 2].map(|k| i32::from(i16::from_le_bytes([e[2 * k], e[2 * k + 1]]))))
-            .collect();
-        let decoded: Vec<[f64; 3]> = rows
-            .iter()
-            .map(|r| r.map(|c| Component::I16.unit(c)))
-            .collect();
-        let off = decoded
-            .iter()
-            .zip(normals)
-            .map(|(&d, &n)| self.error(d, n))
-            .fold(0.0, f64::max);
-        if off > NORMAL_TOLERANCE {
-            return keep(base);
-        }
-        let column = Column {
-            component: Component::I16,
-            normalized: true,
-            rows: Rows::Int(rows),
-        };
-        (column, decoded, off, Some(filtered))
+        keep(base)
     }
 
     /// The normal deltas of one pose against the decoded base normals `base`: the first of
@@ -573,23 +584,39 @@ impl Normals {
             };
             return (column, worst);
         }
-        let mut worst = 0.0f64;
-        let rows = base
-            .iter()
-            .zip(wanted)
-            .map(|(&b, &n)| {
-                let already = self.error(b, n);
-                if already <= NORMAL_TOLERANCE {
-                    worst = worst.max(already);
-                    return [0.0; 3];
-                }
-                let s = self.stored(n);
-                let d: [f32; 3] = std::array::from_fn(|k| (s[k] - b[k]) as f32);
-                let got: [f64; 3] = std::array::from_fn(|k| b[k] + f64::from(d[k]));
-                worst = worst.max(self.error(got, n));
-                d
-            })
-            .collect();
+        // Floats on a grid of 2^-10 (short mantissas, which compress), unless that strays
+        // past the tolerance; then exact.
+        let floats = |grid: f64| {
+            let mut worst = 0.0f64;
+            let rows: Vec<[f32; 3]> = base
+                .iter()
+                .zip(wanted)
+                .map(|(&b, &n)| {
+                    let already = self.error(b, n);
+                    if already <= NORMAL_TOLERANCE {
+                        worst = worst.max(already);
+                        return [0.0; 3];
+                    }
+                    let s = self.stored(n);
+                    let d: [f32; 3] = std::array::from_fn(|k| {
+                        let d = s[k] - b[k];
+                        (if grid > 0.0 {
+                            (d / grid).round() * grid
+                        } else {
+                            d
+                        }) as f32
+                    });
+                    let got: [f64; 3] = std::array::from_fn(|k| b[k] + f64::from(d[k]));
+                    worst = worst.max(self.error(got, n));
+                    d
+                })
+                .collect();
+            (rows, worst)
+        };
+        let (rows, worst) = match floats(FLOAT_DELTA_GRID) {
+            r if r.1 <= NORMAL_TOLERANCE => r,
+            _ => floats(0.0),
+        };
         let column = Column {
             component: Component::F32,
             normalized: false,
