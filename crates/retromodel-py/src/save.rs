@@ -39,6 +39,7 @@ pub struct SaveOptions {
     frames: String,
     filter: String,
     rerelease: bool,
+    bones: Option<usize>,
 }
 
 impl SaveOptions {
@@ -73,6 +74,7 @@ impl SaveOptions {
             frames: self.frames.parse().map_err(|e| word("frames", e))?,
             filter: self.filter.parse().map_err(|e| word("filter", e))?,
             rerelease: self.rerelease,
+            bones: self.bones,
         })
     }
 }

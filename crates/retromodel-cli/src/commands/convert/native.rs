@@ -33,6 +33,7 @@ pub(super) fn save_options(args: &Args) -> SaveOptions {
         frames: args.frames,
         filter: args.filter,
         rerelease: args.rerelease,
+        bones: args.bones.map(|n| n as usize),
     }
 }
 

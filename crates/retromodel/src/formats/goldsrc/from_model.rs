@@ -5,8 +5,9 @@
 //! - **Bones**: the model's joints (at most `MAXSTUDIOBONES`, 128), each bone's default
 //!   values its bind pose relative to its parent, the angles those `AngleQuaternion` turns
 //!   back into the joint's rotation ([`quaternion_angles`]). A keyframe model reaches the
-//!   writer rigged one joint per vertex (`Fit::skeleton`), which is more bones than GoldSrc
-//!   takes unless the model is tiny: the error says so.
+//!   writer with rigid bones fitted to its motion (`Fit::max_joints`), a skeletal one with
+//!   more than 128 joints merged down when `--bones N` asks (`crate::model::merge_joints`);
+//!   more is an error naming the limit.
 //! - **Vertices**: GoldSrc binds each vertex to one bone; a vertex weighted to several
 //!   joints follows its strongest (a warning counts them). Vertices and normals are stored
 //!   in their bone's bind space, each kept once per sub-model (texture coordinates are per
@@ -391,21 +392,10 @@ fn skeleton(model: &Model) -> Result<Skeleton> {
         model.joints.clone()
     };
     if joints.len() > MAX_BONES {
-        let keyframe = joints.len()
-            == model
-                .meshes
-                .iter()
-                .map(|m| m.positions.len())
-                .sum::<usize>();
         return Err(error(format!(
-            "{} bones, more than the {MAX_BONES} GoldSrc takes (MAXSTUDIOBONES){}",
-            joints.len(),
-            if keyframe {
-                ": a keyframe model is rigged one bone per vertex, and fitting fewer bones to \
-                 its vertex motion is not supported yet"
-            } else {
-                ""
-            }
+            "{} bones, more than the {MAX_BONES} GoldSrc takes (MAXSTUDIOBONES): --bones N \
+             merges the least important joints into their parents (the shape error reported)",
+            joints.len()
         )));
     }
     let parents: Vec<i32> = joints
