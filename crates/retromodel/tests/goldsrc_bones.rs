@@ -243,3 +243,57 @@ fn keyframe_models_get_n_fitted_bones() {
     let rig = registry::write_model(&model, md5, &with_bones(None)).unwrap();
     assert!(String::from_utf8_lossy(&rig.bytes).contains(&format!("numJoints {}", vertices + 1)));
 }
+
+/// Skin families: a corpus keyframe model with several skins (its meshes on skin 0) gets a
+/// family per skin, family k showing skin k; read back, the same skins.
+#[test]
+fn alternative_skins_become_skin_families() {
+    let Some(dir) = common::corpus("GoldSrc skin families") else {
+        return;
+    };
+    let mut files = common::files_with_magic(&dir, b"IDPO");
+    files.extend(common::files_with_magic(&dir, b"IDP2"));
+    let mut checked = 0;
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(model) = retromodel::read(&bytes, &Limits::default(), &retromodel::NoFiles) else {
+            continue;
+        };
+        let skinned = model
+            .skins
+            .iter()
+            .filter(|s| !s.pictures.is_empty())
+            .count();
+        if skinned < 2
+            || skinned != model.skins.len()
+            || model.meshes.iter().any(|m| m.skin != Some(0))
+        {
+            continue;
+        }
+        let name = common::relative(&dir, &path);
+        let out = registry::write_model(&model, goldsrc(), &with_bones(Some(16))).unwrap();
+        let AnyFile::Studio(file) = AnyFile::parse(&out.bytes, &Limits::default()).unwrap() else {
+            panic!("{name}: not a studio model")
+        };
+        assert_eq!(file.header.num_skin_families() as usize, skinned, "{name}");
+        let back = file.to_model_alone().model;
+        assert_eq!(back.skins.len(), model.skins.len(), "{name}: skins");
+        for k in 0..skinned {
+            let choice = retromodel::formats::goldsrc::Choice {
+                skin_family: k,
+                ..Default::default()
+            };
+            let shown = retromodel::formats::goldsrc::convert::to_model(&file, choice, Vec::new());
+            assert!(
+                shown.model.meshes.iter().all(|m| m.skin == Some(k)),
+                "{name}: family {k}"
+            );
+        }
+        eprintln!("{name}: {skinned} skins as families");
+        checked += 1;
+        if checked == 3 {
+            break;
+        }
+    }
+    assert!(checked > 0, "no corpus keyframe model with several skins");
+}

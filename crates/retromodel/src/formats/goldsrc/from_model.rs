@@ -27,7 +27,9 @@
 //!   else a palette quantised from RGBA (NeuQuant, `color_quant`). Pictures with holes are
 //!   `MASKED`, palette index 255 transparent. Widths are made a multiple of 4 (the engine
 //!   uploads nothing else), resampled with a warning. Meshes without a skin share a neutral
-//!   grey texture. One skin family.
+//!   grey texture. **Skin families**: a model whose meshes all show one skin and that has
+//!   others (a Quake MDL's or MD2's alternative skins) gets one family per skin, family k
+//!   showing skin k in place of the meshes' own; otherwise one family.
 //! - **Hit boxes**: one per bone with vertices, its vertices' box in the bone's space.
 //! - **Deterministic**: the same model gives the same bytes (no hashing order, no time).
 
@@ -504,6 +506,55 @@ fn textures_of(model: &Model, warnings: &mut Vec<String>) -> (Vec<Tex>, Vec<Opti
     (textures, skin_texture)
 }
 
+/// The skin-family table (`skinref` rows, `n` texture slots each): family 0 shows each
+/// mesh's own texture. A model whose meshes all show one skin and that has other skins (a
+/// Quake MDL's or MD2's alternatives) gets a family for each other skin, in order, that
+/// shows it instead (so family k shows skin k when the meshes show skin 0); otherwise one
+/// family.
+fn skin_families(
+    model: &Model,
+    skin_texture: &[Option<usize>],
+    n: usize,
+    notes: &mut Vec<String>,
+) -> Vec<i16> {
+    let identity: Vec<i16> = (0..n as i16).collect();
+    let mut shown: Vec<usize> = model
+        .meshes
+        .iter()
+        .filter(|m| !m.triangles.is_empty())
+        .filter_map(|m| m.skin)
+        .collect();
+    shown.sort_unstable();
+    shown.dedup();
+    let base = match shown[..] {
+        [s] => skin_texture.get(s).copied().flatten(),
+        _ => None,
+    };
+    let Some(base) = base else {
+        return identity;
+    };
+    let others: Vec<usize> = skin_texture
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|&t| t != base)
+        .collect();
+    let mut table = identity.clone();
+    for &t in &others {
+        let mut row = identity.clone();
+        row[base] = t as i16;
+        table.extend(row);
+    }
+    if !others.is_empty() {
+        notes.push(format!(
+            "{} skins as {} skin families (family k shows skin k)",
+            others.len() + 1,
+            others.len() + 1
+        ));
+    }
+    table
+}
+
 /// The neutral grey texture of untextured meshes (made once).
 fn grey_texture(textures: &mut Vec<Tex>) -> usize {
     if let Some(i) = textures.iter().position(|t| t.name == "untextured.bmp") {
@@ -807,6 +858,7 @@ fn lay_out(
     mut seqs: Vec<Sequence>,
     parts: Vec<Part>,
     textures: Vec<Tex>,
+    skins: Vec<i16>,
     written_bind: &[JointPose],
 ) -> File<'static> {
     h.fields[6] = seqs.len() as i32;
@@ -900,10 +952,9 @@ fn lay_out(
     h.fields[10] = textures.len() as i32;
     h.fields[11] = l.take(textures.len() * TEXTURE_SIZE);
     h.fields[13] = textures.len() as i32;
-    h.fields[14] = 1;
-    h.fields[15] = l.take(textures.len() * 2);
+    h.fields[14] = (skins.len() / textures.len().max(1)) as i32;
+    h.fields[15] = l.take(skins.len() * 2);
     h.fields[12] = l.0 as i32;
-    let skins: Vec<i16> = (0..textures.len() as i16).collect();
     let textures: Vec<Texture<'static>> = textures
         .into_iter()
         .map(|t| Texture {
@@ -1038,6 +1089,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
     h.fields[5] = l.take(hitboxes.len() * HITBOX_SIZE);
     let pieces = split_sequences(&sequences, animations, &bones, &mut warnings)?;
     let seqs = sequence_records(model, animations, &sequences, pieces, &sk.parents, &g.parts);
+    let skins = skin_families(model, &skin_texture, textures.len(), &mut notes);
     let file = lay_out(
         h,
         l,
@@ -1046,6 +1098,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
         seqs,
         g.parts,
         textures,
+        skins,
         &sk.written_bind,
     );
     let mut bytes = file.write();
