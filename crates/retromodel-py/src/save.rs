@@ -40,6 +40,8 @@ pub struct SaveOptions {
     filter: String,
     rerelease: bool,
     bones: Option<usize>,
+    external_textures: bool,
+    sequence_group_size: Option<usize>,
 }
 
 impl SaveOptions {
@@ -75,6 +77,8 @@ impl SaveOptions {
             filter: self.filter.parse().map_err(|e| word("filter", e))?,
             rerelease: self.rerelease,
             bones: self.bones,
+            external_textures: self.external_textures,
+            sequence_group_size: self.sequence_group_size,
         })
     }
 }

@@ -279,6 +279,13 @@ pub struct WriteOptions {
     /// per vertex. `None`: the target's own limit (GoldSrc's 128), which a skeletal model
     /// exceeding is an error.
     pub bones: Option<usize>,
+    /// GoldSrc: the textures and skin families in `STEMT.mdl` beside the model
+    /// (studiomdl's `$externaltextures`), the model without textures.
+    pub external_textures: bool,
+    /// GoldSrc: the most bytes of animation values in one sequence group (studiomdl's
+    /// `$sequencegroupsize`, there in KB); sequences past the first group's go into
+    /// `STEM01.mdl`, `STEM02.mdl` ... `None`: every sequence in the model.
+    pub sequence_group_size: Option<usize>,
 }
 
 /// How a conversion moves and sizes the model (`convert --scale`, `--rotate`,

@@ -297,3 +297,100 @@ fn alternative_skins_become_skin_families() {
     }
     assert!(checked > 0, "no corpus keyframe model with several skins");
 }
+
+/// Writes `model` as `man.mdl` twice, as one file and with `--external-textures` and
+/// sequence groups of `kb` KB; the pair read back (side files through a resolver) is the
+/// same model as the single file. Returns the side files' names.
+fn side_files_read_back_equal(model: &Model, kb: usize) -> Vec<String> {
+    let plain = WriteOptions {
+        stem: "man".into(),
+        ..WriteOptions::default()
+    };
+    let split = WriteOptions {
+        external_textures: true,
+        sequence_group_size: Some(kb * 1024),
+        ..plain.clone()
+    };
+    let one = registry::write_model(model, goldsrc(), &plain).unwrap();
+    assert!(one.side_files.is_empty());
+    let out = registry::write_model(model, goldsrc(), &split).unwrap();
+    let names: Vec<String> = out.side_files.iter().map(|f| f.name.clone()).collect();
+    let files = retromodel::resolve::MemoryFiles(
+        out.side_files
+            .iter()
+            .map(|f| (f.name.clone(), f.bytes.clone()))
+            .collect(),
+    );
+    let AnyFile::Studio(main) = AnyFile::parse(&out.bytes, &Limits::default()).unwrap() else {
+        panic!("not a studio model")
+    };
+    assert!(main.textures.is_empty() && main.has_external_textures());
+    let errors: Vec<String> = validate::validate(&main, "goldsrc")
+        .into_iter()
+        .filter(|d| d.severity == retromodel::diagnostic::Severity::Error)
+        .map(|d| d.message)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(out.bytes.len() < one.bytes.len());
+    for f in &out.side_files {
+        let parsed = AnyFile::parse(&f.bytes, &Limits::default()).unwrap();
+        assert_eq!(
+            parsed.write(),
+            f.bytes,
+            "{}: writes back byte for byte",
+            f.name
+        );
+    }
+    let want = retromodel::read(&one.bytes, &Limits::default(), &retromodel::NoFiles).unwrap();
+    let got = retromodel::read(&out.bytes, &Limits::default(), &files).unwrap();
+    assert!(!want.skins.is_empty());
+    assert_eq!(got.skins, want.skins, "textures");
+    assert_eq!(got.animations, want.animations, "sequences");
+    assert_eq!(got.meshes, want.meshes, "meshes");
+    // Without the side files: no textures, and the grouped sequences still.
+    let alone = retromodel::read(&out.bytes, &Limits::default(), &retromodel::NoFiles).unwrap();
+    assert!(alone.skins.is_empty());
+    names
+}
+
+#[test]
+fn external_textures_and_sequence_groups_read_back_equal() {
+    // Three animations of a textured creature, groups of 1 KB.
+    let mut model = creature(2, 10);
+    let mut skin = retromodel::image::Image::new(
+        8,
+        8,
+        retromodel::image::Pixels::Rgba8((0..256).map(|i| (i * 7) as u8).collect()),
+    );
+    skin.width = 8;
+    model.skins.push(retromodel::model::Skin {
+        name: "scales.bmp".into(),
+        pictures: vec![skin],
+        picture_times: None,
+        source: None,
+    });
+    model.meshes[0].skin = Some(0);
+    for name in ["walk", "run"] {
+        let mut a = model.animations[0].clone();
+        a.name = name.into();
+        model.animations.push(a);
+    }
+    let names = side_files_read_back_equal(&model, 1);
+    eprintln!("creature: {names:?}");
+    assert!(names.contains(&"manT.mdl".to_string()));
+    assert!(names.contains(&"man01.mdl".to_string()), "{names:?}");
+    // A corpus model with its own texture file.
+    let Some(dir) = common::corpus("GoldSrc side files") else {
+        return;
+    };
+    let man = dir.join("assimp/test/models/MDL/MDL (HL1)/man.mdl");
+    let archives = retromodel::vfs::Archives::new(&Limits::default(), false);
+    let opener = retromodel::front::Opener::new(&archives, Default::default()).unwrap();
+    let model = opener.open(&man).unwrap().model;
+    let names = side_files_read_back_equal(&model, 1);
+    eprintln!(
+        "man.mdl: {} sequences, side files {names:?}",
+        model.animations.len()
+    );
+    assert_eq!(names, ["man01.mdl", "manT.mdl"]);
+}

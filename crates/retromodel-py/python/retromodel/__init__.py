@@ -205,6 +205,8 @@ def _save_options(
     filter: str = "nearest",
     rerelease: bool = False,
     bones: int | None = None,
+    external_textures: bool = False,
+    sequence_group_size: int | None = None,
 ) -> dict:
     if rotate is not None:
         r = [float(rotate)] if np.ndim(rotate) == 0 else [float(v) for v in rotate]  # type: ignore[arg-type]
@@ -235,6 +237,8 @@ def _save_options(
         "filter": filter,
         "rerelease": bool(rerelease),
         "bones": None if bones is None else int(bones),
+        "external_textures": bool(external_textures),
+        "sequence_group_size": None if sequence_group_size is None else int(sequence_group_size),
     }
 
 
@@ -263,6 +267,9 @@ _SAVE_DOC = """
     - ``bones``: at most this many joints, as ``--bones`` does: a skeletal model's least
       important joints merged into their parents, a keyframe model written to a skeletal
       format given that many fitted rigid bones; the error per frame in ``frame_errors``.
+    - ``external_textures``: Half-Life MDL: textures in ``NAMET.mdl`` beside the model.
+    - ``sequence_group_size``: Half-Life MDL: at most this many KB of animation in one
+      sequence group, the rest in ``NAME01.mdl``, ``NAME02.mdl`` ...
 """
 
 

@@ -232,6 +232,15 @@ pub struct Args {
     /// (MAXSTUDIOBONES): without --bones a skeletal model with more is an error.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     bones: Option<u32>,
+    /// Half-Life MDL output: the textures and skin families in OUTPUT_STEMT.mdl beside the
+    /// model, which then has none (studiomdl's $externaltextures; the game loads the pair).
+    #[arg(long)]
+    external_textures: bool,
+    /// Half-Life MDL output: at most KB kilobytes of animation values in one sequence group
+    /// (studiomdl's $sequencegroupsize): the sequences past the model's own group go into
+    /// OUTPUT_STEM01.mdl, OUTPUT_STEM02.mdl ... (IDSQ files the game loads on demand).
+    #[arg(long, value_name = "KB", value_parser = clap::value_parser!(u32).range(1..))]
+    sequence_group_size: Option<u32>,
     /// Quake 3 player folder as INPUT: a weapon model (.md3) to attach on tag_weapon.
     #[arg(long, value_name = "FILE")]
     weapon: Option<PathBuf>,

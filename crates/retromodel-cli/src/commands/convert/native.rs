@@ -34,6 +34,8 @@ pub(super) fn save_options(args: &Args) -> SaveOptions {
         filter: args.filter,
         rerelease: args.rerelease,
         bones: args.bones.map(|n| n as usize),
+        external_textures: args.external_textures,
+        sequence_group_size: args.sequence_group_size.map(|kb| kb as usize),
     }
 }
 

@@ -38,7 +38,8 @@ use std::collections::HashMap;
 
 use super::convert::angle_quaternion;
 use super::raw::*;
-use crate::codec::Output;
+use super::side_files;
+use crate::codec::{Output, SideFile};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::image::IndexOptions;
 use crate::image::{Image, Palette, Pixels};
@@ -185,10 +186,11 @@ fn encode_sequence(frames: &[Vec<[f32; 6]>], bones: &[Bone]) -> Option<Vec<BoneA
 
 /// Offsets handed out one after another, each section 4-byte aligned as studiomdl aligns
 /// them.
-struct Layout(usize);
+pub(super) struct Layout(pub(super) usize);
 
 impl Layout {
-    fn take(&mut self, len: usize) -> i32 {
+    /// The offset of a section of `len` bytes, the next one after it.
+    pub(super) fn take(&mut self, len: usize) -> i32 {
         let at = self.0;
         self.0 = (self.0 + len + 3) & !3;
         at as i32
@@ -856,6 +858,7 @@ fn lay_out(
     bones: Vec<Bone>,
     hitboxes: Vec<Hitbox>,
     mut seqs: Vec<Sequence>,
+    seq_groups: Vec<SeqGroup>,
     parts: Vec<Part>,
     textures: Vec<Tex>,
     skins: Vec<i16>,
@@ -867,17 +870,12 @@ fn lay_out(
         q.event_index[1] = l.take(q.events.len() * EVENT_SIZE);
         q.pivot_index[1] = l.0 as i32;
     }
-    let seq_groups = vec![SeqGroup {
-        label: name_field::<32>("default").0,
-        name: [0; 64],
-        unused1: 0,
-        unused2: 0,
-    }];
-    h.fields[8] = 1;
-    h.fields[9] = l.take(SEQ_GROUP_SIZE);
+    h.fields[8] = seq_groups.len() as i32;
+    h.fields[9] = l.take(seq_groups.len() * SEQ_GROUP_SIZE);
     // Animation values: each sequence's records, then its channels' words right after
-    // them (the offsets [`encode_sequence`] counted).
-    for q in &mut seqs {
+    // them (the offsets [`encode_sequence`] counted); those of other groups go in their
+    // files ([`super::side_files`]).
+    for q in seqs.iter_mut().filter(|q| q.seq_group == 0) {
         q.anim_index = l.take(bones.len() * ANIM_SIZE);
         let words: usize = q.anims.iter().flat_map(|a| &a.channels).map(Vec::len).sum();
         l.take(words * 2);
@@ -988,6 +986,19 @@ fn lay_out(
     file
 }
 
+/// The file's bytes and the files beside it: the sequence groups past the first, and the
+/// textures' file with `--external-textures` ([`super::side_files`]).
+fn with_side_files(mut file: File<'static>, options: &WriteOptions) -> (Vec<u8>, Vec<SideFile>) {
+    let stem = options.side_file_stem();
+    let mut side = side_files::group_files(&mut file, stem);
+    if options.external_textures {
+        side.push(side_files::texture_file(&mut file, stem));
+    }
+    let mut bytes = file.write();
+    bytes.resize(file.header.length as usize, 0);
+    (bytes, side)
+}
+
 /// The model as a GoldSrc file (see the module's comment).
 pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
     let mut warnings = Vec::new();
@@ -1090,21 +1101,25 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
     let pieces = split_sequences(&sequences, animations, &bones, &mut warnings)?;
     let seqs = sequence_records(model, animations, &sequences, pieces, &sk.parents, &g.parts);
     let skins = skin_families(model, &skin_texture, textures.len(), &mut notes);
+    let stem = options.side_file_stem();
+    let mut seqs = seqs;
+    let groups = side_files::assign_groups(&mut seqs, options.sequence_group_size, stem);
     let file = lay_out(
         h,
         l,
         bones,
         hitboxes,
         seqs,
+        groups,
         g.parts,
         textures,
         skins,
         &sk.written_bind,
     );
-    let mut bytes = file.write();
-    bytes.resize(file.header.length as usize, 0);
+    let (bytes, side_files) = with_side_files(file, options);
     Ok(Output {
         bytes,
+        side_files,
         warnings,
         notes,
         ..Output::default()
