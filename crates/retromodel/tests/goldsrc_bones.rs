@@ -75,7 +75,7 @@ fn creature(limbs: usize, segments: usize) -> Model {
                 .iter()
                 .enumerate()
                 .map(|(j, joint)| {
-                    let (s, c) = ((turn * (1 + j % 3) as f32) / 2.0).sin_cos();
+                    let (s, c) = retromodel::math::det::sin_cos((turn * (1 + j % 3) as f32) / 2.0);
                     let parent = joint.parent.map_or([0.0; 3], |p| joints[p].translation);
                     JointTransform {
                         translation: std::array::from_fn(|k| joint.translation[k] - parent[k]),

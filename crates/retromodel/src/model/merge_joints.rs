@@ -264,7 +264,7 @@ mod tests {
         mesh.uvs = vec![[0.0, 0.0]; mesh.positions.len()];
         mesh.source_vertices = (0..mesh.positions.len() as u32).collect();
         let local = |turn: f32| -> Vec<JointTransform> {
-            let (s, c) = (turn / 2.0).sin_cos();
+            let (s, c) = crate::math::det::sin_cos(turn / 2.0);
             (0..n)
                 .map(|i| JointTransform {
                     translation: if i == 0 { [0.0; 3] } else { [0.0, 0.0, 1.0] },

@@ -39,7 +39,7 @@ pub(super) fn assign_groups(
     let Some(size) = size else {
         return groups;
     };
-    let mut group = 0;
+    let mut group = 0usize;
     let mut used = 0;
     for q in seqs.iter_mut() {
         let bytes = anim_bytes(q);
