@@ -38,7 +38,7 @@ use std::collections::HashMap;
 
 use super::convert::angle_quaternion;
 use super::raw::*;
-use super::side_files;
+use super::side_files::{self, Layout};
 use crate::codec::{Output, SideFile};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::image::IndexOptions;
@@ -182,19 +182,6 @@ fn encode_sequence(frames: &[Vec<[f32; 6]>], bones: &[Bone]) -> Option<Vec<BoneA
         out.push(anim);
     }
     Some(out)
-}
-
-/// Offsets handed out one after another, each section 4-byte aligned as studiomdl aligns
-/// them.
-pub(super) struct Layout(pub(super) usize);
-
-impl Layout {
-    /// The offset of a section of `len` bytes, the next one after it.
-    pub(super) fn take(&mut self, len: usize) -> i32 {
-        let at = self.0;
-        self.0 = (self.0 + len + 3) & !3;
-        at as i32
-    }
 }
 
 /// One mesh's share of a sub-model: its triangle corners as `[vertex, normal, s, t]`.

@@ -131,7 +131,7 @@ pub(super) fn texture_file(file: &mut File<'static>, stem: &str) -> SideFile {
         flags: 0,
         fields: [0; 26],
     };
-    let mut l = super::from_model::Layout(HEADER_SIZE);
+    let mut l = Layout(HEADER_SIZE);
     t.fields[10] = textures.len() as i32;
     t.fields[11] = l.take(textures.len() * TEXTURE_SIZE);
     t.fields[13] = refs;
@@ -166,5 +166,18 @@ pub(super) fn texture_file(file: &mut File<'static>, stem: &str) -> SideFile {
         name,
         kind: "textures",
         bytes,
+    }
+}
+
+/// Offsets handed out one after another, each section 4-byte aligned as studiomdl aligns
+/// them.
+pub(super) struct Layout(pub(super) usize);
+
+impl Layout {
+    /// The offset of a section of `len` bytes, the next one after it.
+    pub(super) fn take(&mut self, len: usize) -> i32 {
+        let at = self.0;
+        self.0 = (self.0 + len + 3) & !3;
+        at as i32
     }
 }
