@@ -487,6 +487,28 @@ def check_written(label, out, ext, kind, formats, want, tris, bones):
         inf.get("triangles"), inf.get("joints"), inf.get("poses"), have), flush=True)
 
 
+def check_goldsrc_export():
+    """The armature scene exported as Half-Life MDL with the GoldSrc options: one bone
+    (--bones 1: the tip merged into the root, the shape error reported) and the textures in
+    NAMET.mdl; read back (the pair), one joint and the scene's animations."""
+    want = armature_model()
+    tris, _ = scene_counts()
+    folder = os.path.join(args.out, "goldsrc")
+    os.makedirs(folder, exist_ok=True)
+    out = os.path.join(folder, "arm.mdl")
+    r = bpy.ops.export_scene.retromodel(filepath=out, mdl="goldsrc", bones=1, external_textures=True)
+    record("goldsrc: export", 'FINISHED' in r and os.path.isfile(out), str(r))
+    record("goldsrc: textures in armT.mdl", os.path.isfile(os.path.join(folder, "armT.mdl")),
+           " ".join(sorted(os.listdir(folder))))
+    if EXT.backend._rm is None:
+        return
+    inf = EXT.backend._rm.load(out).info()
+    record("goldsrc: read back as Half-Life MDL", inf.get("format") == "half-life-mdl", str(inf.get("format")))
+    record("goldsrc: one bone (--bones 1)", inf.get("joints") == 1, "%s joints" % inf.get("joints"))
+    record("goldsrc: triangles", inf.get("triangles") == tris, "%s, the scene %d" % (inf.get("triangles"), tris))
+    record("goldsrc: the actions", animation_frames(inf) == want, "%s, the scene %s" % (animation_frames(inf), want))
+
+
 def check_half_life():
     """Issue 41: a Half-Life model imports through the extension (import only: writing
     GoldSrc from a scene is issue 42) with its armature, one action per sequence and its
@@ -558,7 +580,8 @@ def main():
         except Exception as e:
             traceback.print_exc()
             record(case[0], False, "%s: %s" % (type(e).__name__, e))
-    for name, check in (("half-life", check_half_life), ("meshopt", check_meshopt)):
+    for name, check in (("half-life", check_half_life), ("meshopt", check_meshopt),
+                        ("goldsrc", check_goldsrc_export)):
         if only and name not in only:
             continue
         try:

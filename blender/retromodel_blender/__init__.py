@@ -31,7 +31,7 @@ OTHER_INPUTS = (".pak", ".pk3", ".pk4", ".zip", ".cfg")
 # The writer variants to offer for an extension (the MDL Kind choice).  retromodel's
 # Python package does not list variants, so these are the names asked for; each one is
 # offered only if retromodel writes it (backend.export_formats).
-VARIANTS = {"mdl": ("quake", "gs3", "gs4", "gs5")}
+VARIANTS = {"mdl": ("quake", "gs3", "gs4", "gs5", "goldsrc")}
 READ_EXTENSIONS = ()   # ".mdl", ...: the registry's readable formats, then OTHER_INPUTS
 WRITE_EXTENSIONS = ()  # the registry's writable formats that a Blender export can be written as
 SKELETAL_EXTENSIONS = ()  # of those, the formats that keep the skeleton (MD5, IQM, glTF)
@@ -229,6 +229,9 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
     rotate: FloatProperty(name="Yaw", description="Turn the model about the up axis, degrees", default=0.0)
     keep_skin_size: BoolProperty(name="Keep Skin Size", description="Keep skins over 480 texels high instead of resampling them", default=False)
     skin: StringProperty(name="Skin Picture", description="A PNG or PCX to use as the only skin instead of the material's image", default="", subtype='FILE_PATH')
+    bones: IntProperty(name="Bones", description="At most this many joints (0: the format's own limit, 128 for Half-Life MDL): an armature's least important bones merge into their parents, shape keys get this many fitted rigid bones; the shape error is reported", default=0, min=0, max=4096)
+    external_textures: BoolProperty(name="External Textures", description="Half-Life MDL: the textures in NAMET.mdl beside the model ($externaltextures)", default=False)
+    sequence_group_size: IntProperty(name="Sequence Group KB", description="Half-Life MDL: at most this many KB of animation in the model, the rest in NAME01.mdl, NAME02.mdl ... (0: all in the model)", default=0, min=0)
 
     def execute(self, context):
         out = bpy.path.abspath(self.filepath)
@@ -272,7 +275,10 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
                     dither=self.dither, strict=self.strict, scale=scale,
                     fit_height=self.fit_height or None, rotate=self.rotate or None,
                     keep_skin_size=self.keep_skin_size,
-                    skin=bpy.path.abspath(self.skin) if self.skin else None)
+                    skin=bpy.path.abspath(self.skin) if self.skin else None,
+                    bones=self.bones or None,
+                    external_textures=self.external_textures and ext == ".mdl",
+                    sequence_group_size=(self.sequence_group_size or None) if ext == ".mdl" else None)
             except backend.BackendError as e:
                 self.report({'ERROR'}, str(e))
                 return {'CANCELLED'}
@@ -282,7 +288,8 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
             self.report({'INFO'}, n)
         msg = "Wrote %s" % ", ".join(os.path.basename(f) for f in saved.files or [out])
         if saved.max_error is not None:
-            msg += "; largest quantisation error %.4g units" % saved.max_error
+            msg += "; largest %s error %.4g units" % (
+                "shape" if self.bones else "quantisation", saved.max_error)
         self.report({'INFO'}, msg)
         return {'FINISHED'}
 
@@ -295,8 +302,12 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
             row = layout.row(align=True)
             row.prop(self, "frame_start")
             row.prop(self, "frame_end")
-        for name in ("fps", "scale", "fit_height", "rotate", "skin", "palette", "dither", "keep_skin_size", "strict"):
+        for name in ("fps", "scale", "fit_height", "rotate", "skin", "palette", "dither", "keep_skin_size", "strict", "bones"):
             layout.prop(self, name)
+        if self.mdl == "goldsrc":
+            # Half-Life MDL's side files; QC + SMD export (branches qc, smd) hooks in here too
+            for name in ("external_textures", "sequence_group_size"):
+                layout.prop(self, name)
 
 
 def export_gltf_options(path, use_selection=False, animation='ACTIONS', sample=False):

@@ -177,7 +177,8 @@ def info(path):
 
 
 SAVE_OPTIONS = ("fps", "mdl", "palette", "dither", "strict", "quantize", "skin", "scale",
-                "rotate", "fit_height", "keep_skin_size")
+                "rotate", "fit_height", "keep_skin_size", "bones", "external_textures",
+                "sequence_group_size")
 
 
 def save_glb(glb_path, out_path, **options):
@@ -211,7 +212,7 @@ def save_glb(glb_path, out_path, **options):
                      frame_errors=list(getattr(report, "frame_errors", None) or []))
     args = ["convert", glb_path, out_path, "--force", "-v"]
     flags = {"dither": "--dither", "strict": "--strict", "quantize": "--quantize",
-             "keep_skin_size": "--keep-skin-size"}
+             "keep_skin_size": "--keep-skin-size", "external_textures": "--external-textures"}
     for k, v in opts.items():
         if k in flags:
             args.append(flags[k])

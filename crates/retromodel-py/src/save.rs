@@ -39,6 +39,9 @@ pub struct SaveOptions {
     frames: String,
     filter: String,
     rerelease: bool,
+    bones: Option<usize>,
+    external_textures: bool,
+    sequence_group_size: Option<usize>,
 }
 
 impl SaveOptions {
@@ -73,6 +76,9 @@ impl SaveOptions {
             frames: self.frames.parse().map_err(|e| word("frames", e))?,
             filter: self.filter.parse().map_err(|e| word("filter", e))?,
             rerelease: self.rerelease,
+            bones: self.bones,
+            external_textures: self.external_textures,
+            sequence_group_size: self.sequence_group_size,
         })
     }
 }

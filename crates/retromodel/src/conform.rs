@@ -38,6 +38,12 @@ pub struct Conformed<'a> {
     pub notes: Vec<String>,
     /// Details for a verbose report (lines that start with a space continue the one before).
     pub details: Vec<String>,
+    /// The shape error of each frame where fitting changed the motion (bones fitted to
+    /// keyframes, joints merged): the largest vertex distance, model units, reported as
+    /// quantisation error is (`Output::frame_errors`).
+    pub frame_errors: Vec<f32>,
+    /// The names of those frames, one per `frame_errors`.
+    pub frame_names: Vec<String>,
 }
 
 /// Height of a model in units above which no engine of the Quake family shows it whole
@@ -66,6 +72,8 @@ pub fn conform<'a>(
         warnings: Vec::new(),
         notes: Vec::new(),
         details: Vec::new(),
+        frame_errors: Vec::new(),
+        frame_names: Vec::new(),
     };
     place(&mut out, &fit, &options.placement);
     let rate = options
@@ -83,58 +91,8 @@ pub fn conform<'a>(
         ));
         out.model = Cow::Owned(b.model);
     }
-    if fit.skeleton
-        && out.model.joints.is_empty()
-        && !out.model.frames.is_empty()
-        && out.model.meshes.iter().any(|m| !m.positions.is_empty())
-    {
-        let vertices: usize = out.model.meshes.iter().map(|m| m.positions.len()).sum();
-        if fit.max_joints > 0 && vertices + 1 > fit.max_joints {
-            let fitted = crate::model::fit_bones::fit_bones(&out.model, fit.max_joints);
-            let (worst, at) = fitted
-                .frame_max
-                .iter()
-                .enumerate()
-                .fold((0f32, 0), |b, (f, &e)| if e > b.0 { (e, f) } else { b });
-            let rms = fitted.frame_rms.iter().fold(0f32, |a, &e| a.max(e));
-            out.warnings.push(format!(
-                "{} keyframes written as {} skeletal animations with {} rigid bones fitted to \
-                 the vertex motion (at most {}): largest vertex error {worst:.4} units (frame \
-                 {at}), RMS at most {rms:.4} units a frame (-v lists each frame)",
-                out.model.frames.len(),
-                fitted.model.animations.len(),
-                fitted.model.joints.len(),
-                fit.max_joints
-            ));
-            out.details
-                .push("fitted bones, error per frame (largest, RMS):".into());
-            out.details.extend(
-                fitted
-                    .frame_max
-                    .iter()
-                    .zip(&fitted.frame_rms)
-                    .enumerate()
-                    .map(|(f, (m, r))| format!("  frame {f}: {m:.4} {r:.4}")),
-            );
-            out.model = Cow::Owned(fitted.model);
-        } else {
-            let rig = crate::model::rig::vertex_rig(&out.model);
-            let joints = rig.joints.len();
-            out.notes.push(format!(
-                "{} keyframes written as {} skeletal animations, one joint per vertex ({joints} \
-             joints): every pose kept",
-                out.model.frames.len(),
-                rig.animations.len()
-            ));
-            if joints > crate::model::rig::MANY_JOINTS {
-                out.warnings.push(format!(
-                    "{joints} joints (one per vertex of the keyframe model): engines may refuse \
-                 that many"
-                ));
-            }
-            out.model = Cow::Owned(rig);
-        }
-    }
+    merge_joints(&mut out, writer, options)?;
+    skeletal_form(&mut out, writer, options);
     if let Some(r) = rate {
         if let Some(re) = crate::model::retime::resample_clips(&out.model, r, fit.frame_times) {
             out.notes.push(format!(
@@ -310,4 +268,140 @@ fn place(out: &mut Conformed<'_>, fit: &Fit, p: &Placement) {
             ));
         }
     }
+}
+
+/// The most joints the written model may have: `--bones N` (within the target's own limit),
+/// else the target's limit; `None`: no limit.
+fn joint_limit(fit: &Fit, options: &WriteOptions) -> Option<usize> {
+    match (options.bones, fit.max_joints) {
+        (Some(n), 0) => Some(n),
+        (Some(n), max) => Some(n.min(max)),
+        (None, 0) => None,
+        (None, max) => Some(max),
+    }
+}
+
+/// A skeletal model with more joints than `--bones N` asks has joints merged into their
+/// parents ([`crate::model::merge_joints`]), the shape error reported per frame. Without
+/// `--bones` a model over the target's limit is left for the writer to refuse.
+fn merge_joints(out: &mut Conformed<'_>, writer: &Writer, options: &WriteOptions) -> Result<()> {
+    let joints = out.model.joints.len();
+    let Some(limit) = joint_limit(&writer.fit, options).filter(|_| options.bones.is_some()) else {
+        return Ok(());
+    };
+    if writer.keyframes || joints <= limit {
+        return Ok(());
+    }
+    let m = crate::model::merge_joints::merge_joints(&out.model, limit).map_err(|e| {
+        crate::error::Error::new(writer.format.name(), e.kind, e.message, e.location)
+    })?;
+    let (worst, at) = largest(&m.frame_max);
+    let rms = m.frame_rms.iter().fold(0f32, |a, &e| a.max(e));
+    let h = m.height.max(1e-6);
+    out.warnings.push(format!(
+        "{joints} joints merged into {} (--bones {limit}): the {} least important joints' \
+         vertices follow their surviving ancestors; largest vertex error {worst:.4} units \
+         (frame {at}), RMS at most {rms:.4} units ({:.3} % of the height {h:.1}) a frame (-v \
+         lists each frame)",
+        m.model.joints.len(),
+        m.merged,
+        100.0 * rms / h
+    ));
+    report_frames(
+        out,
+        "merged joints",
+        &m.frame_max,
+        &m.frame_rms,
+        &m.frame_names,
+    );
+    out.model = Cow::Owned(m.model);
+    Ok(())
+}
+
+/// The largest error and its frame.
+fn largest(errors: &[f32]) -> (f32, usize) {
+    errors
+        .iter()
+        .enumerate()
+        .fold((0f32, 0), |b, (f, &e)| if e > b.0 { (e, f) } else { b })
+}
+
+/// Each frame's error in the details and as the output's frame errors.
+fn report_frames(out: &mut Conformed<'_>, what: &str, max: &[f32], rms: &[f32], names: &[String]) {
+    out.details
+        .push(format!("{what}, error per frame (largest, RMS):"));
+    out.details.extend(
+        max.iter()
+            .zip(rms)
+            .enumerate()
+            .map(|(f, (m, r))| format!("  frame {f}: {m:.4} {r:.4}")),
+    );
+    out.frame_errors = max.to_vec();
+    out.frame_names = names.to_vec();
+}
+
+/// A keyframe model written to a format that animates joints: rigid bones fitted to its
+/// vertex motion ([`crate::model::fit_bones`]) when `--bones N` asks or the target takes
+/// fewer joints than the model has vertices (GoldSrc), else one joint per vertex
+/// ([`crate::model::rig::vertex_rig`], skeleton-only formats: MD5).
+fn skeletal_form(out: &mut Conformed<'_>, writer: &Writer, options: &WriteOptions) {
+    let fit = writer.fit;
+    let keyframe = out.model.joints.is_empty()
+        && !out.model.frames.is_empty()
+        && out.model.meshes.iter().any(|m| !m.positions.is_empty());
+    if writer.keyframes || !keyframe || !(fit.skeleton || options.bones.is_some()) {
+        return;
+    }
+    let vertices: usize = out.model.meshes.iter().map(|m| m.positions.len()).sum();
+    let limit = joint_limit(&fit, options);
+    let fitted_bones = match limit {
+        Some(n) if options.bones.is_some() || vertices + 1 > n => n,
+        _ => {
+            let rig = crate::model::rig::vertex_rig(&out.model);
+            let joints = rig.joints.len();
+            out.notes.push(format!(
+                "{} keyframes written as {} skeletal animations, one joint per vertex ({joints} \
+                 joints): every pose kept",
+                out.model.frames.len(),
+                rig.animations.len()
+            ));
+            if joints > crate::model::rig::MANY_JOINTS {
+                out.warnings.push(format!(
+                    "{joints} joints (one per vertex of the keyframe model): engines may refuse \
+                     that many (--bones N fits N rigid bones instead)"
+                ));
+            }
+            out.model = Cow::Owned(rig);
+            return;
+        }
+    };
+    let fitted = crate::model::fit_bones::fit_bones(&out.model, fitted_bones);
+    let (worst, at) = largest(&fitted.frame_max);
+    let rms = fitted.frame_rms.iter().fold(0f32, |a, &e| a.max(e));
+    let h = out
+        .model
+        .frames
+        .iter()
+        .map(|f| f.bounds_max[2] - f.bounds_min[2])
+        .fold(0f32, f32::max)
+        .max(1e-6);
+    out.warnings.push(format!(
+        "{} keyframes written as {} skeletal animations with {} rigid bones fitted to the \
+         vertex motion (at most {fitted_bones}): largest vertex error {worst:.4} units (frame \
+         {at}), RMS at most {rms:.4} units ({:.3} % of the height {h:.1}) a frame (-v lists \
+         each frame)",
+        out.model.frames.len(),
+        fitted.model.animations.len(),
+        fitted.model.joints.len(),
+        100.0 * rms / h
+    ));
+    let names: Vec<String> = out.model.frames.iter().map(|f| f.name.clone()).collect();
+    report_frames(
+        out,
+        "fitted bones",
+        &fitted.frame_max,
+        &fitted.frame_rms,
+        &names,
+    );
+    out.model = Cow::Owned(fitted.model);
 }

@@ -272,6 +272,20 @@ pub struct WriteOptions {
     pub keep_skin_size: bool,
     /// Quake MDL: write the QuakeC `$frame` list beside the model (`STEM.qc`).
     pub qc: bool,
+    /// Most joints the written model has (`--bones N`): a skeletal model with more has its
+    /// least important joints merged into their parents ([`crate::model::merge_joints`]);
+    /// a keyframe model written to a skeletal format (GoldSrc, MD5, IQM, glTF) gets N rigid
+    /// bones fitted to its vertex motion ([`crate::model::fit_bones`]) instead of one joint
+    /// per vertex. `None`: the target's own limit (GoldSrc's 128), which a skeletal model
+    /// exceeding is an error.
+    pub bones: Option<usize>,
+    /// GoldSrc: the textures and skin families in `STEMT.mdl` beside the model
+    /// (studiomdl's `$externaltextures`), the model without textures.
+    pub external_textures: bool,
+    /// GoldSrc: the most bytes of animation values in one sequence group (studiomdl's
+    /// `$sequencegroupsize`, there in KB); sequences past the first group's go into
+    /// `STEM01.mdl`, `STEM02.mdl` ... `None`: every sequence in the model.
+    pub sequence_group_size: Option<usize>,
 }
 
 /// How a conversion moves and sizes the model (`convert --scale`, `--rotate`,

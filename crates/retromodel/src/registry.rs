@@ -260,6 +260,11 @@ pub fn write_model(model: &Model, writer: &Writer, options: &WriteOptions) -> Re
     }
     let mut out = codec.write_model(model, writer.format, options)?;
     out.frame_names = model.frames.iter().map(|f| f.name.clone()).collect();
+    if out.frame_errors.is_empty() && !fitted.frame_errors.is_empty() {
+        // Bones fitted or joints merged: the frames' shape error, as quantisation's.
+        out.frame_errors = fitted.frame_errors;
+        out.frame_names = fitted.frame_names;
+    }
     pre_warnings.append(&mut out.warnings);
     out.warnings = pre_warnings;
     let mut notes = fitted.notes;

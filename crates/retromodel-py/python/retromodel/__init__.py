@@ -204,6 +204,9 @@ def _save_options(
     frames: str = "all",
     filter: str = "nearest",
     rerelease: bool = False,
+    bones: int | None = None,
+    external_textures: bool = False,
+    sequence_group_size: int | None = None,
 ) -> dict:
     if rotate is not None:
         r = [float(rotate)] if np.ndim(rotate) == 0 else [float(v) for v in rotate]  # type: ignore[arg-type]
@@ -233,6 +236,9 @@ def _save_options(
         "frames": frames,
         "filter": filter,
         "rerelease": bool(rerelease),
+        "bones": None if bones is None else int(bones),
+        "external_textures": bool(external_textures),
+        "sequence_group_size": None if sequence_group_size is None else int(sequence_group_size),
     }
 
 
@@ -258,6 +264,12 @@ _SAVE_DOC = """
     - ``frame``: the pose an OBJ gets.
     - ``rerelease``: write the re-release layout (the ``.md2``/``.mdl`` with its MD5
       replacement beside it), as ``--rerelease`` does; the model must be skeletal.
+    - ``bones``: at most this many joints, as ``--bones`` does: a skeletal model's least
+      important joints merged into their parents, a keyframe model written to a skeletal
+      format given that many fitted rigid bones; the error per frame in ``frame_errors``.
+    - ``external_textures``: Half-Life MDL: textures in ``NAMET.mdl`` beside the model.
+    - ``sequence_group_size``: Half-Life MDL: at most this many KB of animation in one
+      sequence group, the rest in ``NAME01.mdl``, ``NAME02.mdl`` ...
 """
 
 

@@ -121,6 +121,9 @@ class Model:
         frames: str = "all",
         filter: str = "nearest",
         rerelease: bool = False,
+        bones: int | None = None,
+        external_textures: bool = False,
+        sequence_group_size: int | None = None,
     ) -> SaveReport: ...
     def to_glb(self, **options: Any) -> bytes: ...
     def to_bytes(self, extension: str, **options: Any) -> bytes: ...

@@ -105,6 +105,16 @@ pub struct SaveOptions {
     pub filter: Filter,
     /// Write the re-release layout (the classic model with its MD5 replacement beside it).
     pub rerelease: bool,
+    /// Most joints written ([`WriteOptions::bones`]): skeletal models merge joints into
+    /// their parents, keyframe models written to skeletal formats get this many fitted
+    /// rigid bones.
+    pub bones: Option<usize>,
+    /// GoldSrc: textures and skin families in `STEMT.mdl` beside the model
+    /// (`$externaltextures`).
+    pub external_textures: bool,
+    /// GoldSrc: the most KB of animation values in one sequence group
+    /// (`$sequencegroupsize`); later sequences go into `STEM01.mdl`, `STEM02.mdl` ...
+    pub sequence_group_size: Option<usize>,
 }
 
 impl SaveOptions {
@@ -119,6 +129,14 @@ impl SaveOptions {
             if let Some(v) = v.filter(|v| !(v.is_finite() && *v > 0.0)) {
                 return Err(Fail::Value(format!("{name} {v}: give a positive number")));
             }
+        }
+        if self.bones == Some(0) {
+            return Err(Fail::Value("bones 0: give at least 1".into()));
+        }
+        if self.sequence_group_size == Some(0) {
+            return Err(Fail::Value(
+                "sequence-group-size 0: give at least 1 KB".into(),
+            ));
         }
         if let Some(r) = self.rotate.filter(|r| r.iter().any(|v| !v.is_finite())) {
             return Err(Fail::Value(format!("rotate {r:?}: give finite degrees")));
@@ -346,6 +364,9 @@ fn write_options(output: &Path, o: &SaveOptions) -> Result<WriteOptions, Fail> {
         },
         keep_skin_size: o.keep_skin_size,
         qc: o.qc,
+        bones: o.bones,
+        external_textures: o.external_textures,
+        sequence_group_size: o.sequence_group_size.map(|kb| kb * 1024),
     })
 }
 

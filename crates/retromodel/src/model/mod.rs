@@ -12,6 +12,7 @@ pub mod fit_bones;
 pub mod frame_names;
 pub mod influences;
 mod join;
+pub mod merge_joints;
 pub mod pose;
 pub mod retime;
 pub mod rig;

@@ -82,6 +82,7 @@ use crate::SideFileArgs;
 ///   retromodel convert rig.glb rig.md5mesh
 ///   retromodel convert imp.md5mesh imp.md2
 ///   retromodel convert hud_hands.md5mesh hands.mdl --qc -v
+///   retromodel convert progs/ogre.mdl ogre_hl.mdl --mdl goldsrc --bones 20 -v
 ///   retromodel convert knight.glb knight.mdl --fit-height 56 --rotate 90
 ///   retromodel convert progs/ogre.mdl ogre.mdl --skin red_ogre.png
 ///   retromodel convert id1/progs/ out/ --to glb
@@ -223,6 +224,24 @@ pub struct Args {
     /// must be skeletal (glTF with a skin, MD5, IQM).
     #[arg(long)]
     rerelease: bool,
+    /// At most N joints in the written model. A skeletal model with more has its least
+    /// important joints (fewest, lightest-weighted vertices; leaves first) merged into their
+    /// parents, the vertices following the surviving ancestor; a keyframe model written to a
+    /// skeletal format (Half-Life MDL, MD5, IQM, glTF) gets N rigid bones fitted to its
+    /// vertex motion instead of one joint per vertex. The shape error of each frame is
+    /// reported as quantisation error is (-v lists it). Half-Life MDL takes at most 128
+    /// (MAXSTUDIOBONES): without --bones a skeletal model with more is an error.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    bones: Option<u32>,
+    /// Half-Life MDL output: the textures and skin families in OUTPUT_STEMT.mdl beside the
+    /// model, which then has none (studiomdl's $externaltextures; the game loads the pair).
+    #[arg(long)]
+    external_textures: bool,
+    /// Half-Life MDL output: at most KB kilobytes of animation values in one sequence group
+    /// (studiomdl's $sequencegroupsize): the sequences past the model's own group go into
+    /// OUTPUT_STEM01.mdl, OUTPUT_STEM02.mdl ... (IDSQ files the game loads on demand).
+    #[arg(long, value_name = "KB", value_parser = clap::value_parser!(u32).range(1..))]
+    sequence_group_size: Option<u32>,
     /// Quake 3 player folder as INPUT: a weapon model (.md3) to attach on tag_weapon.
     #[arg(long, value_name = "FILE")]
     weapon: Option<PathBuf>,

@@ -33,6 +33,9 @@ pub(super) fn save_options(args: &Args) -> SaveOptions {
         frames: args.frames,
         filter: args.filter,
         rerelease: args.rerelease,
+        bones: args.bones.map(|n| n as usize),
+        external_textures: args.external_textures,
+        sequence_group_size: args.sequence_group_size.map(|kb| kb as usize),
     }
 }
 

@@ -5,8 +5,9 @@
 //! - **Bones**: the model's joints (at most `MAXSTUDIOBONES`, 128), each bone's default
 //!   values its bind pose relative to its parent, the angles those `AngleQuaternion` turns
 //!   back into the joint's rotation ([`quaternion_angles`]). A keyframe model reaches the
-//!   writer rigged one joint per vertex (`Fit::skeleton`), which is more bones than GoldSrc
-//!   takes unless the model is tiny: the error says so.
+//!   writer with rigid bones fitted to its motion (`Fit::max_joints`), a skeletal one with
+//!   more than 128 joints merged down when `--bones N` asks (`crate::model::merge_joints`);
+//!   more is an error naming the limit.
 //! - **Vertices**: GoldSrc binds each vertex to one bone; a vertex weighted to several
 //!   joints follows its strongest (a warning counts them). Vertices and normals are stored
 //!   in their bone's bind space, each kept once per sub-model (texture coordinates are per
@@ -26,7 +27,9 @@
 //!   else a palette quantised from RGBA (NeuQuant, `color_quant`). Pictures with holes are
 //!   `MASKED`, palette index 255 transparent. Widths are made a multiple of 4 (the engine
 //!   uploads nothing else), resampled with a warning. Meshes without a skin share a neutral
-//!   grey texture. One skin family.
+//!   grey texture. **Skin families**: a model whose meshes all show one skin and that has
+//!   others (a Quake MDL's or MD2's alternative skins) gets one family per skin, family k
+//!   showing skin k in place of the meshes' own; otherwise one family.
 //! - **Hit boxes**: one per bone with vertices, its vertices' box in the bone's space.
 //! - **Deterministic**: the same model gives the same bytes (no hashing order, no time).
 
@@ -35,7 +38,8 @@ use std::collections::HashMap;
 
 use super::convert::angle_quaternion;
 use super::raw::*;
-use crate::codec::Output;
+use super::side_files::{self, Layout};
+use crate::codec::{Output, SideFile};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::image::IndexOptions;
 use crate::image::{Image, Palette, Pixels};
@@ -178,18 +182,6 @@ fn encode_sequence(frames: &[Vec<[f32; 6]>], bones: &[Bone]) -> Option<Vec<BoneA
         out.push(anim);
     }
     Some(out)
-}
-
-/// Offsets handed out one after another, each section 4-byte aligned as studiomdl aligns
-/// them.
-struct Layout(usize);
-
-impl Layout {
-    fn take(&mut self, len: usize) -> i32 {
-        let at = self.0;
-        self.0 = (self.0 + len + 3) & !3;
-        at as i32
-    }
 }
 
 /// One mesh's share of a sub-model: its triangle corners as `[vertex, normal, s, t]`.
@@ -391,21 +383,10 @@ fn skeleton(model: &Model) -> Result<Skeleton> {
         model.joints.clone()
     };
     if joints.len() > MAX_BONES {
-        let keyframe = joints.len()
-            == model
-                .meshes
-                .iter()
-                .map(|m| m.positions.len())
-                .sum::<usize>();
         return Err(error(format!(
-            "{} bones, more than the {MAX_BONES} GoldSrc takes (MAXSTUDIOBONES){}",
-            joints.len(),
-            if keyframe {
-                ": a keyframe model is rigged one bone per vertex, and fitting fewer bones to \
-                 its vertex motion is not supported yet"
-            } else {
-                ""
-            }
+            "{} bones, more than the {MAX_BONES} GoldSrc takes (MAXSTUDIOBONES): --bones N \
+             merges the least important joints into their parents (the shape error reported)",
+            joints.len()
         )));
     }
     let parents: Vec<i32> = joints
@@ -512,6 +493,55 @@ fn textures_of(model: &Model, warnings: &mut Vec<String>) -> (Vec<Tex>, Vec<Opti
         textures.push(t);
     }
     (textures, skin_texture)
+}
+
+/// The skin-family table (`skinref` rows, `n` texture slots each): family 0 shows each
+/// mesh's own texture. A model whose meshes all show one skin and that has other skins (a
+/// Quake MDL's or MD2's alternatives) gets a family for each other skin, in order, that
+/// shows it instead (so family k shows skin k when the meshes show skin 0); otherwise one
+/// family.
+fn skin_families(
+    model: &Model,
+    skin_texture: &[Option<usize>],
+    n: usize,
+    notes: &mut Vec<String>,
+) -> Vec<i16> {
+    let identity: Vec<i16> = (0..n as i16).collect();
+    let mut shown: Vec<usize> = model
+        .meshes
+        .iter()
+        .filter(|m| !m.triangles.is_empty())
+        .filter_map(|m| m.skin)
+        .collect();
+    shown.sort_unstable();
+    shown.dedup();
+    let base = match shown[..] {
+        [s] => skin_texture.get(s).copied().flatten(),
+        _ => None,
+    };
+    let Some(base) = base else {
+        return identity;
+    };
+    let others: Vec<usize> = skin_texture
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|&t| t != base)
+        .collect();
+    let mut table = identity.clone();
+    for &t in &others {
+        let mut row = identity.clone();
+        row[base] = t as i16;
+        table.extend(row);
+    }
+    if !others.is_empty() {
+        notes.push(format!(
+            "{} skins as {} skin families (family k shows skin k)",
+            others.len() + 1,
+            others.len() + 1
+        ));
+    }
+    table
 }
 
 /// The neutral grey texture of untextured meshes (made once).
@@ -815,8 +845,10 @@ fn lay_out(
     bones: Vec<Bone>,
     hitboxes: Vec<Hitbox>,
     mut seqs: Vec<Sequence>,
+    seq_groups: Vec<SeqGroup>,
     parts: Vec<Part>,
     textures: Vec<Tex>,
+    skins: Vec<i16>,
     written_bind: &[JointPose],
 ) -> File<'static> {
     h.fields[6] = seqs.len() as i32;
@@ -825,17 +857,12 @@ fn lay_out(
         q.event_index[1] = l.take(q.events.len() * EVENT_SIZE);
         q.pivot_index[1] = l.0 as i32;
     }
-    let seq_groups = vec![SeqGroup {
-        label: name_field::<32>("default").0,
-        name: [0; 64],
-        unused1: 0,
-        unused2: 0,
-    }];
-    h.fields[8] = 1;
-    h.fields[9] = l.take(SEQ_GROUP_SIZE);
+    h.fields[8] = seq_groups.len() as i32;
+    h.fields[9] = l.take(seq_groups.len() * SEQ_GROUP_SIZE);
     // Animation values: each sequence's records, then its channels' words right after
-    // them (the offsets [`encode_sequence`] counted).
-    for q in &mut seqs {
+    // them (the offsets [`encode_sequence`] counted); those of other groups go in their
+    // files ([`super::side_files`]).
+    for q in seqs.iter_mut().filter(|q| q.seq_group == 0) {
         q.anim_index = l.take(bones.len() * ANIM_SIZE);
         let words: usize = q.anims.iter().flat_map(|a| &a.channels).map(Vec::len).sum();
         l.take(words * 2);
@@ -910,10 +937,9 @@ fn lay_out(
     h.fields[10] = textures.len() as i32;
     h.fields[11] = l.take(textures.len() * TEXTURE_SIZE);
     h.fields[13] = textures.len() as i32;
-    h.fields[14] = 1;
-    h.fields[15] = l.take(textures.len() * 2);
+    h.fields[14] = (skins.len() / textures.len().max(1)) as i32;
+    h.fields[15] = l.take(skins.len() * 2);
     h.fields[12] = l.0 as i32;
-    let skins: Vec<i16> = (0..textures.len() as i16).collect();
     let textures: Vec<Texture<'static>> = textures
         .into_iter()
         .map(|t| Texture {
@@ -945,6 +971,19 @@ fn lay_out(
         gaps: Vec::new(),
     };
     file
+}
+
+/// The file's bytes and the files beside it: the sequence groups past the first, and the
+/// textures' file with `--external-textures` ([`super::side_files`]).
+fn with_side_files(mut file: File<'static>, options: &WriteOptions) -> (Vec<u8>, Vec<SideFile>) {
+    let stem = options.side_file_stem();
+    let mut side = side_files::group_files(&mut file, stem);
+    if options.external_textures {
+        side.push(side_files::texture_file(&mut file, stem));
+    }
+    let mut bytes = file.write();
+    bytes.resize(file.header.length as usize, 0);
+    (bytes, side)
 }
 
 /// The model as a GoldSrc file (see the module's comment).
@@ -1048,20 +1087,26 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
     h.fields[5] = l.take(hitboxes.len() * HITBOX_SIZE);
     let pieces = split_sequences(&sequences, animations, &bones, &mut warnings)?;
     let seqs = sequence_records(model, animations, &sequences, pieces, &sk.parents, &g.parts);
+    let skins = skin_families(model, &skin_texture, textures.len(), &mut notes);
+    let stem = options.side_file_stem();
+    let mut seqs = seqs;
+    let groups = side_files::assign_groups(&mut seqs, options.sequence_group_size, stem);
     let file = lay_out(
         h,
         l,
         bones,
         hitboxes,
         seqs,
+        groups,
         g.parts,
         textures,
+        skins,
         &sk.written_bind,
     );
-    let mut bytes = file.write();
-    bytes.resize(file.header.length as usize, 0);
+    let (bytes, side_files) = with_side_files(file, options);
     Ok(Output {
         bytes,
+        side_files,
         warnings,
         notes,
         ..Output::default()

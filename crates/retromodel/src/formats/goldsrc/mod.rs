@@ -33,6 +33,7 @@ pub mod fixtures;
 pub mod from_model;
 mod raw;
 mod read;
+mod side_files;
 mod summary;
 pub mod validate;
 mod write;

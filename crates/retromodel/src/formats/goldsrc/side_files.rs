@@ -1,0 +1,183 @@
+//! The files the GoldSrc writer puts beside a model on request, as studiomdl does:
+//! - **`NAMET.mdl`** (`$externaltextures`, `--external-textures`): an `IDST` file without
+//!   bones that holds the textures and the skin-family table; the model itself then has no
+//!   textures (the engine and every reader here load the pair).
+//! - **`NAME01.mdl`, `NAME02.mdl` ...** (`$sequencegroupsize`, `--sequence-group-size`):
+//!   sequence groups, `IDSQ` files of a 76-byte header then the animation values of the
+//!   sequences of group N, their offsets counted from the file's first byte. Sequences go
+//!   into group 0 (the model) in order until the next would take it past the size, then
+//!   into groups of at most that size each (a sequence larger than the size has a group of
+//!   its own); studiomdl's `utils/studiomdl/write.c` splits the same way.
+
+use std::borrow::Cow;
+
+use super::raw::*;
+use crate::codec::SideFile;
+use crate::io::names::name_field;
+use crate::io::Writer;
+
+/// The bytes of one sequence's animation values: its `mstudioanim_t` records, then each
+/// record's channel words in bone and channel order (the offsets the writer counted).
+fn anim_bytes(q: &Sequence) -> usize {
+    let words: usize = q.anims.iter().flat_map(|a| &a.channels).map(Vec::len).sum();
+    (q.anims.len() * ANIM_SIZE + words * 2 + 3) & !3
+}
+
+/// Assigns each sequence its group for groups of at most `size` bytes of animation values
+/// (group 0 the model's own) and returns the group records (`models/STEM01.mdl`, ...).
+pub(super) fn assign_groups(
+    seqs: &mut [Sequence],
+    size: Option<usize>,
+    stem: &str,
+) -> Vec<SeqGroup> {
+    let mut groups = vec![SeqGroup {
+        label: name_field::<32>("default").0,
+        name: [0; 64],
+        unused1: 0,
+        unused2: 0,
+    }];
+    let Some(size) = size else {
+        return groups;
+    };
+    let mut group = 0usize;
+    let mut used = 0;
+    for q in seqs.iter_mut() {
+        let bytes = anim_bytes(q);
+        if used > 0 && used + bytes > size {
+            group += 1;
+            used = 0;
+            groups.push(SeqGroup {
+                label: name_field::<32>(&format!("seqgroup{group}")).0,
+                name: name_field::<64>(&format!("models/{stem}{group:02}.mdl")).0,
+                unused1: 0,
+                unused2: 0,
+            });
+        }
+        used += bytes;
+        q.seq_group = group as i32;
+    }
+    groups
+}
+
+/// The sequence group files of `file` (groups 1 and up), each sequence's `anim_index` set
+/// to where its values lie in its group's file.
+pub(super) fn group_files(file: &mut File<'static>, stem: &str) -> Vec<SideFile> {
+    let mut out = Vec::new();
+    for g in 1..file.seq_groups.len() {
+        let name = format!("{stem}{g:02}.mdl");
+        let mut w = Writer::with_capacity(SEQ_HEADER_SIZE);
+        SeqHeader {
+            ident: *super::SEQ_MAGIC,
+            version: super::VERSION,
+            name: name_field::<64>(&name).0,
+            length: 0,
+        }
+        .write(&mut w);
+        let mut bytes = w.into_bytes();
+        for q in file
+            .sequences
+            .iter_mut()
+            .filter(|q| q.seq_group == g as i32)
+        {
+            q.anim_index = bytes.len() as i32;
+            for a in &q.anims {
+                for o in a.offsets {
+                    bytes.extend(o.to_le_bytes());
+                }
+            }
+            for a in &q.anims {
+                for (o, ch) in a.offsets.iter().zip(&a.channels) {
+                    if *o != 0 {
+                        bytes.extend(ch.iter().flat_map(|v| v.to_le_bytes()));
+                    }
+                }
+            }
+            bytes.resize((bytes.len() + 3) & !3, 0);
+        }
+        let len = bytes.len() as i32;
+        bytes[72..76].copy_from_slice(&len.to_le_bytes());
+        out.push(SideFile {
+            name,
+            kind: "sequence group",
+            bytes,
+        });
+    }
+    out
+}
+
+/// Moves `file`'s textures and skin families into `NAMET.mdl` (returned), leaving the model
+/// without textures. The textures are the last thing laid out, so the model ends where
+/// their records began.
+pub(super) fn texture_file(file: &mut File<'static>, stem: &str) -> SideFile {
+    let h = &mut file.header;
+    let textures = std::mem::take(&mut file.textures);
+    let skins = std::mem::take(&mut file.skins);
+    let (refs, families) = (h.fields[13], h.fields[14]);
+    h.length = h.fields[11];
+    for f in &mut h.fields[10..=15] {
+        *f = 0;
+    }
+    let name = format!("{stem}T.mdl");
+    let mut t = Header {
+        ident: *super::MAGIC,
+        version: super::VERSION,
+        name: name_field::<64>(&name).0,
+        length: 0,
+        eye_position: [0.0; 3],
+        min: [0.0; 3],
+        max: [0.0; 3],
+        bbmin: [0.0; 3],
+        bbmax: [0.0; 3],
+        flags: 0,
+        fields: [0; 26],
+    };
+    let mut l = Layout(HEADER_SIZE);
+    t.fields[10] = textures.len() as i32;
+    t.fields[11] = l.take(textures.len() * TEXTURE_SIZE);
+    t.fields[13] = refs;
+    t.fields[14] = families;
+    t.fields[15] = l.take(skins.len() * 2);
+    t.fields[12] = l.0 as i32;
+    let textures: Vec<Texture<'static>> = textures
+        .into_iter()
+        .map(|x| Texture {
+            index: l.take(x.pixels.len() + x.palette.len()),
+            ..x
+        })
+        .collect();
+    t.length = l.0 as i32;
+    let tfile = File {
+        header: t,
+        bones: Vec::new(),
+        controllers: Vec::new(),
+        hitboxes: Vec::new(),
+        sequences: Vec::new(),
+        seq_groups: Vec::new(),
+        textures,
+        skins,
+        body_parts: Vec::new(),
+        attachments: Vec::new(),
+        transitions: Cow::Borrowed(&[]),
+        gaps: Vec::new(),
+    };
+    let mut bytes = tfile.write();
+    bytes.resize(l.0, 0);
+    SideFile {
+        name,
+        kind: "textures",
+        bytes,
+    }
+}
+
+/// Offsets handed out one after another, each section 4-byte aligned as studiomdl aligns
+/// them.
+pub(super) struct Layout(pub(super) usize);
+
+impl Layout {
+    /// The offset of a section of `len` bytes, the next one after it.
+    pub(super) fn take(&mut self, len: usize) -> i32 {
+        let at = self.0;
+        self.0 = (self.0 + len + 3) & !3;
+        at as i32
+    }
+}
