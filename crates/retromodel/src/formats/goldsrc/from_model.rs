@@ -149,7 +149,7 @@ pub fn encode_runs(values: &[i16]) -> Vec<u16> {
 /// One sequence's `mstudioanim_t` records for `frames` (each bone's six channels per
 /// frame), with their offsets as they are when the channels' words follow the records, bone
 /// by bone; `None` when one lies beyond a 16-bit offset.
-fn encode_sequence(frames: &[Vec<[f32; 6]>], bones: &[Bone]) -> Option<Vec<BoneAnim>> {
+pub fn encode_sequence(frames: &[Vec<[f32; 6]>], bones: &[Bone]) -> Option<Vec<BoneAnim>> {
     let mut data = bones.len() * ANIM_SIZE;
     let mut out = Vec::with_capacity(bones.len());
     for (b, bone) in bones.iter().enumerate() {
