@@ -22,6 +22,7 @@ use crate::limits::{Budget, Limits};
 
 #[cfg(feature = "textures")]
 pub mod bmp;
+pub mod bmp_write;
 #[cfg(feature = "textures")]
 pub mod dds;
 #[cfg(feature = "textures")]
