@@ -1,4 +1,4 @@
-//! 8-bit paletted BMP files written and read back index for index: what the Half-Life QC
+//! 8-bit paletted BMP files read index for index (and written through `bmp_write`): what the Half-Life QC
 //! decompiler writes for each texture (its 256-colour palette, its indices) and what the
 //! compiler reads (no requantising). Uncompressed `BI_RGB`, a `BITMAPINFOHEADER`, bottom-up
 //! rows padded to 4 bytes, a palette of B G R 0 quads, as studiomdl's `LoadBMP` reads.
@@ -28,35 +28,17 @@ fn row_len(width: u32) -> usize {
     (width as usize + 3) & !3
 }
 
-/// The BMP file of `picture` (bottom-up rows, 256 palette entries).
+/// The BMP file of `picture` (bottom-up rows, 256 palette entries), through
+/// [`encode_indexed`](super::bmp_write::encode_indexed).
 pub fn write_indexed(picture: &Indexed) -> Vec<u8> {
-    let (w, h) = (picture.width as usize, picture.height as usize);
-    let stride = row_len(picture.width);
-    let data_at = 14 + 40 + 256 * 4;
-    let size = data_at + stride * h;
-    let mut out = Vec::with_capacity(size);
-    out.extend_from_slice(b"BM");
-    out.extend_from_slice(&(size as u32).to_le_bytes());
-    out.extend_from_slice(&[0; 4]);
-    out.extend_from_slice(&(data_at as u32).to_le_bytes());
-    for v in [40u32, picture.width, picture.height] {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&8u16.to_le_bytes());
-    for v in [0u32, (stride * h) as u32, 2835, 2835, 256, 256] {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    for i in 0..256 {
-        let c = picture.palette.get(i).copied().unwrap_or([0; 3]);
-        out.extend_from_slice(&[c[2], c[1], c[0], 0]);
-    }
-    for y in (0..h).rev() {
-        let row = picture.indices.get(y * w..(y + 1) * w).unwrap_or(&[]);
-        out.extend_from_slice(row);
-        out.resize(out.len() + stride - row.len(), 0);
-    }
-    out
+    let mut indices = picture.indices.clone();
+    indices.resize(picture.width as usize * picture.height as usize, 0);
+    super::bmp_write::encode_indexed(
+        picture.width,
+        picture.height,
+        &indices,
+        &picture.palette.concat(),
+    )
 }
 
 fn error(at: u64, kind: ErrorKind, message: impl Into<String>) -> Error {

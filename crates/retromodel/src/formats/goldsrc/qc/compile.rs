@@ -167,7 +167,7 @@ fn compile_from(
     }
     // Reference SMDs and the skeleton.
     let mut sk = Skeleton::default();
-    let mut refs: Vec<Vec<Option<(smd::File, Vec<usize>, Option<(u32, u32)>)>>> = Vec::new();
+    let mut refs: Vec<Vec<Option<Reference>>> = Vec::new();
     for g in &qc.body_groups {
         let mut models = Vec::new();
         for m in &g.models {
@@ -203,70 +203,7 @@ fn compile_from(
             scale: [1.0; 6],
         })
         .collect();
-    // Textures in order of first use, then those only the texture groups name.
-    let mut tex_order: Vec<String> = Vec::new();
-    let mut tex_at: HashMap<String, usize> = HashMap::new();
-    let mut use_tex = |n: &str, order: &mut Vec<String>| -> usize {
-        let key = n.to_ascii_lowercase();
-        *tex_at.entry(key).or_insert_with(|| {
-            order.push(n.to_string());
-            order.len() - 1
-        })
-    };
-    let mut tex_users: Vec<Option<(u32, u32)>> = Vec::new();
-    for models in &refs {
-        for (s, _, at) in models.iter().flatten() {
-            for t in &s.triangles {
-                let i = use_tex(&t.material, &mut tex_order);
-                if i == tex_users.len() {
-                    tex_users.push(*at);
-                }
-            }
-        }
-    }
-    for g in &qc.texture_groups {
-        for n in g.skins.iter().flatten() {
-            let i = use_tex(n, &mut tex_order);
-            if i == tex_users.len() {
-                tex_users.push(None);
-            }
-        }
-    }
-    let mut textures = Vec::new();
-    for (i, name) in tex_order.iter().enumerate() {
-        let path = join(&qc.cd_texture, name);
-        let data = resolver.load(&path).ok_or_else(|| {
-            err(
-                tex_users[i],
-                ErrorKind::InvalidValue,
-                format!("texture {path} not found (a material of this SMD)"),
-            )
-        })?;
-        let p = read_indexed(&data, limits).context_with(|| path.clone())?;
-        let mut flags = 0;
-        for (t, mode) in &qc.render_modes {
-            if t.eq_ignore_ascii_case(name) {
-                flags |= RENDER_MODES
-                    .iter()
-                    .find(|(m, _)| m == mode)
-                    .map_or(0, |m| m.1);
-            }
-        }
-        textures.push(gs::Texture {
-            name: name_field::<64>(name).0,
-            flags,
-            width: p.width as i32,
-            height: p.height as i32,
-            index: 0,
-            pixels: Cow::Owned(p.indices),
-            palette: Cow::Owned(p.palette.into_iter().flatten().collect()),
-        });
-    }
-    for (t, _) in &qc.render_modes {
-        if !tex_order.iter().any(|n| n.eq_ignore_ascii_case(t)) {
-            warnings.push(format!("$texrendermode names {t}, which no SMD uses"));
-        }
-    }
+    let (textures, tex_at) = load_textures(qc, &refs, resolver, limits, &mut warnings)?;
     // Vertices into their bones' spaces at the reference pose.
     let world = {
         let probe = File {
@@ -351,6 +288,86 @@ fn compile_from(
         &mut warnings,
     )?;
     Ok(Compiled { file, warnings })
+}
+
+/// A reference SMD with its node map and where the QC names it.
+type Reference = (smd::File, Vec<usize>, Option<(u32, u32)>);
+
+/// The textures in order of first use by the reference SMDs, then those only the texture
+/// groups name, read from their BMPs (indices and palettes as they are); the index of each
+/// by lower-case name.
+fn load_textures(
+    qc: &Qc,
+    refs: &[Vec<Option<Reference>>],
+    resolver: &dyn Resolver,
+    limits: &Limits,
+    warnings: &mut Vec<String>,
+) -> Result<(Vec<gs::Texture<'static>>, HashMap<String, usize>)> {
+    // Textures in order of first use, then those only the texture groups name.
+    let mut tex_order: Vec<String> = Vec::new();
+    let mut tex_at: HashMap<String, usize> = HashMap::new();
+    let mut use_tex = |n: &str, order: &mut Vec<String>| -> usize {
+        let key = n.to_ascii_lowercase();
+        *tex_at.entry(key).or_insert_with(|| {
+            order.push(n.to_string());
+            order.len() - 1
+        })
+    };
+    let mut tex_users: Vec<Option<(u32, u32)>> = Vec::new();
+    for models in refs {
+        for (s, _, at) in models.iter().flatten() {
+            for t in &s.triangles {
+                let i = use_tex(&t.material, &mut tex_order);
+                if i == tex_users.len() {
+                    tex_users.push(*at);
+                }
+            }
+        }
+    }
+    for g in &qc.texture_groups {
+        for n in g.skins.iter().flatten() {
+            let i = use_tex(n, &mut tex_order);
+            if i == tex_users.len() {
+                tex_users.push(None);
+            }
+        }
+    }
+    let mut textures = Vec::new();
+    for (i, name) in tex_order.iter().enumerate() {
+        let path = join(&qc.cd_texture, name);
+        let data = resolver.load(&path).ok_or_else(|| {
+            err(
+                tex_users[i],
+                ErrorKind::InvalidValue,
+                format!("texture {path} not found (a material of this SMD)"),
+            )
+        })?;
+        let p = read_indexed(&data, limits).context_with(|| path.clone())?;
+        let mut flags = 0;
+        for (t, mode) in &qc.render_modes {
+            if t.eq_ignore_ascii_case(name) {
+                flags |= RENDER_MODES
+                    .iter()
+                    .find(|(m, _)| m == mode)
+                    .map_or(0, |m| m.1);
+            }
+        }
+        textures.push(gs::Texture {
+            name: name_field::<64>(name).0,
+            flags,
+            width: p.width as i32,
+            height: p.height as i32,
+            index: 0,
+            pixels: Cow::Owned(p.indices),
+            palette: Cow::Owned(p.palette.into_iter().flatten().collect()),
+        });
+    }
+    for (t, _) in &qc.render_modes {
+        if !tex_order.iter().any(|n| n.eq_ignore_ascii_case(t)) {
+            warnings.push(format!("$texrendermode names {t}, which no SMD uses"));
+        }
+    }
+    Ok((textures, tex_at))
 }
 
 fn empty_file() -> File<'static> {
