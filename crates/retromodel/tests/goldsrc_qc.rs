@@ -94,7 +94,8 @@ fn corpus_models_decompile_and_compile_back() {
         return;
     };
     let limits = Limits::default();
-    let (mut models, mut worst_bind, mut worst_frame, mut worst_ratio) = (0, 0f32, 0f32, 0f32);
+    let (mut models, mut worst_bind, mut worst_frame, mut worst_ratio, mut worst_text) =
+        (0, 0f32, 0f32, 0f32, 0f32);
     for path in common::files_with_magic(&dir, b"IDST") {
         let (what, bytes) = common::read_named(&path);
         let parsed = File::parse(&bytes, &limits).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -231,8 +232,38 @@ fn corpus_models_decompile_and_compile_back() {
                 }
             }
         }
+        // The same through the files' text (SMDs written with 6 decimals, read back).
+        let mut files: Vec<(String, Vec<u8>)> = d
+            .smds
+            .iter()
+            .map(|(n, f)| (format!("{n}.smd"), f.write()))
+            .collect();
+        files.extend(d.bmps.iter().cloned());
+        let q = Qc::parse(&text, &limits).unwrap();
+        let resolver = retromodel::resolve::MemoryFiles(files.into_iter().collect());
+        let t = qc::compile(&q, &resolver, &limits)
+            .unwrap_or_else(|e| panic!("{what}: from text: {e}"))
+            .file;
+        assert_eq!(t.bones.len(), file.bones.len(), "{what}");
+        let wt = to_object(&t.bones, &bind_locals(&t));
+        for (pa, pt) in file.body_parts.iter().zip(&t.body_parts) {
+            for (ma, mt) in pa.models.iter().zip(&pt.models) {
+                let ca = corners(&file, ma, &wa);
+                let g = largest_gap(&ca, &corners(&t, mt, &wt), &what);
+                worst_text = worst_text.max(g);
+            }
+        }
+        for (a, b) in t.sequences.iter().zip(&file.sequences) {
+            assert_eq!(
+                (a.num_frames, a.num_blends),
+                (b.num_frames, b.num_blends),
+                "{what}"
+            );
+        }
         models += 1;
     }
+    println!("through the SMD text: largest gap {worst_text} units at the bind pose");
+    assert!(worst_text < 0.01, "{worst_text}");
     println!("{models} models decompiled and compiled back; largest gap {worst_bind} units at the bind pose, {worst_frame} at middle frames ({worst_ratio} of the tolerance)");
     assert!(models >= 10, "{models} models");
 }
