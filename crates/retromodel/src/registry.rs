@@ -45,6 +45,7 @@ pub static CODECS: &[&dyn Codec] = &[
     &iqm::CODEC,
     &goldsrc::CODEC,
     &smd::CODEC,
+    &goldsrc::qc::CODEC,
     #[cfg(feature = "gltf")]
     &gltf::CODEC,
     #[cfg(feature = "png")]

@@ -27,9 +27,12 @@
 //!   file: `$sequencegroupsize` and `$externaltextures` are read and said in a warning, the
 //!   textures stay inside. Texture indices and palettes come from the BMPs unchanged.
 
+mod codec;
 mod compile;
 mod decompile;
 mod text;
+
+pub use codec::{decompile_bytes, QcCodec, QcFile, CODEC, QC};
 
 pub use compile::{compile, compile_decompiled, Compiled};
 pub use decompile::{decompile, Decompiled};
