@@ -52,7 +52,7 @@ fn main() -> std::io::Result<()> {
     // QC text (`parse_qc`): the QC codec's fixtures.
     let d = dir.join("parse_qc");
     std::fs::create_dir_all(&d)?;
-    for codec in registry::codecs().filter(|c| c.name() == "qc") {
+    for codec in registry::codecs().iter().filter(|c| c.name() == "qc") {
         for (name, bytes) in codec.fixtures() {
             std::fs::write(d.join(name), &bytes)?;
         }
