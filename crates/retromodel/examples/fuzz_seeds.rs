@@ -49,6 +49,14 @@ fn main() -> std::io::Result<()> {
             }
         }
     }
+    // QC text (`parse_qc`): the QC codec's fixtures.
+    let d = dir.join("parse_qc");
+    std::fs::create_dir_all(&d)?;
+    for codec in registry::codecs().iter().filter(|c| c.name() == "qc") {
+        for (name, bytes) in codec.fixtures() {
+            std::fs::write(d.join(name), &bytes)?;
+        }
+    }
     // The re-release pairing: md5mesh, md5anim and md5scale fixtures joined by the
     // separator the `rerelease` target splits at.
     let d = dir.join("rerelease");

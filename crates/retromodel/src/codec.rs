@@ -447,6 +447,12 @@ pub trait ParsedFile: fmt::Debug + Send + Sync {
     fn parse_warnings(&self) -> &[String] {
         &[]
     }
+
+    /// For a script compiled when converted (a Half-Life QC): the format and bytes of the
+    /// file its last conversion compiled, which a target of that format writes as it is.
+    fn compiled(&self) -> Option<(Format, Vec<u8>)> {
+        None
+    }
 }
 
 /// The error for an engine name the codec does not know.

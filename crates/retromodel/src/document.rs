@@ -151,6 +151,12 @@ impl<'a> Document<'a> {
         ))
     }
 
+    /// The format and bytes of the file a script's last conversion compiled
+    /// ([`ParsedFile::compiled`]).
+    pub fn compiled(&self) -> Option<(Format, Vec<u8>)> {
+        self.file.compiled()
+    }
+
     /// The `info` summary, given the converted model.
     pub fn summary(&self, converted: &Converted) -> Summary {
         Summary {

@@ -22,7 +22,7 @@ pub use crate::codec::{
     Codec, Engine, Format, Kernel, Output, ParsedFile, Prepared, SideFile, Writer,
 };
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::{goldsrc, gs_mdl, gs_mdl7, hmp, iqm, md2, md3, md5, quake_mdl, wmp};
+use crate::formats::{goldsrc, gs_mdl, gs_mdl7, hmp, iqm, md2, md3, md5, quake_mdl, smd, wmp};
 #[cfg(feature = "gltf")]
 use crate::interchange::gltf;
 #[cfg(feature = "png")]
@@ -44,6 +44,8 @@ pub static CODECS: &[&dyn Codec] = &[
     &md5::CODEC,
     &iqm::CODEC,
     &goldsrc::CODEC,
+    &smd::CODEC,
+    &goldsrc::qc::CODEC,
     #[cfg(feature = "gltf")]
     &gltf::CODEC,
     #[cfg(feature = "png")]

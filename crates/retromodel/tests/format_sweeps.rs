@@ -270,6 +270,19 @@ fn knobs(name: &str) -> Knobs {
             },
             ..Knobs::default()
         },
+        // Half-Life QC: text; corpus QCs may use commands the compiler refuses.
+        "qc" => Knobs {
+            text: true,
+            corpus: CorpusMutations {
+                cuts: 0,
+                flips: 0,
+                head: 0,
+                boundary_step: Some(7),
+                replacements: 100,
+                ..Knobs::default().corpus
+            },
+            ..Knobs::default()
+        },
         _ => Knobs::default(),
     }
 }

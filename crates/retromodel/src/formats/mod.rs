@@ -11,6 +11,7 @@ pub mod md3;
 pub mod md5;
 pub mod quake_mdl;
 pub mod shared;
+pub mod smd;
 pub mod wmp;
 
 pub use shared::normals;

@@ -383,8 +383,13 @@ pub fn open_bytes(
         }
     });
     let summary = doc.summary(&converted);
-    let format = doc.format();
+    // A script (a QC) is saved as the file it compiled to.
+    let (format, compiled) = match doc.compiled() {
+        Some((f, b)) => (f, Some(SharedBytes::from(b))),
+        None => (doc.format(), None),
+    };
     drop(doc);
+    let bytes = compiled.unwrap_or(bytes);
     let own = file_name(shown);
     let animations = animation_entries(&converted.model, |name| listed.file_of(name), &own);
     let skin_sources = converted

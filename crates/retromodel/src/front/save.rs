@@ -240,7 +240,9 @@ pub fn plan(source: &Source<'_>, output: &Path, o: &SaveOptions) -> Result<Plann
         && o.scale.is_none()
         && o.fit_height.is_none()
         && crate::model::transform::looks_like_metres(model);
-    let written = if o.rerelease {
+    let written = if let Some(out) = decompiled(source, writer, o, &options)? {
+        out
+    } else if o.rerelease {
         crate::rerelease::write_layout(model, writer, &options)?
     } else {
         registry::write_model(model, writer, &options)?
@@ -263,6 +265,47 @@ pub fn plan(source: &Source<'_>, output: &Path, o: &SaveOptions) -> Result<Plann
     r.details = written.details;
     r.summary = written.summary;
     Ok(planned.finish())
+}
+
+/// Files beside a model on disk, by name.
+struct Beside(PathBuf, Option<String>);
+
+impl crate::resolve::Resolver for Beside {
+    fn load(&self, name: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.0.join(name)).ok()
+    }
+    fn model_name(&self) -> Option<String> {
+        self.1.clone()
+    }
+}
+
+/// A GoldSrc file saved as a QC: its own bytes decompiled (hit boxes, attachments and
+/// controllers kept), unless the model was changed on the way (placement, a skin).
+fn decompiled(
+    source: &Source<'_>,
+    writer: &registry::Writer,
+    o: &SaveOptions,
+    options: &WriteOptions,
+) -> Result<Option<crate::codec::Output>, Fail> {
+    use crate::formats::goldsrc;
+    let (Some(bytes), Some(format)) = (source.bytes, source.format) else {
+        return Ok(None);
+    };
+    if writer.format != goldsrc::qc::QC
+        || format != goldsrc::HALF_LIFE_MDL
+        || o.placed()
+        || o.skin.is_some()
+    {
+        return Ok(None);
+    }
+    let path = Path::new(source.path.unwrap_or_default());
+    let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    Ok(Some(goldsrc::qc::decompile_bytes(
+        bytes,
+        &Beside(dir, name),
+        options,
+    )?))
 }
 
 /// The same format written back as read, or with skin 0 replaced.

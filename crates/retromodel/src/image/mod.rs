@@ -22,6 +22,8 @@ use crate::limits::{Budget, Limits};
 
 #[cfg(feature = "textures")]
 pub mod bmp;
+pub mod bmp8;
+pub mod bmp_write;
 #[cfg(feature = "textures")]
 pub mod dds;
 #[cfg(feature = "textures")]

@@ -175,7 +175,7 @@ fn local(ch: [f32; 6]) -> JointTransform {
 
 /// Object-space transforms from local ones (parents first, as `studio.h` orders bones;
 /// a parent that is not earlier is read as none).
-fn to_object(bones: &[Bone], locals: &[JointTransform]) -> Vec<JointTransform> {
+pub fn to_object(bones: &[Bone], locals: &[JointTransform]) -> Vec<JointTransform> {
     let mut out: Vec<JointTransform> = Vec::with_capacity(locals.len());
     for (i, l) in locals.iter().enumerate() {
         let p = bones[i].parent;

@@ -153,7 +153,7 @@ pub fn encode_runs(values: &[i16]) -> Vec<u16> {
 /// One sequence's `mstudioanim_t` records for `frames` (each bone's six channels per
 /// frame), with their offsets as they are when the channels' words follow the records, bone
 /// by bone; `None` when one lies beyond a 16-bit offset.
-fn encode_sequence(frames: &[Vec<[f32; 6]>], bones: &[Bone]) -> Option<Vec<BoneAnim>> {
+pub fn encode_sequence(frames: &[Vec<[f32; 6]>], bones: &[Bone]) -> Option<Vec<BoneAnim>> {
     let mut data = bones.len() * ANIM_SIZE;
     let mut out = Vec::with_capacity(bones.len());
     for (b, bone) in bones.iter().enumerate() {
@@ -227,13 +227,13 @@ impl Part {
 }
 
 /// A texture made from a skin: its size, flags, indices and palette.
-struct Tex {
-    name: String,
-    width: u32,
-    height: u32,
+pub(crate) struct Tex {
+    pub(crate) name: String,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
     flags: i32,
-    pixels: Vec<u8>,
-    palette: Vec<u8>,
+    pub(crate) pixels: Vec<u8>,
+    pub(crate) palette: Vec<u8>,
 }
 
 /// The distinct colours of opaque pixels, sorted, when there are at most `max`.
@@ -254,7 +254,7 @@ fn exact_colours(rgba: &[u8], max: usize) -> Option<Vec<[u8; 3]>> {
 }
 
 /// A picture as an 8-bit texture with its own palette (see the module's comment).
-fn texture(name: &str, picture: &Image, warnings: &mut Vec<String>) -> Tex {
+pub(crate) fn texture(name: &str, picture: &Image, warnings: &mut Vec<String>) -> Tex {
     let mut picture = Cow::Borrowed(picture);
     let (w, h) = (picture.width.max(1), picture.height.max(1));
     let (nw, nh) = crate::image::resample::fit_within(w, h, MAX_TEXTURE_WIDTH, 4096, 4);
@@ -328,7 +328,7 @@ fn texture(name: &str, picture: &Image, warnings: &mut Vec<String>) -> Tex {
 
 /// A texture's file name in the 64-byte field: the skin's name (its folders left out) as a
 /// `.bmp`, or `skinN.bmp`.
-fn texture_name(name: &str, i: usize) -> String {
+pub(crate) fn texture_name(name: &str, i: usize) -> String {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
     let stem = base.rsplit_once('.').map_or(base, |(s, _)| s);
     if stem.is_empty() {
@@ -340,7 +340,7 @@ fn texture_name(name: &str, i: usize) -> String {
 
 /// The joint a vertex follows: its strongest influence (the first on a tie), joint 0
 /// without any.
-fn strongest(inf: Option<&crate::model::Influences>) -> (usize, bool) {
+pub(crate) fn strongest(inf: Option<&crate::model::Influences>) -> (usize, bool) {
     let Some(inf) = inf else { return (0, false) };
     let mut best = (0usize, f32::MIN);
     for &(j, w) in inf.iter() {

@@ -31,6 +31,7 @@ mod codec;
 pub mod convert;
 pub mod fixtures;
 pub mod from_model;
+pub mod qc;
 mod raw;
 mod read;
 mod side_files;

@@ -747,6 +747,28 @@ impl Mesh {
             Some((count < 0, run))
         })
     }
+
+    /// The triangles the commands draw, each three `[vertex, normal, s, t]` corners in the
+    /// stored winding (strips alternate as OpenGL draws them; fans turn about the first).
+    pub fn triangles(&self) -> Vec<[[i16; 4]; 3]> {
+        let mut out = Vec::new();
+        for (fan, run) in self.runs() {
+            let c: Vec<[i16; 4]> = run
+                .chunks_exact(4)
+                .map(|c| [c[0], c[1], c[2], c[3]])
+                .collect();
+            for k in 0..c.len().saturating_sub(2) {
+                out.push(if fan {
+                    [c[0], c[k + 1], c[k + 2]]
+                } else if k % 2 == 0 {
+                    [c[k], c[k + 1], c[k + 2]]
+                } else {
+                    [c[k + 1], c[k], c[k + 2]]
+                });
+            }
+        }
+        out
+    }
 }
 
 /// `mstudiomodel_t`: a sub-model with its meshes, vertices and normals (in their bones'
