@@ -201,8 +201,21 @@ fn an_md5_corpus_model_goes_through_smd_and_back() {
         side.push((name.clone(), std::fs::read(folder.join(&name)).unwrap()));
     }
     let resolver = MemoryFiles(side.into_iter().collect());
-    let model = to_model(&mesh, &resolver).model;
+    let mut model = to_model(&mesh, &resolver).model;
     assert_eq!(model.animations.len(), 3);
+    // The shader is "default": the front door finds the folder's only picture; here it is
+    // given.
+    let png = std::fs::read(folder.join("skin.png")).unwrap();
+    let picture = retromodel::image::decode(&png, "skin.png", &Limits::default()).unwrap();
+    model.skins = vec![retromodel::model::Skin {
+        name: "skin.png".to_string(),
+        pictures: vec![picture],
+        picture_times: None,
+        source: None,
+    }];
+    for m in &mut model.meshes {
+        m.skin = Some(0);
+    }
     let (back, names) = through_smd(&model);
     assert_eq!(
         names,
