@@ -283,6 +283,26 @@ fn knobs(name: &str) -> Knobs {
             },
             ..Knobs::default()
         },
+        // A text may stop after any whole section; a link count past the nodes fails
+        // before anything is allocated for it.
+        "smd" => Knobs {
+            text: true,
+            counts_model_vertices: true,
+            finite_positions: true,
+            reconvert: Some("smd"),
+            huge_counts: &[
+                "version 1\nnodes\n0 \"a\" -1\nend\ntriangles\nx\n0 0 0 0 0 0 0 0 0 16000000",
+            ],
+            corpus: CorpusMutations {
+                must_parse: false,
+                cuts: 0,
+                flips: 0,
+                head: 0,
+                boundary_step: Some(7),
+                replacements: 50,
+            },
+            ..Knobs::default()
+        },
         _ => Knobs::default(),
     }
 }

@@ -238,6 +238,9 @@ pub fn to_model(file: &File, resolver: &dyn Resolver) -> Converted {
         warnings,
     };
     if file.triangles.is_empty() {
+        if file.frames.is_empty() {
+            return converted;
+        }
         let name = own.as_deref().map_or("animation", stem).to_string();
         if let Ok(a) = animation(file, &bind, file, &name) {
             converted.model.animations.push(a);

@@ -1,9 +1,9 @@
 //! A [`Model`] as SMD files: the reference SMD, one animation SMD per skeletal animation and
 //! the textures as 8-bit BMP files, all for studiomdl.
 
-use super::{BonePose, File, Frame, Node, Triangle, Vertex};
+use super::{BonePose, File, Frame, Node, Triangle, Vertex, FORMAT};
 use crate::codec::{Output, SideFile};
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Location, Result};
 use crate::formats::goldsrc::from_model::{quaternion_angles, strongest, texture, texture_name};
 use crate::image::{Image, Pixels};
 use crate::model::pose::{model_parents, to_local, JointPose};
@@ -78,6 +78,36 @@ fn skeleton(model: &Model) -> (Vec<Node>, Vec<JointTransform>) {
         })
         .collect();
     (nodes, local.iter().map(JointPose::to_transform).collect())
+}
+
+/// Fails on a number SMD text cannot hold (NaN, infinity).
+fn finite(file: &File) -> Result<()> {
+    let poses = file
+        .frames
+        .iter()
+        .flat_map(|f| &f.bones)
+        .flat_map(|b| b.position.iter().chain(&b.rotation));
+    let corners = file
+        .triangles
+        .iter()
+        .flat_map(|t| &t.corners)
+        .flat_map(|c| {
+            c.position
+                .iter()
+                .chain(&c.normal)
+                .chain(&c.uv)
+                .chain(c.links.iter().map(|l| &l.1))
+        });
+    if poses.chain(corners).all(|v| v.is_finite()) {
+        return Ok(());
+    }
+    Err(Error::new(
+        FORMAT,
+        ErrorKind::InvalidModel,
+        "the model has a position, angle, normal or texture coordinate that is not a finite \
+         number",
+        Location::None,
+    ))
 }
 
 /// A mesh vertex as an SMD corner (`v` up, its strongest joint).
@@ -182,6 +212,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<(File, Output
                 .collect(),
             triangles: Vec::new(),
         };
+        finite(&anim)?;
         out.side_files.push(SideFile {
             name: format!("{stem}_{}.smd", file_part(&a.name, i)),
             kind: "animation",
@@ -196,5 +227,6 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<(File, Output
         }],
         triangles,
     };
+    finite(&file)?;
     Ok((file, out))
 }
