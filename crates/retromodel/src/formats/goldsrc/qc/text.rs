@@ -429,13 +429,24 @@ fn option(p: &mut P, s: &mut super::Sequence, t: &Token) -> Result<()> {
     Ok(())
 }
 
-/// `s` quoted, or bare when it holds a quote (it was read as a word, so it has no space).
+/// `s` quoted, or bare when it holds a quote and reads back as one word (a word read from a
+/// QC: no space, not opening with a quote, a comment or a brace). A QC string has no
+/// escapes, so any other name with a quote or a control byte (a model file's name field
+/// may hold anything) is written with `_` for each of those.
 fn quoted(s: &str) -> String {
-    if s.contains('"') {
-        s.to_string()
-    } else {
-        format!("\"{s}\"")
+    let word = !s.starts_with(['"', '{', '}'])
+        && !s.starts_with("//")
+        && !s.starts_with("/*")
+        && !s.contains(['{', '}'])
+        && !s.chars().any(|c| c.is_whitespace() || c.is_control());
+    if s.contains('"') && word {
+        return s.to_string();
     }
+    let clean: String = s
+        .chars()
+        .map(|c| if c == '"' || c.is_control() { '_' } else { c })
+        .collect();
+    format!("\"{clean}\"")
 }
 
 fn v3(v: [f32; 3]) -> String {
