@@ -1,0 +1,101 @@
+//! Valve SMD on the command line (issue 42): MD5 to SMD with its animation and texture
+//! beside it, SMD to MD2, and animation SMDs given with `--anim`.
+
+mod common;
+
+use common::{assert_contains, glb_json, md5_with_anim, run, run_ok, s, text, write_file};
+use retromodel::formats::smd::fixtures;
+
+#[test]
+fn md5_to_smd_and_on_to_md2() {
+    let dir = tempfile::tempdir().unwrap();
+    let mesh = md5_with_anim(dir.path(), "m.md5mesh");
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let smd = out.join("x.smd");
+    let done = run_ok(&["convert", s(&mesh), s(&smd)]);
+    let err = text(&done.stderr);
+    assert!(err.contains("animation written as"), "{err}");
+    assert!(out.join("x_wave.smd").is_file(), "{err}");
+    let body = std::fs::read_to_string(&smd).unwrap();
+    assert!(body.starts_with("version 1\nnodes\n0 \""), "{body}");
+    // Back in: the animation beside it is found, named after its file.
+    let info = text(&run_ok(&["info", s(&smd)]).stdout);
+    assert!(info.contains("animation \"x_wave\""), "{info}");
+    let md2 = out.join("y.md2");
+    run_ok(&["convert", s(&smd), s(&md2)]);
+    assert!(std::fs::metadata(&md2).unwrap().len() > 68);
+}
+
+#[test]
+fn anim_names_the_animation_smds() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    let b = dir.path().join("b");
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let reference = write_file(&a, "ref.smd", fixtures::reference().write());
+    let bend = write_file(&b, "bend.smd", fixtures::animation().write());
+    let glb = dir.path().join("r.glb");
+    run_ok(&["convert", s(&reference), s(&glb), "--anim", s(&bend)]);
+    let json = glb_json(&std::fs::read(&glb).unwrap());
+    assert_eq!(json["animations"][0]["name"], "bend");
+    // One whose nodes are not the reference's is refused by name.
+    let mut other = fixtures::animation();
+    other.nodes[1].name = "leg".into();
+    let wrong = write_file(&b, "wrong.smd", other.write());
+    let out = run(&[
+        "convert",
+        s(&reference),
+        s(&dir.path().join("w.glb")),
+        "--anim",
+        s(&wrong),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_contains(&out.stderr, "node \"leg\" is not in the reference");
+}
+
+/// A GoldSrc model decompiled to QC + SMD + BMP on the command line, compiled back, and read
+/// with the same counts; a QC with a command the compiler does not take fails at its line.
+#[test]
+fn goldsrc_decompiles_to_qc_and_compiles_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mdl = write_file(
+        dir.path(),
+        "gs.mdl",
+        retromodel::formats::goldsrc::fixtures::model(true),
+    );
+    let qc = dir.path().join("qc").join("gs.qc");
+    std::fs::create_dir_all(qc.parent().unwrap()).unwrap();
+    run_ok(&["convert", s(&mdl), s(&qc)]);
+    let written: Vec<String> = std::fs::read_dir(qc.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(written.iter().any(|n| n.ends_with(".smd")), "{written:?}");
+    assert!(written.iter().any(|n| n.ends_with(".bmp")), "{written:?}");
+    let body = std::fs::read_to_string(&qc).unwrap();
+    assert!(body.contains("$sequence"), "{body}");
+    let back = dir.path().join("back.mdl");
+    run_ok(&["convert", s(&qc), s(&back)]);
+    let info = |p: &std::path::Path| -> serde_json::Value {
+        let out = run_ok(&["info", "--json", s(p)]);
+        serde_json::from_str(text(&out.stdout).lines().next().unwrap()).unwrap()
+    };
+    let (a, b) = (info(&mdl), info(&back));
+    assert_eq!(b["format"], "half-life-mdl");
+    for field in ["triangles", "joints", "meshes"] {
+        assert_eq!(a[field], b[field], "{field}");
+    }
+    assert_eq!(
+        a["animations"].as_array().map(Vec::len),
+        b["animations"].as_array().map(Vec::len)
+    );
+    // a command studiomdl has and the compiler does not take: an error at its line
+    std::fs::write(&qc, format!("{body}$renamebone \"a\" \"b\"\n")).unwrap();
+    let out = run(&["convert", s(&qc), s(&dir.path().join("bad.mdl"))]);
+    assert_eq!(out.status.code(), Some(1));
+    let line = body.lines().count() + 1;
+    assert_contains(&out.stderr, "qc: ");
+    assert_contains(&out.stderr, &format!("at line {line}:1"));
+}
