@@ -250,7 +250,11 @@ class EXPORT_SCENE_OT_retromodel(bpy.types.Operator, ExportHelper):
             # imported by this extension: already in game units, not metres to scale up
             scale = 1.0
         fps = self.fps or None
-        if fps is None and ext in SKELETAL_EXTENSIONS:
+        # Half-Life MDL (the goldsrc variant) and its QC keep the skeleton too; the probe
+        # cannot tell for them (one .mdl extension has keyframe variants, and a QC does not
+        # read back without its SMDs)
+        skeletal = ext in SKELETAL_EXTENSIONS or ext == ".qc" or (ext == ".mdl" and self.mdl == "goldsrc")
+        if fps is None and skeletal:
             # MD5, IQM and glTF keep the skeleton's animations at their own rate: sample
             # at the scene's, so that each key stays a frame (retromodel's default, 24,
             # would resample a 10 fps scene and cut its last key)
