@@ -473,6 +473,23 @@ fn a_bare_name_is_found_beside_the_model_before_the_root() {
 }
 
 #[test]
+fn a_bare_name_beside_a_model_at_the_archive_root() {
+    // the model's folder is the root: beside, parents and root are one path
+    let archive =
+        vfs::zip::write(&[("tris.md2", b"model", true), ("skin.pcx", b"pcx", true)]).unwrap();
+    let mut fs = GameFs::new(&Limits::default());
+    fs.add_archive(
+        "a.pk3",
+        vfs::open_bytes(archive, &Limits::default()).unwrap(),
+    );
+    let r = GameFsResolver::new(&fs, "tris.md2");
+    assert_eq!(r.candidates("skin.pcx"), ["skin.pcx"]);
+    assert_eq!(r.load("skin.pcx").as_deref(), Some(&b"pcx"[..]));
+    assert_eq!(r.load(".skin.pcx").as_deref(), Some(&b"pcx"[..]));
+    assert_eq!(r.load("missing.pcx"), None);
+}
+
+#[test]
 fn corpus_openarena_pk3_matches_its_header_row() {
     let Some(corpus) = common::corpus_dir() else {
         return;

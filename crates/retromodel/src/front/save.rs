@@ -409,7 +409,7 @@ fn write_options(output: &Path, o: &SaveOptions) -> Result<WriteOptions, Fail> {
         qc: o.qc,
         bones: o.bones,
         external_textures: o.external_textures,
-        sequence_group_size: o.sequence_group_size.map(|kb| kb * 1024),
+        sequence_group_size: o.sequence_group_size.map(|kb| kb.saturating_mul(1024)),
     })
 }
 

@@ -772,11 +772,13 @@ impl<'a> GameFsResolver<'a> {
                 format!("{}/{file}", self.dir)
             };
             // a bare name: beside the model, then its parents, then the root of the tree
+            // (a model at the root: all three are the same path)
             let bare = out.first().is_some_and(|r| !r.contains('/'));
             if bare {
+                let root = out.remove(0);
                 out.retain(|p| *p != beside);
-                out.rotate_left(1);
                 out.insert(0, beside);
+                out.push(root);
             } else {
                 out.push(beside);
             }

@@ -27,8 +27,9 @@ pub fn side_name(name: &str) -> (Option<String>, Option<String>) {
 /// - `gfx/palette.lmp`: the forced palette if given, else looked up like any other name.
 /// - Files given with [`PathResolver::with_listed`], by the name they were given.
 /// - For a model inside an archive (`pak0.pak:progs/x.mdl`): in the archive, as
-///   [`GameFsResolver`] finds them (from its root, then from the model's folder and up to
-///   four parents, then by file name in the model's folder).
+///   [`GameFsResolver`] finds them (a game path from its root, then from the model's folder
+///   and up to four parents, then by file name in the model's folder; a bare name beside
+///   the model first, then in its parents, then at the root).
 /// - Then in the game tree (`--game-dir` folders, their archives included), from its root.
 /// - For a model on disk: under the model's folder and up to four parents (Quake's
 ///   `progs/x.mdl` beside `gfx/palette.lmp`), then by its file name beside the model. Names

@@ -652,8 +652,9 @@ fn lay_out(
         h.eye_position = [-e[1], e[0], e[2]];
     }
     h.flags = qc.flags.unwrap_or(0);
-    [h.bbmin, h.bbmax] = qc.bbox.unwrap_or(bx);
-    [h.min, h.max] = qc.cbox.unwrap_or([[0.0; 3]; 2]);
+    // studiomdl's WriteFile: $bbox is the header's min/max, $cbox its bbmin/bbmax
+    [h.min, h.max] = qc.bbox.unwrap_or([[0.0; 3]; 2]);
+    [h.bbmin, h.bbmax] = qc.cbox.unwrap_or(bx);
     let mut l = Layout(gs::HEADER_SIZE);
     f.header.fields[0] = bones.len() as i32;
     f.header.fields[1] = l.take(bones.len() * gs::BONE_SIZE);

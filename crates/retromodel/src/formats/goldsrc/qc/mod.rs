@@ -178,9 +178,9 @@ pub struct Qc {
     pub eye_position: Option<[f32; 3]>,
     /// `$flags`.
     pub flags: Option<i32>,
-    /// `$bbox`: the clipping box.
+    /// `$bbox`: the header's `min`/`max` (studiomdl's `WriteFile`).
     pub bbox: Option<[[f32; 3]; 2]>,
-    /// `$cbox`: the movement hull.
+    /// `$cbox`: the header's `bbmin`/`bbmax`.
     pub cbox: Option<[[f32; 3]; 2]>,
     /// `$externaltextures`.
     pub external_textures: bool,
@@ -330,7 +330,11 @@ pub fn activity_number(name: &str) -> Option<i32> {
 
 /// The name of activity `n` (`ACT_n` when unnamed).
 pub fn activity_name(n: i32) -> String {
-    match usize::try_from(n - 1).ok().and_then(|i| ACTIVITIES.get(i)) {
+    match n
+        .checked_sub(1)
+        .and_then(|i| usize::try_from(i).ok())
+        .and_then(|i| ACTIVITIES.get(i))
+    {
         Some(a) => a.to_string(),
         None => format!("ACT_{n}"),
     }
