@@ -167,6 +167,12 @@ fn corpus_models_decompile_and_compile_back() {
             );
         }
         assert_eq!(back.hitboxes, file.hitboxes, "{what}");
+        // Texture flags by name (`$texrendermode`, and chrome from the name as studiomdl
+        // sets it); compile keeps the textures the SMDs use.
+        for t in &back.textures {
+            let a = file.textures.iter().find(|u| u.name() == t.name());
+            assert_eq!(a.map(|u| u.flags), Some(t.flags), "{what}: {}", t.name());
+        }
         assert_eq!(back.attachments.len(), file.attachments.len(), "{what}");
         assert_eq!(back.controllers.len(), file.controllers.len(), "{what}");
         assert_eq!(back.header.eye_position, file.header.eye_position, "{what}");

@@ -343,7 +343,7 @@ fn load_textures(
             )
         })?;
         let p = read_indexed(&data, limits).context_with(|| path.clone())?;
-        let mut flags = 0;
+        let mut flags = flags_of_name(name);
         for (t, mode) in &qc.render_modes {
             if t.eq_ignore_ascii_case(name) {
                 flags |= RENDER_MODES

@@ -138,9 +138,10 @@ pub fn decompile(file: &File, stem: &str) -> Decompiled {
         };
         bmps.push((name.clone(), write_indexed(&picture)));
         let mut known = 0;
+        let implied = flags_of_name(&name);
         for &(mode, bit) in RENDER_MODES {
             known |= bit;
-            if t.flags & bit != 0 {
+            if t.flags & bit & !implied != 0 {
                 render_modes.push((name.clone(), mode.to_string()));
             }
         }

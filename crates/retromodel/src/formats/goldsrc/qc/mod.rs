@@ -213,6 +213,17 @@ pub const RENDER_MODES: &[(&str, i32)] = &[
     ("masked", super::NF_MASKED),
 ];
 
+/// The flags studiomdl gives a texture by its name alone (`lookup_texture`: a name holding
+/// `chrome` is `FLATSHADE | CHROME`); the SDK's `$texrendermode` takes only `masked` and
+/// `additive`, so a decompiled QC leaves these to the name.
+pub fn flags_of_name(name: &str) -> i32 {
+    if name.to_ascii_lowercase().contains("chrome") {
+        super::NF_FLATSHADE | super::NF_CHROME
+    } else {
+        0
+    }
+}
+
 /// studiomdl's motion and controller types (`lookupControl`) and their bits.
 pub const CONTROLS: &[(&str, i32)] = &[
     ("X", 0x1),
