@@ -326,6 +326,15 @@ pub(crate) fn texture(name: &str, picture: &Image, warnings: &mut Vec<String>) -
     }
 }
 
+/// A name as an SMD node or material or a QC string can hold it: `"` and control characters
+/// (no escapes exist there) become `_`. Texture names, SMD nodes and the QC decompiler's bone
+/// names all go through it, so a QC and its SMDs name a bone or texture alike.
+pub fn clean_name(name: &str) -> String {
+    name.chars()
+        .map(|c| if c == '"' || c.is_control() { '_' } else { c })
+        .collect()
+}
+
 /// A texture's file name in the 64-byte field: the skin's name (its folders left out) as a
 /// `.bmp`, or `skinN.bmp`.
 pub(crate) fn texture_name(name: &str, i: usize) -> String {
@@ -334,7 +343,7 @@ pub(crate) fn texture_name(name: &str, i: usize) -> String {
     if stem.is_empty() {
         format!("skin{i}.bmp")
     } else {
-        format!("{stem}.bmp")
+        format!("{}.bmp", clean_name(stem))
     }
 }
 

@@ -4,18 +4,13 @@
 use super::{BonePose, File, Frame, Node, Triangle, Vertex, FORMAT};
 use crate::codec::{Output, SideFile};
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::goldsrc::from_model::{quaternion_angles, strongest, texture, texture_name};
+use crate::formats::goldsrc::from_model::{
+    clean_name, quaternion_angles, strongest, texture, texture_name,
+};
 use crate::image::{Image, Pixels};
 use crate::model::pose::{model_parents, to_local, JointPose};
 use crate::model::{JointTransform, Mesh, Model};
 use crate::options::WriteOptions;
-
-/// A name as a node name or file name part: `"` and control characters become `_`.
-fn clean(name: &str) -> String {
-    name.chars()
-        .map(|c| if c == '"' || c.is_control() { '_' } else { c })
-        .collect()
-}
 
 /// A file name part made from an animation name: characters other than letters, digits,
 /// `-` and `_` become `_`; an empty name becomes `animationN`.
@@ -73,7 +68,7 @@ fn skeleton(model: &Model) -> (Vec<Node>, Vec<JointTransform>) {
         .iter()
         .zip(&parents)
         .map(|(j, &parent)| Node {
-            name: clean(&j.name),
+            name: clean_name(&j.name),
             parent,
         })
         .collect();

@@ -88,7 +88,7 @@ pub fn decompile(file: &File, stem: &str) -> Decompiled {
         .iter()
         .enumerate()
         .map(|(i, b)| {
-            let mut name = b.name();
+            let mut name = crate::formats::goldsrc::from_model::clean_name(&b.name());
             if name.is_empty() || !seen.insert(name.to_ascii_lowercase()) {
                 name = format!("{name}_bone{i}");
                 seen.insert(name.to_ascii_lowercase());

@@ -442,11 +442,7 @@ fn quoted(s: &str) -> String {
     if s.contains('"') && word {
         return s.to_string();
     }
-    let clean: String = s
-        .chars()
-        .map(|c| if c == '"' || c.is_control() { '_' } else { c })
-        .collect();
-    format!("\"{clean}\"")
+    format!("\"{}\"", crate::formats::goldsrc::from_model::clean_name(s))
 }
 
 fn v3(v: [f32; 3]) -> String {
