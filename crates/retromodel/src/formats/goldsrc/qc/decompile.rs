@@ -316,6 +316,9 @@ fn reference_triangles(
     out
 }
 
+/// Most blends a decompiled sequence gets (Xash3D's `MAXSTUDIOBLENDS`).
+const MAX_BLENDS: usize = 16;
+
 /// One sequence: an animation SMD per blend, and its options.
 fn sequence(
     file: &File,
@@ -325,7 +328,11 @@ fn sequence(
     smds: &mut Vec<(String, smd::File)>,
 ) -> super::Sequence {
     let n = file.bones.len();
-    let blends = s.num_blends.max(1) as usize;
+    // at most 16 blends (Xash3D's MAXSTUDIOBLENDS; the SDK's is 8), and no more than the
+    // animation records read hold: a hostile count does not multiply the frames decoded
+    let blends = (s.num_blends.max(1) as usize)
+        .min(MAX_BLENDS)
+        .min((s.anims.len() / n.max(1)).max(1));
     let frames = s.num_frames.max(0) as usize;
     let mut files = Vec::new();
     for b in 0..blends {
