@@ -7,7 +7,9 @@
 //!   sequences of group N, their offsets counted from the file's first byte. Sequences go
 //!   into group 0 (the model) in order until the next would take it past the size, then
 //!   into groups of at most that size each (a sequence larger than the size has a group of
-//!   its own); studiomdl's `utils/studiomdl/write.c` splits the same way.
+//!   its own). This is not studiomdl's own split: its automatic groups (`write.c`) move
+//!   only sequences without an activity out of group 0, and only below 1024 KB; the file
+//!   layout is the same.
 
 use std::borrow::Cow;
 
