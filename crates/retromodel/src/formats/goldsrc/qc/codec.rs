@@ -73,7 +73,18 @@ fn detect(data: &[u8]) -> bool {
         let end = text.iter().position(|&b| b == b'\n').unwrap_or(text.len());
         text = crate::io::magic::skip_bom_and_space(&text[end..]);
     }
-    text.first() == Some(&b'$') && text.get(1).is_some_and(u8::is_ascii_alphabetic)
+    // a whole `$command` word and what ends it: four bytes alone (`$mod`) are not a QC, so
+    // the magic table of the binary formats (`io::magic`) never meets one
+    let word = text
+        .iter()
+        .skip(1)
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    text.first() == Some(&b'$')
+        && text.get(1).is_some_and(u8::is_ascii_alphabetic)
+        && text
+            .get(1 + word)
+            .is_some_and(|b| b.is_ascii_whitespace() || *b == b'"')
 }
 
 /// A GoldSrc file's bytes decompiled (its sequence groups and texture file read through
