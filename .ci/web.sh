@@ -55,6 +55,11 @@ curl -fsS -o /dev/null -w 'pkg/retromodel_web_bg.wasm: %{http_code} %{content_ty
 mkdir -p "$out/interchange"
 "$bin" convert "$corpus/quake_mdl/github-pnahratow-LibreQuake/lq1/progs/ogre.mdl" "$out/interchange/ogre.glb"
 "$bin" convert "$corpus/quake_mdl/github-pnahratow-LibreQuake/lq1/progs/ogre.mdl" "$out/interchange/ogre.obj"
+# Issue 43: gltfpack's files of the same glb, uncompressed and with -cc (meshopt): the page
+# opens the compressed one with the uncompressed one's counts, and draws it.
+node target/npm/node_modules/gltfpack/cli.js -i "$out/interchange/ogre.glb" -o "$out/interchange/ogre.plain.glb" > /dev/null
+node target/npm/node_modules/gltfpack/cli.js -i "$out/interchange/ogre.glb" -o "$out/interchange/ogre.cc.glb" -cc > /dev/null
+grep -q EXT_meshopt_compression "$out/interchange/ogre.cc.glb"
 export INTERCHANGE_DIR="$out/interchange"
 # A glTF in metres (the ogre at 1/40: under 2 m tall) and the CLI's Quake MDL of it: the
 # page's export must equal it (issue 39).

@@ -184,6 +184,8 @@ const inter = process.env.INTERCHANGE_DIR;
 if (inter) {
   cases.push(
     { name: 'glTF binary written by the CLI (ogre.glb)', files: [path.join(inter, 'ogre.glb')], ext: 'glb' },
+    // Issue 43: another tool's meshopt-compressed file, decoded by the module.
+    { name: "gltfpack -cc's EXT_meshopt_compression file of it (ogre.cc.glb)", files: [path.join(inter, 'ogre.cc.glb')], ext: 'md2' },
     {
       name: 'OBJ with its .mtl and PNG skin written by the CLI (ogre.obj)',
       files: ['ogre.obj', 'ogre.mtl', 'ogre_skin0.png'].map((f) => path.join(inter, f)),
@@ -250,6 +252,23 @@ for (const t of cases) {
     const [d2] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
     check(/\.(mdl|md2|md3|md5mesh|glb|zip)$/.test(d2.suggestedFilename()), `exported as ${d2.suggestedFilename()}`);
   }
+}
+
+// Issue 43, criterion 3: gltfpack's -cc file opens with the counts of gltfpack's
+// uncompressed file of the same model (the info panel's size, animation, clip, skeleton and
+// skin rows).
+if (inter) {
+  console.log("\n== gltfpack -cc (meshopt) against gltfpack's uncompressed file");
+  const counted = async (file) => {
+    const r = await give([path.join(inter, file)]);
+    check(r.state === 'loaded', `${file} opens (${r.state}: ${r.message.split('\n')[0]})`);
+    const rows = await page.evaluate(() => window.retromodel.info.rows);
+    return rows.filter(([k]) => /^(Size|Animation|Clip|Skeleton|Skins)$/.test(k)).map((r) => r.join(': '));
+  };
+  const plain = await counted('ogre.plain.glb');
+  const packed = await counted('ogre.cc.glb');
+  console.log(`   ${packed.join(' | ')}`);
+  check(plain.length >= 3 && JSON.stringify(plain) === JSON.stringify(packed), `the same counts (${packed.length} rows)`);
 }
 
 // Issue 39: the page writes what the command line writes. A glTF file in metres (made by the

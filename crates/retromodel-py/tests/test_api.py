@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import retromodel
-from conftest import run_cli, skip_or_fail
+from conftest import ROOT, run_cli, skip_or_fail
 
 
 def first(corpus, pattern):
@@ -240,3 +240,66 @@ def test_compressed_glb(corpus):
         assert back.pose_count == q.pose_count == m.pose_count
     with pytest.raises(ValueError, match="compress"):
         m.to_glb(compress="zip")
+
+
+def gltfpack():
+    """gltfpack's command line from npm (target/npm, as .ci/run installs it), or None."""
+    import shutil
+
+    script = ROOT / "target" / "npm" / "node_modules" / "gltfpack" / "cli.js"
+    node = shutil.which("node")
+    return [node, str(script)] if node and script.is_file() else None
+
+
+def paths(mesh):
+    """Each vertex's position (the bind pose's for a skinned mesh) followed by its positions
+    through every pose, as one row; the rows sorted."""
+    p = mesh.all_positions()
+    rows = np.concatenate([mesh.positions(), p.transpose(1, 0, 2).reshape(p.shape[1], -1)], axis=1)
+    return rows[np.lexsort(rows.T[::-1])]
+
+
+def test_gltfpack_compressed_files_open(corpus, tmp_path):
+    """Issue 43, criterion 3: another tool's meshopt-compressed glTF (gltfpack ``-cc``:
+    EXT_meshopt_compression, octahedral normals, quaternion rotations) opens with the counts of
+    gltfpack's uncompressed file of the same model, and a keyframe model's every pose decodes
+    to the uncompressed file's positions exactly (the codec is lossless; both files share
+    gltfpack's quantisation), as does a skeletal model's bind pose."""
+    import subprocess
+
+    pack = gltfpack()
+    if pack is None:
+        skip_or_fail("no gltfpack (npm install --prefix target/npm gltfpack) or node")
+    keyframe = first(corpus / "md2", "bloodspider.md2")
+    skeletal = first(corpus / "assimp", "Bob.md5mesh")
+    for src in [keyframe, skeletal]:
+        glb = tmp_path / (src.stem + ".glb")
+        glb.write_bytes(quiet(retromodel.load, src).to_glb())
+        plain, packed = tmp_path / (src.stem + ".plain.glb"), tmp_path / (src.stem + ".cc.glb")
+        subprocess.run(pack + ["-i", str(glb), "-o", str(plain)], check=True, capture_output=True)
+        subprocess.run(pack + ["-i", str(glb), "-o", str(packed), "-cc"], check=True, capture_output=True)
+        assert b"EXT_meshopt_compression" in packed.read_bytes()[:4096]
+        a, b = quiet(retromodel.load, plain), quiet(retromodel.load, packed)
+        counts = lambda m: (  # noqa: E731
+            m.vertex_count,
+            m.triangle_count,
+            m.pose_count,
+            len(m.meshes),
+            len(m.animations),
+            len(m.skeleton.names) if m.skeleton else 0,
+        )
+        assert counts(a) == counts(b), f"{src.name}: -cc {counts(b)}, plain {counts(a)}"
+        assert counts(b)[1] > 0
+        for ma, mb in zip(a.meshes, b.meshes):
+            # gltfpack orders vertices differently with and without compression: compare each
+            # vertex's path through every pose, as sets.
+            pa, pb = paths(ma), paths(mb)
+            if a.skeleton is None:
+                assert np.array_equal(pa, pb), f"{src.name}: {ma.name}"
+            else:
+                # The bind pose exactly; the poses within what gltfpack's 16-bit quaternion
+                # filter allows, 1/1000 of the model's size.
+                assert np.array_equal(pa[:, :3], pb[:, :3]), f"{src.name}: {ma.name} bind pose"
+                size = np.ptp(pa[:, :3], axis=0).max()
+                assert np.abs(pa - pb).max() <= size / 1000, f"{src.name}: {ma.name}"
+    assert quiet(retromodel.load, tmp_path / "bloodspider.cc.glb").pose_count > 1
