@@ -24,7 +24,15 @@ for t in "${targets[@]}"; do
   # which the targets' counting allocator enforces exactly; the RSS limit adds the process's
   # own ~40 MiB (binary, libFuzzer's corpus and counters).
   set +e
-  cargo +nightly fuzz run -s none -a -O "$t" "corpus/$t" "seeds/$t" -- \
+  # A parser's own target (parse_X, without seeds of its own) starts from its codec
+  # target's seeds and corpus too (read only: new entries go to corpus/parse_X).
+  inputs=("corpus/$t" "seeds/$t")
+  if [[ "$t" == parse_* && ! -d "seeds/$t" && -d "seeds/codec_${t#parse_}" ]]; then
+    inputs=("corpus/$t" "seeds/codec_${t#parse_}")
+    [ ! -d "corpus/codec_${t#parse_}" ] || inputs+=("corpus/codec_${t#parse_}")
+  fi
+  mkdir -p "${inputs[@]}"
+  cargo +nightly fuzz run -s none -a -O "$t" "${inputs[@]}" -- \
     -max_total_time="$secs" -max_len=65536 -rss_limit_mb=160 -malloc_limit_mb=65 \
     -timeout="${FUZZ_TIMEOUT:-10}" -print_final_stats=1 -artifact_prefix="artifacts/$t/" "${extra[@]}" > "target/$t.log" 2>&1
   rc=$?

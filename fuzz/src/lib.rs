@@ -91,6 +91,18 @@ pub fn codec(name: &str, data: &[u8]) {
     }
 }
 
+/// The parser's checks only, for the codec named `name` on `data`: parse, write back, Model,
+/// summary and validate, within the memory bound; no writers. The `parse_*` targets run
+/// this at many times the `codec_*` targets' rate (those run every writer on each small
+/// model, the GoldSrc bone fitting included), so each parser reaches the campaign's
+/// executions (issue 44); the writers keep their own counts under `codec_*`.
+pub fn parse(name: &str, data: &[u8]) {
+    let codec = registry::codec_named(name).expect("a registered codec");
+    bounded(data.len(), || {
+        oracle::check_parse(codec, data, &limits(data.len()));
+    });
+}
+
 /// Imports `data` with `read` under the bounded limits; a Model that comes out must be valid.
 fn import_with(
     data: &[u8],

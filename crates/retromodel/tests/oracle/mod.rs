@@ -149,7 +149,15 @@ fn check_shared(
 
 /// Every registered writer on a small `model`: what it writes must parse again.
 pub fn check_writers(codec: &dyn Codec, model: &Model) {
-    let size = model.vertex_count() * model.frames.len().max(1);
+    // Keyframe writers sample skeletal animation (up to 30 frames a second): a 3-frame clip
+    // at 1/512 fps is 512 s, thousands of written frames (a fuzz input that took 2.9 s).
+    let seconds: f64 = model
+        .animations
+        .iter()
+        .map(|a| a.frames.count() as f64 / f64::from(a.fps).max(1e-3))
+        .sum();
+    let sampled = (seconds * 30.0).min(1e9) as usize;
+    let size = model.vertex_count() * model.frames.len().max(sampled).max(1);
     let pixels: usize = model
         .skins
         .iter()
