@@ -12,8 +12,8 @@
 //!   its bind position in that bone's space; a vertex weighted to several joints (a warning
 //!   counts them) gets, of its influences, the bone and the point in that bone's space that
 //!   best follow its blended position over the bind pose and the animations' frames (least
-//!   squares, [`Motion::fit`]). Vertices and normals are each kept once per sub-model
-//!   (texture coordinates are per corner, in texels, in the triangle commands).
+//!   squares, `Motion::fit`). Vertices and normals are each kept once per sub-model (texture
+//!   coordinates are per corner, in texels, in the triangle commands).
 //! - **Sequences**: one per skeletal animation, with its rate, loop flag and events; a model
 //!   without animations gets one still sequence, `idle`. Each bone channel is stored as
 //!   `value + stored × scale` with the scale fitted to the channel's largest offset over
