@@ -169,15 +169,23 @@ fn corpus_skeletal_models_write_as_goldsrc() {
         }
         let name = common::relative(&dir, path);
         let m = check(&name, &model);
-        // GoldSrc binds a vertex to one bone: a model whose vertices blend several joints
-        // bends less smoothly at them (issue 42: blend bones would close the gap). Measured:
-        // at most 0.52 % on every corpus model but Red Eclipse's blended hands (1.34 %).
+        eprintln!(
+            "{name}: worst middle frame {:.3} % of the height",
+            100.0 * m.worst / m.height
+        );
+        // GoldSrc binds a vertex to one bone: a vertex that blends several joints gets the
+        // one of them, and the point in its space, that best follow the blend over the
+        // animations (least squares), yet bends less smoothly. Measured (worst middle
+        // frame): at most 0.36 % on every corpus model but Red Eclipse's blended hands,
+        // 1.12 % (1.34 % when each vertex took its strongest joint at its bind position; no
+        // other bone, nor every frame in the fit, does better: one rigid bone cannot follow
+        // those vertices closer, blend bones would).
         let blended = model.meshes.iter().any(|m| {
             m.joint_weights
                 .iter()
                 .any(|w| w.iter().filter(|(_, w)| *w > 1e-3).count() > 1)
         });
-        let bound = if blended { 0.02 } else { 0.01 };
+        let bound = if blended { 0.0125 } else { 0.01 };
         if m.worst > bound * m.height {
             over.push(format!(
                 "{name}: {:.3} % (bound {} %)",

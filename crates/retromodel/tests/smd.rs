@@ -129,10 +129,11 @@ fn reference_and_animation_become_a_model() {
         ("reference_bend", 30.0, 5)
     );
     let end = &a.frames[4];
-    // The root a quarter turn about Z at the end: +X goes to +Y.
+    // The root a quarter turn about Z at the end, and studiomdl's quarter turn of an
+    // animation SMD's roots: +X goes to -X.
     let q = end[0].rotation;
     let x = retromodel::math::Quat::from_array(q).rotate([1.0, 0.0, 0.0]);
-    assert!(close(x, [0.0, 1.0, 0.0], 1e-6), "{x:?}");
+    assert!(close(x, [-1.0, 0.0, 0.0], 1e-6), "{x:?}");
 }
 
 #[test]
@@ -386,4 +387,99 @@ fn invalid_files_give_their_exact_errors() {
         ErrorKind::InvalidValue,
         "smd: expected time or end, found 0 at line 7:1",
     );
+}
+
+/// Every triangle corner of `model` at each frame of its baked animations, and each
+/// animation's middle frame.
+fn posed_corners(model: &Model) -> (Vec<Vec<[f32; 3]>>, Vec<usize>) {
+    let baked = retromodel::model::bake::bake_skeletal(model, None)
+        .unwrap()
+        .model;
+    let frames = (0..baked.frames.len())
+        .map(|f| {
+            baked
+                .meshes
+                .iter()
+                .flat_map(|m| {
+                    let p = &m.morph_targets[f].positions;
+                    m.triangles
+                        .iter()
+                        .flat_map(move |t| t.map(|i| p[i as usize]))
+                })
+                .collect()
+        })
+        .collect();
+    let middles = baked.clips.iter().map(|c| c.first + c.count / 2).collect();
+    (frames, middles)
+}
+
+/// studiomdl turns the roots of an animation SMD by 90° about Z (`Grab_Animation`) and not
+/// a reference SMD's: a GoldSrc model written as standalone SMDs has its animation SMDs'
+/// roots turned back exactly as the QC decompiler writes them, and read back through the
+/// SMD reader poses as the model does.
+#[test]
+fn animation_smds_are_turned_as_studiomdl_turns_them() {
+    use retromodel::formats::goldsrc::convert::angle_quaternion;
+    use retromodel::formats::goldsrc::{qc::decompile, AnyFile};
+    // The fixture, its root moved off the axis (a turn about Z moves it), as GoldSrc.
+    let all = fixtures::all();
+    let mut source = to_model(&all[0].1, &files(&all)).model;
+    let mut anim = source.animations[0].frames.to_vec();
+    for (f, frame) in anim.iter_mut().enumerate() {
+        frame[0].translation = [6.0 + f as f32, 2.0, 1.0];
+    }
+    source.animations[0].frames = anim.into();
+    let goldsrc = registry::writers()
+        .find(|w| w.variant == "goldsrc")
+        .unwrap();
+    let mdl = registry::write_model(&source, goldsrc, &WriteOptions::default()).unwrap();
+    let AnyFile::Studio(file) = AnyFile::parse(&mdl.bytes, &Limits::default()).unwrap() else {
+        panic!("not a studio model")
+    };
+    let model = file.to_model_alone().model;
+    let label = model.animations[0].name.clone();
+    // The QC decompiler's animation SMD of the sequence.
+    let d = decompile(&file, "x");
+    let qc_smd = &d.smds.iter().find(|(n, _)| *n == label).unwrap().1;
+    // The standalone SMD writer's.
+    let writer = &registry::codec_named("smd").unwrap().writers()[0];
+    let options = WriteOptions {
+        stem: "x".to_string(),
+        ..Default::default()
+    };
+    let out = registry::write_model(&model, writer, &options).unwrap();
+    let side = out
+        .side_files
+        .iter()
+        .find(|s| s.name == format!("x_{label}.smd"))
+        .unwrap();
+    let smd = parse(&side.bytes);
+    assert_eq!(smd.frames.len(), qc_smd.frames.len());
+    assert!(smd.frames.len() > 1);
+    let root = |f: &retromodel::formats::smd::Frame| f.bones.iter().find(|b| b.bone == 0).cloned();
+    for (a, b) in smd.frames.iter().zip(&qc_smd.frames) {
+        let (a, b) = (root(a).unwrap(), root(b).unwrap());
+        assert!(close(a.position, b.position, 1e-4), "{a:?} vs {b:?}");
+        let (qa, qb) = (angle_quaternion(a.rotation), angle_quaternion(b.rotation));
+        let d: f32 = (0..4).map(|k| qa[k] * qb[k]).sum();
+        assert!(d.abs() > 1.0 - 1e-5, "{a:?} vs {b:?}");
+    }
+    // Not the stored pose: the turn moved the root.
+    let stored = model.animations[0].frames[0][0].translation;
+    assert!(!close(root(&smd.frames[0]).unwrap().position, stored, 1e-2));
+    // Back through the SMD reader: the model's own poses at every animation's middle frame.
+    let (back, _) = through_smd(&model);
+    let back = &back.model;
+    assert_eq!(back.animations.len(), model.animations.len());
+    let ((want, middles), (got, _)) = (posed_corners(&model), posed_corners(back));
+    let z = want[0].iter().map(|p| p[2]);
+    let height = z.clone().fold(f32::MIN, f32::max) - z.fold(f32::MAX, f32::min);
+    assert!(height > 0.0 && !middles.is_empty());
+    for &f in &middles {
+        assert_eq!(want[f].len(), got[f].len());
+        for (p, q) in want[f].iter().zip(&got[f]) {
+            let d = (0..3).map(|k| (p[k] - q[k]).powi(2)).sum::<f32>().sqrt();
+            assert!(d <= 1e-3 * height, "frame {f}: {p:?} became {q:?}");
+        }
+    }
 }

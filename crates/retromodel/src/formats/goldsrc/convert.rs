@@ -82,6 +82,21 @@ pub fn channel_value(words: &[u16], frame: usize) -> Option<i16> {
     words.get(i).map(|&w| w as i16)
 }
 
+/// studiomdl's turn of an animation SMD's root bones about Z when nothing else is asked
+/// (`$origin`'s angle + 90°, `Cmd_Origin`), in radians.
+pub const DEFAULT_TURN: f32 = std::f32::consts::FRAC_PI_2;
+
+/// Root bone channels (position, then `AngleQuaternion`'s angles) turned by `angle` about Z,
+/// as studiomdl's `Grab_Animation` turns each root of an animation SMD's frames: the
+/// position rotated, the angle added to the yaw (`Rz(angle)` before the bone's rotation).
+pub fn turn(ch: &mut [f32; 6], angle: f32) {
+    let (s, c) = det::sin_cos(angle);
+    let (x, y) = (ch[0], ch[1]);
+    ch[0] = c * x - s * y;
+    ch[1] = s * x + c * y;
+    ch[5] += angle;
+}
+
 /// `AngleQuaternion`: Euler angles (radians: X roll, Y pitch, Z yaw) as a rotation
 /// `[x, y, z, w]`, rotating about Z, then Y, then X.
 pub fn angle_quaternion(angles: [f32; 3]) -> [f32; 4] {

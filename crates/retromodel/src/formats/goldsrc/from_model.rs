@@ -8,10 +8,12 @@
 //!   writer with rigid bones fitted to its motion (`Fit::max_joints`), a skeletal one with
 //!   more than 128 joints merged down when `--bones N` asks (`crate::model::merge_joints`);
 //!   more is an error naming the limit.
-//! - **Vertices**: GoldSrc binds each vertex to one bone; a vertex weighted to several
-//!   joints follows its strongest (a warning counts them). Vertices and normals are stored
-//!   in their bone's bind space, each kept once per sub-model (texture coordinates are per
-//!   corner, in texels, in the triangle commands).
+//! - **Vertices**: GoldSrc binds each vertex to one bone. A vertex of one joint keeps it and
+//!   its bind position in that bone's space; a vertex weighted to several joints (a warning
+//!   counts them) gets, of its influences, the bone and the point in that bone's space that
+//!   best follow its blended position over the bind pose and the animations' frames (least
+//!   squares, `Motion::fit`). Vertices and normals are each kept once per sub-model (texture
+//!   coordinates are per corner, in texels, in the triangle commands).
 //! - **Sequences**: one per skeletal animation, with its rate, loop flag and events; a model
 //!   without animations gets one still sequence, `idle`. Each bone channel is stored as
 //!   `value + stored × scale` with the scale fitted to the channel's largest offset over
@@ -357,8 +359,116 @@ pub(crate) fn strongest(inf: Option<&crate::model::Influences>) -> (usize, bool)
             best = (j as usize, w);
         }
     }
-    let shared = inf.iter().filter(|(_, w)| *w > 1e-3).count() > 1;
+    let shared = inf.iter().filter(|(_, w)| *w > FIT_WEIGHT).count() > 1;
     (best.0, shared)
+}
+
+/// At most this many animation frames, evenly spread over all the animations' (the bind
+/// pose besides), weigh in the fit of a blended vertex ([`Motion`]).
+const FIT_FRAMES: usize = 256;
+/// At most this many influences, the strongest, are tried as a blended vertex's bone.
+const FIT_CANDIDATES: usize = 4;
+/// An influence lighter than this is no candidate bone (nor makes a vertex blended).
+const FIT_WEIGHT: f32 = 1e-3;
+
+/// The poses a blended vertex's one bone is fitted over: the written bind pose and up to
+/// [`FIT_FRAMES`] animation frames, as the engine builds them from the channels.
+struct Motion {
+    joints: usize,
+    /// Frame-major object-space bone poses, inverted (object space into the bone's).
+    inverse_world: Vec<JointPose>,
+    /// The same frames' skinning poses, `world ∘ inverse bind` (bind pose to posed).
+    skinning: Vec<JointPose>,
+}
+
+impl Motion {
+    fn new(sk: &Skeleton, sequences: &[Vec<Vec<[f32; 6]>>]) -> Motion {
+        let n = sk.joints.len();
+        let frames: Vec<&Vec<[f32; 6]>> = sequences.iter().flatten().collect();
+        let step = frames.len().div_ceil(FIT_FRAMES).max(1);
+        let mut world = sk.written_bind.clone();
+        for f in frames.into_iter().step_by(step).filter(|f| f.len() == n) {
+            let locals: Vec<JointPose> = f.iter().map(pose_of).collect();
+            world.extend(to_world(&sk.parents, &locals));
+        }
+        let skinning = world
+            .iter()
+            .enumerate()
+            .map(|(i, w)| w.compose(&sk.inverse_bind[i % n]))
+            .collect();
+        let inverse_world = world.iter().map(JointPose::inverse).collect();
+        Motion {
+            joints: n,
+            inverse_world,
+            skinning,
+        }
+    }
+
+    /// The bone, and the vertex and normal in its space, that best follow a vertex blended
+    /// over `influences` (bind position `p`, normal `n`): for each candidate bone `b` (the
+    /// [`FIT_CANDIDATES`] strongest influences over [`FIT_WEIGHT`]) the point closest to the
+    /// blended positions `x_f` over the frames `f` is the mean of `W_b(f)⁻¹ x_f` (`W_b` rigid),
+    /// its error the sum of squared distances to it; the bone with the least error wins (the
+    /// strongest on a tie), the normal is the mean of the blended normals in its space.
+    /// `None` when no influence names a bone.
+    fn fit(
+        &self,
+        influences: &[(u32, f32)],
+        p: [f32; 3],
+        n: [f32; 3],
+    ) -> Option<(usize, [f32; 3], [f32; 3])> {
+        let nj = self.joints;
+        let ws: Vec<(u32, f32)> = influences
+            .iter()
+            .copied()
+            .filter(|&(j, _)| (j as usize) < nj)
+            .collect();
+        let mut candidates: Vec<(u32, f32)> = ws
+            .iter()
+            .copied()
+            .filter(|&(_, w)| w > FIT_WEIGHT)
+            .collect();
+        // Strongest first, the lower joint on a tie: the order a tie keeps.
+        candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        candidates.truncate(FIT_CANDIDATES);
+        let posed: Vec<([f32; 3], [f32; 3])> = self
+            .skinning
+            .chunks_exact(nj)
+            .map(|s| crate::model::pose::blend_vertex(s, &ws, p, n))
+            .collect();
+        let mut best: Option<(f64, usize, [f32; 3], [f32; 3])> = None;
+        for &(b, _) in &candidates {
+            let b = b as usize;
+            let inverse = self.inverse_world.iter().skip(b).step_by(nj);
+            let local: Vec<([f32; 3], [f32; 3])> = inverse
+                .zip(&posed)
+                .map(|(iw, (x, m))| (iw.transform_point(*x), iw.transform_vector(*m)))
+                .collect();
+            let count = local.len().max(1) as f64;
+            let mut mean = [0f64; 3];
+            let mut normal = [0f32; 3];
+            for (y, m) in &local {
+                for k in 0..3 {
+                    mean[k] += f64::from(y[k]) / count;
+                    normal[k] += m[k];
+                }
+            }
+            let error: f64 = local
+                .iter()
+                .map(|(y, _)| {
+                    (0..3)
+                        .map(|k| (f64::from(y[k]) - mean[k]).powi(2))
+                        .sum::<f64>()
+                })
+                .sum();
+            if error.is_finite() && best.as_ref().is_none_or(|(e, ..)| error < *e) {
+                let fallback = self.inverse_world[b].transform_vector(n);
+                let normal = crate::math::normalize3(normal, fallback);
+                best = Some((error, b, mean.map(|c| c as f32), normal));
+            }
+        }
+        best.map(|(_, b, q, m)| (b, q, m))
+    }
 }
 
 /// The skeleton as written: the joints (one root bone for a static model), their parents,
@@ -580,10 +690,14 @@ struct Gathered {
 fn gather_parts(
     model: &Model,
     sk: &Skeleton,
+    sequences: &[Vec<Vec<[f32; 6]>>],
     textures: &mut Vec<Tex>,
     skin_texture: &[Option<usize>],
 ) -> Result<Gathered> {
     let (joints, rigid, inverse_bind) = (&sk.joints, sk.rigid, &sk.inverse_bind);
+    // A blended vertex of an animated model is fitted to its motion, made on first need.
+    let animated = !rigid && !model.animations.is_empty();
+    let mut motion: Option<Motion> = None;
     // Body parts: meshes packed into sub-models within the vertex limit.
     let mut parts: Vec<Part> = Vec::new();
     let mut triangles = 0usize;
@@ -618,9 +732,20 @@ fn gather_parts(
             };
             let b = if b < joints.len() { b } else { 0 };
             shared_vertices += usize::from(shared);
-            let p = inverse_bind[b].transform_point(mesh.positions[v]);
-            let n = inverse_bind[b]
-                .transform_vector(mesh.normals.get(v).copied().unwrap_or([0.0, 0.0, 1.0]));
+            let normal = mesh.normals.get(v).copied().unwrap_or([0.0, 0.0, 1.0]);
+            let fitted = match mesh.joint_weights.get(v) {
+                Some(ws) if shared && animated => motion
+                    .get_or_insert_with(|| Motion::new(sk, sequences))
+                    .fit(ws, mesh.positions[v], normal),
+                _ => None,
+            };
+            let (b, p, n) = fitted.unwrap_or_else(|| {
+                (
+                    b,
+                    inverse_bind[b].transform_point(mesh.positions[v]),
+                    inverse_bind[b].transform_vector(normal),
+                )
+            });
             bone_has_vertices[b] = true;
             for k in 0..3 {
                 bone_boxes[b][0][k] = bone_boxes[b][0][k].min(p[k]);
@@ -1018,11 +1143,11 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
     };
     let bones = bone_records(&sk, &sequences);
     let (mut textures, skin_texture) = textures_of(model, &mut warnings);
-    let g = gather_parts(model, &sk, &mut textures, &skin_texture)?;
+    let g = gather_parts(model, &sk, &sequences, &mut textures, &skin_texture)?;
     if g.shared_vertices > 0 {
         warnings.push(format!(
             "{} vertices follow several joints: GoldSrc binds each vertex to one \
-             bone, its strongest",
+             bone, the one of them that best follows the blend",
             g.shared_vertices
         ));
     }

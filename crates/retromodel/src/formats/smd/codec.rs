@@ -3,8 +3,9 @@
 //! Read: a reference SMD is a Model with its meshes, skeleton and the animation SMDs the
 //! resolver lists (`--anim`, else the `.smd` files beside it); an animation SMD alone is a
 //! skeleton with its one animation ([`super::convert::to_model`]). Written: the reference
-//! SMD, with an animation SMD per skeletal animation (`STEM_ANIMATION.smd`) and the
-//! textures as 8-bit BMP files beside it ([`super::from_model::from_model`]).
+//! SMD, with an animation SMD per skeletal animation (`STEM_ANIMATION.smd`, roots turned
+//! back by studiomdl's 90°, see [`super`]) and the textures as 8-bit BMP files beside it
+//! ([`super::from_model::from_model`]).
 
 use super::{convert, fixtures, File, FORMAT};
 use crate::codec::{self, Codec, Format, Output, ParsedFile, Writer};

@@ -2,8 +2,8 @@
 
 use std::collections::HashMap;
 
-use super::{File, Vertex};
-use crate::formats::goldsrc::convert::angle_quaternion;
+use super::{BonePose, File, Vertex};
+use crate::formats::goldsrc::convert::{angle_quaternion, turn, DEFAULT_TURN};
 use crate::limits::Limits;
 use crate::math::Quat;
 use crate::model::pose::{to_global_in_place, JointPose};
@@ -13,20 +13,30 @@ use crate::resolve::Resolver;
 /// studiomdl's rate for a sequence without `fps` (`sequence[numseq].fps = 30.0`).
 pub const DEFAULT_FPS: f32 = 30.0;
 
-/// A bone pose's channels as a local transform (GoldSrc's `AngleQuaternion`).
-fn local(position: [f32; 3], rotation: [f32; 3]) -> JointPose {
-    JointPose::new(position, Quat::from_array(angle_quaternion(rotation)))
+/// A bone pose as a local transform (GoldSrc's `AngleQuaternion`); with `turned`, a root
+/// (a node without a parent) of an animation SMD turned by studiomdl's [`DEFAULT_TURN`]
+/// (`Grab_Animation`).
+fn local(file: &File, b: &BonePose, turned: bool) -> JointPose {
+    let (p, r) = (b.position, b.rotation);
+    let mut ch = [p[0], p[1], p[2], r[0], r[1], r[2]];
+    if turned && file.nodes.get(b.bone).is_some_and(|n| n.parent < 0) {
+        turn(&mut ch, DEFAULT_TURN);
+    }
+    JointPose::new(
+        [ch[0], ch[1], ch[2]],
+        Quat::from_array(angle_quaternion([ch[3], ch[4], ch[5]])),
+    )
 }
 
-/// Each frame's local poses, in file order: a bone a frame leaves out keeps its pose of the
-/// frame before (the first frame's of `base`).
+/// Each frame's local poses (an animation SMD's: roots turned, [`local`]), in file order: a
+/// bone a frame leaves out keeps its pose of the frame before (the first frame's of `base`).
 fn frame_poses(file: &File, base: &[JointPose]) -> Vec<Vec<JointPose>> {
     let mut pose = base.to_vec();
     file.frames
         .iter()
         .map(|f| {
             for b in &f.bones {
-                pose[b.bone] = local(b.position, b.rotation);
+                pose[b.bone] = local(file, b, true);
             }
             pose.clone()
         })
@@ -38,16 +48,16 @@ fn parents(file: &File) -> Vec<i32> {
     file.nodes.iter().map(|n| n.parent).collect()
 }
 
-/// The joints in the first frame's pose (the reference pose), object space; bones that
-/// frame leaves out (or every bone, without a frame) at their parent, unturned, with a
-/// warning.
-fn joints(file: &File, warnings: &mut Vec<String>) -> (Vec<Joint>, Vec<JointPose>) {
+/// The joints in the first frame's pose (the reference pose; an animation SMD's, `turned`,
+/// as studiomdl turns its roots), object space; bones that frame leaves out (or every bone,
+/// without a frame) at their parent, unturned, with a warning.
+fn joints(file: &File, turned: bool, warnings: &mut Vec<String>) -> (Vec<Joint>, Vec<JointPose>) {
     let n = file.nodes.len();
     let mut bind = vec![JointPose::IDENTITY; n];
     let mut posed = vec![false; n];
     if let Some(f) = file.frames.first() {
         for b in &f.bones {
-            bind[b.bone] = local(b.position, b.rotation);
+            bind[b.bone] = local(file, b, turned);
             posed[b.bone] = true;
         }
     }
@@ -178,7 +188,8 @@ fn stem(name: &str) -> &str {
 }
 
 /// An animation SMD's frames as an animation of `reference`'s joints, matched by node
-/// name; an error when a node of either is missing from the other.
+/// name, its roots turned as studiomdl turns them ([`DEFAULT_TURN`]); an error when a node
+/// of either is missing from the other.
 pub fn animation(
     reference: &File,
     bind: &[JointPose],
@@ -227,7 +238,8 @@ pub fn animation(
 /// one animation, named after the file.
 pub fn to_model(file: &File, resolver: &dyn Resolver) -> Converted {
     let mut warnings = Vec::new();
-    let (joints, bind) = joints(file, &mut warnings);
+    // An animation SMD alone: its skeleton at its first frame as studiomdl reads a frame.
+    let (joints, bind) = joints(file, file.triangles.is_empty(), &mut warnings);
     let own = resolver.model_name();
     let mut converted = Converted {
         model: Model {

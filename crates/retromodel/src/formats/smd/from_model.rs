@@ -1,9 +1,11 @@
-//! A [`Model`] as SMD files: the reference SMD, one animation SMD per skeletal animation and
-//! the textures as 8-bit BMP files, all for studiomdl.
+//! A [`Model`] as SMD files: the reference SMD, one animation SMD per skeletal animation
+//! (its roots turned back by studiomdl's 90°, see [`super`]) and the textures as 8-bit BMP
+//! files, all for studiomdl.
 
 use super::{BonePose, File, Frame, Node, Triangle, Vertex, FORMAT};
 use crate::codec::{Output, SideFile};
 use crate::error::{Error, ErrorKind, Location, Result};
+use crate::formats::goldsrc::convert::{turn, DEFAULT_TURN};
 use crate::formats::goldsrc::from_model::{
     clean_name, quaternion_angles, strongest, texture, texture_name,
 };
@@ -32,15 +34,25 @@ fn file_part(name: &str, index: usize) -> String {
     }
 }
 
-/// The bone poses of one frame of local transforms.
-fn pose_lines(locals: &[JointTransform]) -> Vec<BonePose> {
+/// The bone poses of one frame of local transforms; with `turned_back`, an animation SMD's:
+/// the roots (nodes without a parent) turned back by studiomdl's [`DEFAULT_TURN`], which
+/// `Grab_Animation` turns them by again.
+fn pose_lines(locals: &[JointTransform], nodes: &[Node], turned_back: bool) -> Vec<BonePose> {
     locals
         .iter()
         .enumerate()
-        .map(|(bone, t)| BonePose {
-            bone,
-            position: t.translation,
-            rotation: quaternion_angles(t.rotation),
+        .map(|(bone, t)| {
+            let a = quaternion_angles(t.rotation);
+            let p = t.translation;
+            let mut ch = [p[0], p[1], p[2], a[0], a[1], a[2]];
+            if turned_back && nodes.get(bone).is_some_and(|n| n.parent < 0) {
+                turn(&mut ch, -DEFAULT_TURN);
+            }
+            BonePose {
+                bone,
+                position: [ch[0], ch[1], ch[2]],
+                rotation: [ch[3], ch[4], ch[5]],
+            }
         })
         .collect()
 }
@@ -202,7 +214,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<(File, Output
                 .enumerate()
                 .map(|(f, locals)| Frame {
                     time: f as i32,
-                    bones: pose_lines(locals),
+                    bones: pose_lines(locals, &nodes, true),
                 })
                 .collect(),
             triangles: Vec::new(),
@@ -214,12 +226,10 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<(File, Output
             bytes: anim.write(),
         });
     }
+    let bones = pose_lines(&bind, &nodes, false);
     let file = File {
         nodes,
-        frames: vec![Frame {
-            time: 0,
-            bones: pose_lines(&bind),
-        }],
+        frames: vec![Frame { time: 0, bones }],
         triangles,
     };
     finite(&file)?;

@@ -40,6 +40,16 @@
 //!   `v · (height − 1)`;
 //! - numbers are decimal (`1e-05` too); integers must fit 32 bits, floats must be finite.
 //!
+//! **The 90° turn.** studiomdl turns the root bones (nodes without a parent) of every SMD a
+//! `$sequence` names by `$origin`'s angle + 90° about Z, 90° when none is given
+//! (`Grab_Animation`: the position rotated, the angle added to the yaw), and leaves the
+//! skeleton of a `$body`'s reference SMD as it is (`Grab_Skeleton`). Here likewise: an
+//! animation SMD (no triangles) is read with its roots turned by 90° (alone too, its
+//! skeleton at its first frame so turned), a reference SMD's skeleton as stored; the writer
+//! turns each animation SMD's roots back by 90° and writes the reference's bind pose as
+//! stored, so that studiomdl, or this reader, gets the model's own poses. The QC
+//! decompiler and compiler turn the same way ([`crate::formats::goldsrc::convert::turn`]).
+//!
 //! Written ([`File::write`]) as the exporters do: one statement a line, numbers with 6
 //! decimals (`%f`, as Blender Source Tools' `getSmdFloat`), `triangles` and `skeleton` left
 //! out when empty. Text it wrote parses back to an equal [`File`] and writes again to the

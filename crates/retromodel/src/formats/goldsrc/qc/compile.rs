@@ -4,10 +4,10 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::decompile::{turn, DEFAULT_TURN};
 use super::*;
 use crate::error::{Error, ErrorKind, Location, Result, ResultExt};
 use crate::formats::goldsrc::convert::{bind_locals, to_object};
+use crate::formats::goldsrc::convert::{turn, DEFAULT_TURN};
 use crate::formats::goldsrc::from_model::encode_sequence;
 use crate::formats::goldsrc::{self as gs, STUDIO_LOOPING};
 use crate::formats::smd;

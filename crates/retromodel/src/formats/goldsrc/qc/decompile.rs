@@ -2,7 +2,7 @@
 //! axes and the motion).
 
 use super::*;
-use crate::formats::goldsrc::convert::{bind_locals, bone_channels, to_object};
+use crate::formats::goldsrc::convert::{bind_locals, bone_channels, to_object, turn, DEFAULT_TURN};
 use crate::formats::goldsrc::STUDIO_LOOPING;
 use crate::formats::smd;
 use crate::image::bmp8::{write_indexed, Indexed};
@@ -20,19 +20,6 @@ pub struct Decompiled {
     pub bmps: Vec<(String, Vec<u8>)>,
     /// What a QC cannot say (unknown texture flag bits, controllers on no bone).
     pub warnings: Vec<String>,
-}
-
-/// studiomdl's turn of animation roots about Z when nothing else is asked (`$origin`'s angle
-/// + 90°), in radians.
-pub const DEFAULT_TURN: f32 = std::f32::consts::FRAC_PI_2;
-
-/// Root bone channels turned by `angle` about Z (position and yaw), as `Grab_Animation`.
-pub(super) fn turn(ch: &mut [f32; 6], angle: f32) {
-    let (s, c) = crate::math::det::sin_cos(angle);
-    let (x, y) = (ch[0], ch[1]);
-    ch[0] = c * x - s * y;
-    ch[1] = s * x + c * y;
-    ch[5] += angle;
 }
 
 /// A name made safe for a file name (letters, digits, `_`, `-`, `.`), unique among `taken`.

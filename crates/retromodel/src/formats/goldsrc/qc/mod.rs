@@ -17,8 +17,8 @@
 //!   Z and subtracts `$origin`'s offset, and reads `$eyeposition x y z` as `(-y, x, z)`: the
 //!   decompiler writes the animation SMDs' root bones turned back by 90° (the reference
 //!   SMD's bind pose is written as stored, as studiomdl does not turn it) and the compiler
-//!   turns them again. The SMD codec on its own (`convert x.mdl x.smd`) writes the model's
-//!   animation as stored, without that turn: an open difference (stop 43's review).
+//!   turns them again. The SMD codec on its own (`convert x.mdl x.smd`) turns the same way,
+//!   both writing and reading ([`crate::formats::smd`]).
 //! - **Motion**: a sequence with `LX`/`LY`/`LZ` has its linear movement added back to the
 //!   roots of its animation SMD (decompiling) and taken out again (`ExtractMotion`).
 //! - **Commands** read: `$modelname $cd $cdtexture $scale $origin $eyeposition $flags $bbox
