@@ -409,3 +409,38 @@ fn truncated_and_flipped_glb_never_panic() {
         }
     }
 }
+
+/// A cut GLB names where it ends: past the header's total length, or inside a chunk whose
+/// declared length runs past the file (issue 43: a truncated compressed file).
+#[test]
+fn a_cut_glb_says_where() {
+    let bytes = skinned_glb();
+    let limits = ImportOptions::default();
+    let err = |b: &[u8]| {
+        gltf::read(b, &NoFiles, &limits)
+            .err()
+            .expect("an error")
+            .to_string()
+    };
+    let cut = bytes.len() - 10;
+    assert_eq!(
+        err(&bytes[..cut]),
+        format!(
+            "gltf: GLB header: total length {} is past the end of the file ({cut} bytes) at offset 0x8",
+            bytes.len()
+        )
+    );
+    // The same cut with the header's length mended: the BIN chunk is the one cut short.
+    let mut short = bytes[..cut].to_vec();
+    short[8..12].copy_from_slice(&(cut as u32).to_le_bytes());
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let bin_at = 20 + json_len;
+    let bin_len = u32::from_le_bytes(bytes[bin_at..bin_at + 4].try_into().unwrap());
+    assert_eq!(
+        err(&short),
+        format!(
+            "gltf: GLB chunk \"BIN\": {bin_len} bytes declared, {} left in the file's {cut} at offset {bin_at:#x}",
+            bin_len - 10
+        )
+    );
+}

@@ -180,6 +180,46 @@ pub(crate) fn read_parsed(
     Ok(Converted { model, warnings })
 }
 
+/// Checks that a GLB of `length` bytes (its header's) holds within the `file_len` bytes read
+/// and that each chunk holds within it, so a cut file names where it ends (the gltf crate
+/// says only "could not completely read the object").
+fn glb_chunks(bytes: &[u8], length: u32, file_len: usize) -> Result<()> {
+    let invalid = |text: String, at: usize| {
+        Error::new(
+            FORMAT,
+            ErrorKind::Truncated,
+            text,
+            Location::Offset(at as u64),
+        )
+    };
+    if length as usize > file_len {
+        return Err(invalid(
+            format!(
+                "GLB header: total length {length} is past the end of the file ({file_len} bytes)"
+            ),
+            8,
+        ));
+    }
+    let mut at = 12usize;
+    while let Some(h) = bytes.get(at..at + 8) {
+        let len = u32::from_le_bytes([h[0], h[1], h[2], h[3]]) as usize;
+        if len > bytes.len() - at - 8 {
+            let kind = String::from_utf8_lossy(&h[4..8])
+                .trim_end_matches('\0')
+                .to_string();
+            return Err(invalid(
+                format!(
+                    "GLB chunk {kind:?}: {len} bytes declared, {} left in the file's {length}",
+                    bytes.len() - at - 8
+                ),
+                at,
+            ));
+        }
+        at += 8 + len;
+    }
+    Ok(())
+}
+
 /// Parses and validates the JSON (and the GLB container). `KHR_mesh_quantization` is
 /// supported: its integer attributes are read as their accessors say and dequantised by
 /// the node transforms like any other.
@@ -199,6 +239,11 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed> {
                 Location::Offset(8),
             ));
         }
+        glb_chunks(
+            &bytes[..bytes.len().min(length as usize)],
+            length,
+            bytes.len(),
+        )?;
     }
     let error = |e: gltf::Error| {
         let kind = match e {
