@@ -10,6 +10,10 @@
 //!   its own). This is not studiomdl's own split: its automatic groups (`write.c`) move
 //!   only sequences without an activity out of group 0, and only below 1024 KB; the file
 //!   layout is the same.
+//!
+//! The writer (`from_model`) and the QC compiler (`qc::compile`) both lay out with
+//! [`Layout`] and [`assign_groups`] and write with [`split`]; a compiled QC's side files are
+//! [`renamed`] after the output when `convert x.qc y.mdl` writes them.
 
 use std::borrow::Cow;
 
