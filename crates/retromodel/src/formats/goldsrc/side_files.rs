@@ -191,7 +191,7 @@ pub(super) fn split(
 pub(crate) fn renamed(bytes: &[u8], side: &[SideFile], stem: &str) -> (Vec<u8>, Vec<SideFile>) {
     let mut main = bytes.to_vec();
     let mut side = side.to_vec();
-    let groups_at = read_i32(bytes, 176).and_then(|v| usize::try_from(v).ok());
+    let groups_at = read_i32(bytes, SEQ_GROUP_INDEX_AT).and_then(|v| usize::try_from(v).ok());
     let mut g = 0usize;
     for s in &mut side {
         s.name = if s.kind == TEXTURES {
@@ -219,6 +219,10 @@ fn patch_name(bytes: &mut [u8], at: Option<usize>, name: &str) {
         field.copy_from_slice(&name_field::<64>(name).0);
     }
 }
+
+/// Where `seqgroupindex` ([`Header::fields`]`[9]`) lies in a model's bytes: the 26 counts
+/// and offsets end the header.
+const SEQ_GROUP_INDEX_AT: usize = HEADER_SIZE - 26 * 4 + 9 * 4;
 
 /// [`SideFile::kind`] of the texture file.
 const TEXTURES: &str = "textures";
