@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_contains, glb_json, md5_with_anim, run, run_ok, s, text, write_file};
+use common::{assert_contains, corpus, glb_json, md5_with_anim, run, run_ok, s, text, write_file};
 use retromodel::formats::smd::fixtures;
 
 #[test]
@@ -98,4 +98,89 @@ fn goldsrc_decompiles_to_qc_and_compiles_back() {
     let line = body.lines().count() + 1;
     assert_contains(&out.stderr, "qc: ");
     assert_contains(&out.stderr, &format!("at line {line}:1"));
+}
+
+/// Files beside a model, found by name in its folder.
+struct Beside(std::path::PathBuf, String);
+
+impl retromodel::resolve::Resolver for Beside {
+    fn load(&self, name: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.0.join(name)).ok()
+    }
+    fn model_name(&self) -> Option<String> {
+        Some(self.1.clone())
+    }
+}
+
+/// A corpus GoldSrc model decompiled, then its QC compiled with `$externaltextures` and a
+/// 1 KB `$sequencegroupsize`: `convert x.qc y.mdl` writes `yT.mdl` and `y01.mdl` ... beside
+/// `y.mdl` (named after the output, as `--external-textures` names them), the model file
+/// holds no textures and only the first group's animations, and read with its side files it
+/// is the model compiled without the two commands: the same textures, skins, bones,
+/// sequences and animation values.
+#[test]
+fn qc_external_textures_and_sequence_groups_write_side_files() {
+    use retromodel::formats::goldsrc::{convert::with_side_files, File};
+    let Some(corpus) = corpus("corpus test") else {
+        return;
+    };
+    let mdl = corpus.join("assimp/test/models/MDL/MDL (HL1)/man.mdl");
+    let dir = tempfile::tempdir().unwrap();
+    let qc = dir.path().join("man.qc");
+    run_ok(&["convert", s(&mdl), s(&qc)]);
+    let plain = dir.path().join("plain.mdl");
+    run_ok(&["convert", s(&qc), s(&plain)]);
+    let body = std::fs::read_to_string(&qc).unwrap();
+    std::fs::write(
+        &qc,
+        format!("{body}$externaltextures\n$sequencegroupsize 1\n"),
+    )
+    .unwrap();
+    let split = dir.path().join("y.mdl");
+    let out = run_ok(&["convert", s(&qc), s(&split)]);
+    assert!(!text(&out.stderr).contains("$externaltextures"));
+    let limits = retromodel::Limits::default();
+    let read = |p: &std::path::Path| {
+        File::parse(&std::fs::read(p).unwrap(), &limits)
+            .unwrap()
+            .into_owned()
+    };
+    let (plain, main) = (read(&plain), read(&split));
+    assert!(plain.seq_groups.len() == 1 && !plain.textures.is_empty());
+    // The model file: no textures, the later sequences in groups of their own.
+    assert!(main.textures.is_empty() && main.has_external_textures());
+    let groups = main.seq_groups.len();
+    assert!(groups > 1, "{groups} sequence groups");
+    assert!(main.sequences.iter().any(|q| q.seq_group > 0));
+    let texture_file = read(&dir.path().join("yT.mdl"));
+    assert_eq!(texture_file.textures.len(), plain.textures.len());
+    for g in 1..groups {
+        let name = format!("y{g:02}.mdl");
+        let bytes = std::fs::read(dir.path().join(&name)).unwrap();
+        assert_eq!(&bytes[..4], b"IDSQ", "{name}");
+        let record = retromodel::io::names::name_str(&main.seq_groups[g].name);
+        assert_eq!(record, format!("models/{name}"));
+    }
+    assert!(!dir.path().join(format!("y{:02}.mdl", groups)).exists());
+    // Read with its side files: the model compiled without the two commands.
+    let mut warnings = Vec::new();
+    let resolver = Beside(dir.path().to_path_buf(), "y.mdl".into());
+    let whole = with_side_files(&main, &resolver, &limits, &mut warnings);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(whole.textures.len(), plain.textures.len());
+    for (a, b) in whole.textures.iter().zip(&plain.textures) {
+        assert_eq!(
+            (&a.name, a.flags, a.width, a.height, &a.pixels, &a.palette),
+            (&b.name, b.flags, b.width, b.height, &b.pixels, &b.palette)
+        );
+    }
+    assert_eq!(whole.skins, plain.skins);
+    assert_eq!(whole.bones, plain.bones);
+    assert_eq!(whole.body_parts.len(), plain.body_parts.len());
+    assert_eq!(whole.sequences.len(), plain.sequences.len());
+    for (a, b) in whole.sequences.iter().zip(&plain.sequences) {
+        assert_eq!(a.label(), b.label());
+        assert_eq!((a.num_frames, a.num_blends), (b.num_frames, b.num_blends));
+        assert_eq!(a.anims, b.anims, "{}", a.label());
+    }
 }

@@ -29,6 +29,8 @@ pub struct Model {
     source: Option<retromodel::io::SharedBytes>,
     /// Opened showing a classic model's re-release replacement (`prefer_md5=True`).
     prefer_md5: bool,
+    /// The files that go with `source` (a compiled QC's texture file and sequence groups).
+    side_files: Vec<retromodel::codec::SideFile>,
 }
 
 impl Model {
@@ -47,6 +49,7 @@ impl Model {
             format,
             source,
             prefer_md5: false,
+            side_files: Vec::new(),
         }
     }
 
@@ -59,6 +62,7 @@ impl Model {
             format: opened.format,
             source: opened.bytes,
             prefer_md5: opened.prefer_md5,
+            side_files: opened.side_files,
         }
     }
 
@@ -70,6 +74,7 @@ impl Model {
             bytes: self.source.as_deref(),
             path: self.path.as_deref(),
             prefer_md5: self.prefer_md5,
+            side_files: &self.side_files,
         }
     }
 }

@@ -449,8 +449,10 @@ pub trait ParsedFile: fmt::Debug + Send + Sync {
     }
 
     /// For a script compiled when converted (a Half-Life QC): the format and bytes of the
-    /// file its last conversion compiled, which a target of that format writes as it is.
-    fn compiled(&self) -> Option<(Format, Vec<u8>)> {
+    /// file its last conversion compiled, which a target of that format writes as it is,
+    /// and the files the script asked for beside it (named after the script's model; a
+    /// save renames them after its output).
+    fn compiled(&self) -> Option<(Format, Vec<u8>, Vec<SideFile>)> {
         None
     }
 }

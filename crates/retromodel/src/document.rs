@@ -151,9 +151,9 @@ impl<'a> Document<'a> {
         ))
     }
 
-    /// The format and bytes of the file a script's last conversion compiled
-    /// ([`ParsedFile::compiled`]).
-    pub fn compiled(&self) -> Option<(Format, Vec<u8>)> {
+    /// The format and bytes of the file a script's last conversion compiled, and the files
+    /// beside it ([`ParsedFile::compiled`]).
+    pub fn compiled(&self) -> Option<(Format, Vec<u8>, Vec<crate::codec::SideFile>)> {
         self.file.compiled()
     }
 

@@ -363,4 +363,61 @@ fn qc_text_reads_back_as_written() {
 }
 
 #[allow(dead_code)]
+/// `$externaltextures` and `$sequencegroupsize` on a decompiled corpus model: the compiled
+/// model file has no textures and only the first group's animations, its side files are
+/// named after `$modelname` (`manT.mdl` last, `man01.mdl` ... before it), and the whole file
+/// is the one compiled without the commands but for the sequences' groups and offsets;
+/// without them the model's bytes are the whole file's and there are no side files.
+#[test]
+fn external_textures_and_sequence_groups_compile_to_side_files() {
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
+    let path = dir.join("assimp/test/models/MDL/MDL (HL1)/man.mdl");
+    let limits = Limits::default();
+    let bytes = std::fs::read(&path).unwrap();
+    let parsed = File::parse(&bytes, &limits).unwrap();
+    let resolver = Beside(path.parent().unwrap().to_path_buf(), "man.mdl".into());
+    let file = with_side_files(&parsed, &resolver, &limits, &mut Vec::new());
+    let mut d = decompile(&file, "man");
+    let plain = compile_decompiled(&d, &limits).unwrap();
+    assert!(plain.side_files.is_empty());
+    assert_eq!(plain.bytes, plain.file.write());
+    d.qc.external_textures = true;
+    d.qc.sequence_group_size = Some(1);
+    let c = compile_decompiled(&d, &limits).unwrap();
+    let names: Vec<&str> = c.side_files.iter().map(|s| s.name.as_str()).collect();
+    let groups = c.file.seq_groups.len();
+    assert!(groups > 1, "{names:?}");
+    let mut want: Vec<String> = (1..groups).map(|g| format!("man{g:02}.mdl")).collect();
+    want.push("manT.mdl".into());
+    assert_eq!(names, want);
+    let main = File::parse(&c.bytes, &limits).unwrap();
+    assert!(main.textures.is_empty() && main.has_external_textures());
+    assert!(c.bytes.len() < plain.bytes.len());
+    let look = |f: &File<'static>| -> Vec<_> {
+        f.textures
+            .iter()
+            .map(|t| {
+                (
+                    t.name,
+                    t.flags,
+                    t.width,
+                    t.height,
+                    t.pixels.clone(),
+                    t.palette.clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(look(&c.file), look(&plain.file));
+    assert_eq!(c.file.skins, plain.file.skins);
+    assert_eq!(c.file.bones, plain.file.bones);
+    for (a, b) in c.file.sequences.iter().zip(&plain.file.sequences) {
+        assert_eq!(a.anims, b.anims, "{}", a.label());
+    }
+    assert!(c.file.sequences.iter().any(|q| q.seq_group > 0));
+    assert!(c.warnings.iter().all(|w| !w.contains("$externaltextures")));
+}
+
 fn _unused(_: &Path) {}

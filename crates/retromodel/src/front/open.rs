@@ -101,6 +101,10 @@ pub struct Opened {
     /// That file's bytes, shared with the model (IQM keeps its frames in them); written back
     /// as read when the target is the same format.
     pub bytes: Option<SharedBytes>,
+    /// The files a compiled script's file goes with (a QC's `$externaltextures` and
+    /// `$sequencegroupsize`), written beside it when it is written back, renamed after the
+    /// output.
+    pub side_files: Vec<crate::codec::SideFile>,
     /// The model, side files applied.
     pub model: Model,
     /// What reading and converting noticed.
@@ -128,6 +132,7 @@ impl Opened {
             model: &self.model,
             format: self.format,
             bytes: self.bytes.as_deref(),
+            side_files: &self.side_files,
             path: Some(&self.shown),
             prefer_md5: self.prefer_md5,
         }
@@ -342,6 +347,7 @@ fn assembled(shown: String, format: &'static str, converted: Converted) -> Opene
         shown,
         format: None,
         bytes: None,
+        side_files: Vec::new(),
         model: converted.model,
         warnings: converted.warnings,
         summary,
@@ -384,9 +390,9 @@ pub fn open_bytes(
     });
     let summary = doc.summary(&converted);
     // A script (a QC) is saved as the file it compiled to.
-    let (format, compiled) = match doc.compiled() {
-        Some((f, b)) => (f, Some(SharedBytes::from(b))),
-        None => (doc.format(), None),
+    let (format, compiled, side_files) = match doc.compiled() {
+        Some((f, b, side)) => (f, Some(SharedBytes::from(b)), side),
+        None => (doc.format(), None, Vec::new()),
     };
     drop(doc);
     let bytes = compiled.unwrap_or(bytes);
@@ -402,6 +408,7 @@ pub fn open_bytes(
         shown: shown.to_string(),
         format: Some(format),
         bytes: Some(bytes),
+        side_files,
         model: converted.model,
         warnings: converted.warnings,
         summary,

@@ -21,6 +21,9 @@ pub struct Source<'a> {
     pub format: Option<Format>,
     /// That file's bytes.
     pub bytes: Option<&'a [u8]>,
+    /// The files that go with those bytes ([`super::Opened::side_files`]: a compiled QC's
+    /// texture file and sequence groups), written beside them when they are written back.
+    pub side_files: &'a [crate::codec::SideFile],
     /// The path (or name) it was read from.
     pub path: Option<&'a str>,
     /// It was opened showing a classic model's re-release replacement: a classic target is
@@ -35,6 +38,7 @@ impl<'a> Source<'a> {
             model,
             format: None,
             bytes: None,
+            side_files: &[],
             path: None,
             prefer_md5: false,
         }
@@ -342,9 +346,23 @@ fn write_back(
         planned.report.skin_replaced = Some(skin.clone());
     } else {
         let doc = Document::parse(bytes, &Limits::default())?;
-        let out = doc.write();
+        let mut out = doc.write();
         planned.report.written_back = true;
         planned.report.identical = out == bytes;
+        if format == crate::formats::goldsrc::HALF_LIFE_MDL && !source.side_files.is_empty() {
+            let stem = options.side_file_stem();
+            let side;
+            (out, side) =
+                crate::formats::goldsrc::side_files::renamed(&out, source.side_files, stem);
+            for s in side {
+                let path = dir.join(&s.name);
+                planned
+                    .report
+                    .side_files
+                    .push((path.clone(), s.kind.to_string()));
+                planned.files.push((path, s.bytes));
+            }
+        }
         planned.files.push((output.to_path_buf(), out));
     }
     Ok(planned.finish())

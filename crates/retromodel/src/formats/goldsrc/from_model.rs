@@ -41,7 +41,7 @@ use std::collections::HashMap;
 use super::convert::angle_quaternion;
 use super::raw::*;
 use super::side_files::{self, Layout};
-use crate::codec::{Output, SideFile};
+use crate::codec::Output;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::image::IndexOptions;
 use crate::image::{Image, Palette, Pixels};
@@ -1107,19 +1107,6 @@ fn lay_out(
     file
 }
 
-/// The file's bytes and the files beside it: the sequence groups past the first, and the
-/// textures' file with `--external-textures` ([`super::side_files`]).
-fn with_side_files(mut file: File<'static>, options: &WriteOptions) -> (Vec<u8>, Vec<SideFile>) {
-    let stem = options.side_file_stem();
-    let mut side = side_files::group_files(&mut file, stem);
-    if options.external_textures {
-        side.push(side_files::texture_file(&mut file, stem));
-    }
-    let mut bytes = file.write();
-    bytes.resize(file.header.length as usize, 0);
-    (bytes, side)
-}
-
 /// The model as a GoldSrc file (see the module's comment).
 pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
     let mut warnings = Vec::new();
@@ -1192,17 +1179,13 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
     let bind_box = finite_box(bind_box);
     let mut l = Layout(HEADER_SIZE);
     let mut h = Header {
-        ident: *super::MAGIC,
-        version: super::VERSION,
-        name: name_field::<64>(&format!("{}.mdl", options.side_file_stem())).0,
-        length: 0,
         eye_position: model.mdl_extras.map_or([0.0; 3], |e| e.eye_position),
         min: bind_box[0],
         max: bind_box[1],
         bbmin: bind_box[0],
         bbmax: bind_box[1],
         flags: model.mdl_extras.map_or(0, |e| e.flags),
-        fields: [0; 26],
+        ..Header::new(&format!("{}.mdl", options.side_file_stem()))
     };
     h.fields[0] = bones.len() as i32;
     h.fields[1] = l.take(bones.len() * BONE_SIZE);
@@ -1225,7 +1208,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
     let stem = options.side_file_stem();
     let mut seqs = seqs;
     let groups = side_files::assign_groups(&mut seqs, options.sequence_group_size, stem);
-    let file = lay_out(
+    let mut file = lay_out(
         h,
         l,
         bones,
@@ -1237,7 +1220,7 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<Output> {
         skins,
         &sk.written_bind,
     );
-    let (bytes, side_files) = with_side_files(file, options);
+    let (bytes, side_files) = side_files::split(&mut file, stem, options.external_textures);
     Ok(Output {
         bytes,
         side_files,

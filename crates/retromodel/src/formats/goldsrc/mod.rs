@@ -34,7 +34,7 @@ pub mod from_model;
 pub mod qc;
 mod raw;
 mod read;
-mod side_files;
+pub(crate) mod side_files;
 mod summary;
 pub mod validate;
 mod write;

@@ -145,6 +145,24 @@ header_fields! {
 }
 
 impl Header {
+    /// A version-10 `IDST` header named `name`, every box, count and offset zero: where the
+    /// writer, the QC compiler and the texture file start.
+    pub fn new(name: &str) -> Header {
+        Header {
+            ident: *super::MAGIC,
+            version: super::VERSION,
+            name: crate::io::names::name_field::<64>(name).0,
+            length: 0,
+            eye_position: [0.0; 3],
+            min: [0.0; 3],
+            max: [0.0; 3],
+            bbmin: [0.0; 3],
+            bbmax: [0.0; 3],
+            flags: 0,
+            fields: [0; 26],
+        }
+    }
+
     /// The names of [`Header::fields`] as `studio.h` spells them.
     pub const FIELDS: [&'static str; 26] = [
         "numbones",

@@ -10,6 +10,10 @@
 //!   its own). This is not studiomdl's own split: its automatic groups (`write.c`) move
 //!   only sequences without an activity out of group 0, and only below 1024 KB; the file
 //!   layout is the same.
+//!
+//! The writer (`from_model`) and the QC compiler (`qc::compile`) both lay out with
+//! [`Layout`] and [`assign_groups`] and write with [`split`]; a compiled QC's side files are
+//! [`renamed`] after the output when `convert x.qc y.mdl` writes them.
 
 use std::borrow::Cow;
 
@@ -120,19 +124,7 @@ pub(super) fn texture_file(file: &mut File<'static>, stem: &str) -> SideFile {
         *f = 0;
     }
     let name = format!("{stem}T.mdl");
-    let mut t = Header {
-        ident: *super::MAGIC,
-        version: super::VERSION,
-        name: name_field::<64>(&name).0,
-        length: 0,
-        eye_position: [0.0; 3],
-        min: [0.0; 3],
-        max: [0.0; 3],
-        bbmin: [0.0; 3],
-        bbmax: [0.0; 3],
-        flags: 0,
-        fields: [0; 26],
-    };
+    let mut t = Header::new(&name);
     let mut l = Layout(HEADER_SIZE);
     t.fields[10] = textures.len() as i32;
     t.fields[11] = l.take(textures.len() * TEXTURE_SIZE);
@@ -166,10 +158,74 @@ pub(super) fn texture_file(file: &mut File<'static>, stem: &str) -> SideFile {
     bytes.resize(l.0, 0);
     SideFile {
         name,
-        kind: "textures",
+        kind: TEXTURES,
         bytes,
     }
 }
+
+/// The model's bytes and the files beside it: the sequence groups past the first
+/// ([`group_files`], which gives `file`'s sequences in them their offsets there) and, with
+/// `external_textures`, `STEMT.mdl` ([`texture_file`]); `file` keeps its textures.
+pub(super) fn split(
+    file: &mut File<'static>,
+    stem: &str,
+    external_textures: bool,
+) -> (Vec<u8>, Vec<SideFile>) {
+    let mut side = group_files(file, stem);
+    let mut owned;
+    let mut main = &*file;
+    if external_textures {
+        owned = file.clone();
+        side.push(texture_file(&mut owned, stem));
+        main = &owned;
+    }
+    let mut bytes = main.write();
+    bytes.resize(main.header.length as usize, 0);
+    (bytes, side)
+}
+
+/// A model's bytes and the files [`split`] put beside it, renamed after `stem` (the name a
+/// save gives them, which a compiled QC's `$modelname` need not match): the sequence group
+/// records of the model, the group files' and the texture file's own names. Every name is a
+/// fixed-size field, so nothing moves.
+pub(crate) fn renamed(bytes: &[u8], side: &[SideFile], stem: &str) -> (Vec<u8>, Vec<SideFile>) {
+    let mut main = bytes.to_vec();
+    let mut side = side.to_vec();
+    let groups_at = read_i32(bytes, SEQ_GROUP_INDEX_AT).and_then(|v| usize::try_from(v).ok());
+    let mut g = 0usize;
+    for s in &mut side {
+        s.name = if s.kind == TEXTURES {
+            format!("{stem}T.mdl")
+        } else {
+            g += 1;
+            let at = groups_at.map(|at| at + g * SEQ_GROUP_SIZE + 32);
+            patch_name(&mut main, at, &format!("models/{stem}{g:02}.mdl"));
+            format!("{stem}{g:02}.mdl")
+        };
+        patch_name(&mut s.bytes, Some(8), &s.name);
+    }
+    (main, side)
+}
+
+/// The little-endian `i32` at `at`, if `bytes` hold one there.
+fn read_i32(bytes: &[u8], at: usize) -> Option<i32> {
+    let b = bytes.get(at..at + 4)?;
+    Some(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// Writes `name` into the 64-byte name field at `at`, if `bytes` hold one there.
+fn patch_name(bytes: &mut [u8], at: Option<usize>, name: &str) {
+    if let Some(field) = at.and_then(|at| bytes.get_mut(at..at + 64)) {
+        field.copy_from_slice(&name_field::<64>(name).0);
+    }
+}
+
+/// Where `seqgroupindex` ([`Header::fields`]`[9]`) lies in a model's bytes: the 26 counts
+/// and offsets end the header.
+const SEQ_GROUP_INDEX_AT: usize = HEADER_SIZE - 26 * 4 + 9 * 4;
+
+/// [`SideFile::kind`] of the texture file.
+const TEXTURES: &str = "textures";
 
 /// Offsets handed out one after another, each section 4-byte aligned as studiomdl aligns
 /// them.

@@ -31,10 +31,7 @@ pub struct QcCodec;
 /// The registered QC codec.
 pub static CODEC: QcCodec = QcCodec;
 
-const ENGINES: &[codec::Engine] = &[codec::Engine {
-    name: "studiomdl",
-    description: "Half-Life SDK studiomdl",
-}];
+const ENGINES: &[codec::Engine] = &[crate::formats::smd::STUDIOMDL];
 
 const WRITERS: [Writer; 1] = [Writer {
     format: QC,
@@ -56,12 +53,19 @@ const WRITERS: [Writer; 1] = [Writer {
 pub struct QcFile {
     /// The script.
     pub qc: Qc,
-    compiled: Mutex<Option<Vec<u8>>>,
+    compiled: Mutex<Option<(Vec<u8>, Vec<SideFile>)>>,
 }
 
 impl QcFile {
     /// The bytes of the GoldSrc file the last [`ParsedFile::try_to_model`] compiled.
     pub fn compiled(&self) -> Option<Vec<u8>> {
+        self.compiled_with_side_files().map(|c| c.0)
+    }
+
+    /// The bytes of the GoldSrc file the last [`ParsedFile::try_to_model`] compiled, and the
+    /// files beside it (`$externaltextures`, `$sequencegroupsize`), named after
+    /// `$modelname` ([`super::Compiled::side_files`]).
+    pub fn compiled_with_side_files(&self) -> Option<(Vec<u8>, Vec<SideFile>)> {
         self.compiled.lock().ok().and_then(|c| c.clone())
     }
 }
@@ -190,9 +194,8 @@ impl ParsedFile for QcFile {
     /// The compiled file's model; a QC whose files are missing or wrong is an error.
     fn try_to_model(&self, options: &ConvertOptions, resolver: &dyn Resolver) -> Result<Converted> {
         let c = compile(&self.qc, resolver, &Limits::default())?;
-        let bytes = c.file.write();
         if let Ok(mut slot) = self.compiled.lock() {
-            *slot = Some(bytes);
+            *slot = Some((c.bytes, c.side_files));
         }
         let choice = Choice {
             body: options.body,
@@ -216,8 +219,8 @@ impl ParsedFile for QcFile {
     fn validate(&self, _engine: &str) -> Vec<Diagnostic> {
         Vec::new()
     }
-    fn compiled(&self) -> Option<(Format, Vec<u8>)> {
-        self.compiled()
-            .map(|b| (crate::formats::goldsrc::HALF_LIFE_MDL, b))
+    fn compiled(&self) -> Option<(Format, Vec<u8>, Vec<SideFile>)> {
+        self.compiled_with_side_files()
+            .map(|(b, side)| (crate::formats::goldsrc::HALF_LIFE_MDL, b, side))
     }
 }

@@ -1,14 +1,18 @@
 //! A QC with its SMDs and BMPs compiled to a GoldSrc [`File`] (MDL version 10), laid out as
-//! studiomdl lays one out, every animation in the model file.
+//! studiomdl lays one out; `$externaltextures` and `$sequencegroupsize` put the textures and
+//! the later sequences' animations in files beside it, through the GoldSrc writer's own
+//! `side_files` functions.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::*;
+use crate::codec::SideFile;
 use crate::error::{Error, ErrorKind, Location, Result, ResultExt};
 use crate::formats::goldsrc::convert::{bind_locals, to_object};
 use crate::formats::goldsrc::convert::{turn, DEFAULT_TURN};
 use crate::formats::goldsrc::from_model::encode_sequence;
+use crate::formats::goldsrc::side_files::{self, Layout};
 use crate::formats::goldsrc::{self as gs, STUDIO_LOOPING};
 use crate::formats::smd;
 use crate::image::bmp8::read_indexed;
@@ -20,8 +24,16 @@ use crate::resolve::Resolver;
 /// A compiled model and what was said on the way.
 #[derive(Debug, Clone)]
 pub struct Compiled {
-    /// The GoldSrc file.
+    /// The GoldSrc model whole, as a reader sees it with its side files: the textures and
+    /// every sequence's animation values in it, whichever file they are written to (the
+    /// offsets of a later group's sequences are those in its group file).
     pub file: File<'static>,
+    /// The model file's bytes: without the textures under `$externaltextures`, without the
+    /// animations of the sequence groups past the first under `$sequencegroupsize`.
+    pub bytes: Vec<u8>,
+    /// The files beside it: `STEM01.mdl`, `STEM02.mdl` ... then `STEMT.mdl`, `STEM` the
+    /// file name of `$modelname` without `.mdl` (`model` when there is none).
+    pub side_files: Vec<SideFile>,
     /// Commands read but not applied, bones or textures not found.
     pub warnings: Vec<String>,
 }
@@ -159,12 +171,6 @@ fn compile_from(
         Some((o, a)) => (o, a.map_or(DEFAULT_TURN, |a| (a + 90.0).to_radians())),
         None => ([0.0; 3], DEFAULT_TURN),
     };
-    if qc.external_textures {
-        warnings.push("$externaltextures: the textures are kept in the model file".into());
-    }
-    if qc.sequence_group_size.is_some() {
-        warnings.push("$sequencegroupsize: every sequence is kept in the model file".into());
-    }
     // Reference SMDs and the skeleton.
     let mut sk = Skeleton::default();
     let mut refs: Vec<Vec<Option<Reference>>> = Vec::new();
@@ -276,7 +282,7 @@ fn compile_from(
             bones[b].bone_controller[k] = i as i32;
         }
     }
-    let file = lay_out(
+    let mut file = lay_out(
         qc,
         &sk,
         bones,
@@ -287,7 +293,25 @@ fn compile_from(
         &world,
         &mut warnings,
     )?;
-    Ok(Compiled { file, warnings })
+    let (bytes, side_files) = side_files::split(&mut file, &model_stem(qc), qc.external_textures);
+    Ok(Compiled {
+        file,
+        bytes,
+        side_files,
+        warnings,
+    })
+}
+
+/// The file name of `$modelname` without its folders and `.mdl`: the stem of the files
+/// beside the model, as studiomdl names them.
+fn model_stem(qc: &Qc) -> String {
+    let name = qc.model_name.as_deref().unwrap_or_default();
+    let base = name.rsplit(['/', '\\']).next().unwrap_or_default();
+    let stem = match base.rfind('.') {
+        Some(dot) => &base[..dot],
+        None => base,
+    };
+    if stem.is_empty() { "model" } else { stem }.to_string()
 }
 
 /// A reference SMD with its node map and where the QC names it.
@@ -372,19 +396,7 @@ fn load_textures(
 
 fn empty_file() -> File<'static> {
     File {
-        header: gs::Header {
-            ident: *gs::MAGIC,
-            version: gs::VERSION,
-            name: [0; 64],
-            length: 0,
-            eye_position: [0.0; 3],
-            min: [0.0; 3],
-            max: [0.0; 3],
-            bbmin: [0.0; 3],
-            bbmax: [0.0; 3],
-            flags: 0,
-            fields: [0; 26],
-        },
+        header: gs::Header::new(""),
         bones: Vec::new(),
         controllers: Vec::new(),
         hitboxes: Vec::new(),
@@ -559,17 +571,6 @@ fn extract_motion(blends: &mut [Vec<Vec<[f32; 6]>>], motion: i32, parents: &[i32
     m
 }
 
-/// Offsets handed out one after another, 4-byte aligned.
-struct Layout(usize);
-
-impl Layout {
-    fn take(&mut self, len: usize) -> i32 {
-        let at = self.0;
-        self.0 = (self.0 + len + 3) & !3;
-        at as i32
-    }
-}
-
 /// The model's box at the reference pose, from its sub-models' vertices.
 fn bind_box(
     parts: &[(String, Vec<Option<Sub>>)],
@@ -715,7 +716,7 @@ fn lay_out(
         .collect::<Result<_>>()?;
     f.header.fields[4] = f.hitboxes.len() as i32;
     f.header.fields[5] = l.take(f.hitboxes.len() * gs::HITBOX_SIZE);
-    // Sequences, their events, the one group, their animations.
+    // Sequences, their events, their groups, the first group's animations.
     let mut seqs = Vec::new();
     for ((s, frames), motion) in qc.sequences.iter().zip(seq_frames).zip(motions) {
         let mut anims = Vec::new();
@@ -789,15 +790,15 @@ fn lay_out(
         q.event_index[1] = l.take(q.events.len() * gs::EVENT_SIZE);
         q.pivot_index[1] = l.0 as i32;
     }
-    f.seq_groups = vec![gs::SeqGroup {
-        label: name_field::<32>("default").0,
-        name: [0; 64],
-        unused1: 0,
-        unused2: 0,
-    }];
-    f.header.fields[8] = 1;
-    f.header.fields[9] = l.take(gs::SEQ_GROUP_SIZE);
-    for q in &mut seqs {
+    let size = qc.sequence_group_size.filter(|&kb| kb > 0);
+    f.seq_groups = side_files::assign_groups(
+        &mut seqs,
+        size.map(|kb| kb as usize * 1024),
+        &model_stem(qc),
+    );
+    f.header.fields[8] = f.seq_groups.len() as i32;
+    f.header.fields[9] = l.take(f.seq_groups.len() * gs::SEQ_GROUP_SIZE);
+    for q in seqs.iter_mut().filter(|q| q.seq_group == 0) {
         q.anim_index = l.take(q.anims.len() * gs::ANIM_SIZE);
         let words: usize = q.anims.iter().flat_map(|a| &a.channels).map(Vec::len).sum();
         l.take(words * 2);

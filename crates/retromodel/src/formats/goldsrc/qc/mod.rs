@@ -25,9 +25,13 @@
 //!   $cbox $body $bodygroup $texturegroup $texrendermode $sequence $sequencegroupsize
 //!   $externaltextures $hbox $attachment $controller`; any other `$` command (`$renamebone`,
 //!   `$mirrorbone`, `$pivot`, ...) is an error naming its line and column.
-//! - **Compiling** lays the file out in studiomdl's order with every animation in the model
-//!   file: `$sequencegroupsize` and `$externaltextures` are read and said in a warning, the
-//!   textures stay inside. Texture indices and palettes come from the BMPs unchanged.
+//! - **Compiling** lays the file out in studiomdl's order. `$externaltextures` puts the
+//!   textures and skin families in `STEMT.mdl` beside the model, `$sequencegroupsize N` (KB)
+//!   the later sequences' animations in `STEM01.mdl`, `STEM02.mdl` ..., through the GoldSrc
+//!   writer's own functions (the `side_files` module, as `--external-textures` and
+//!   `--sequence-group-size` do); [`Compiled::side_files`] names them after `$modelname`, and
+//!   `convert x.qc y.mdl` after its output. Texture indices and palettes come from the BMPs
+//!   unchanged.
 
 mod codec;
 mod compile;
