@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use retromodel::formats::goldsrc::convert::{
     bind_locals, sequence_frames, to_object, with_side_files,
@@ -420,4 +420,58 @@ fn external_textures_and_sequence_groups_compile_to_side_files() {
     assert!(c.warnings.iter().all(|w| !w.contains("$externaltextures")));
 }
 
-fn _unused(_: &Path) {}
+/// A model that came with a texture file or sequence groups decompiles to a QC that asks for
+/// them again (`$externaltextures`, `$sequencegroupsize` as large as its largest group), and
+/// that QC compiles with groups no larger.
+#[test]
+fn decompiled_side_files_become_commands() {
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
+    let limits = Limits::default();
+    let hl1 = dir.join("assimp/test/models/MDL/MDL (HL1)");
+    let cases = [
+        (hl1.clone(), "man.mdl", true, false),
+        (
+            hl1.join("unnamed_sequence_groups"),
+            "unnamed_sequence_groups.mdl",
+            false,
+            true,
+        ),
+        (hl1.clone(), "alpha_test.mdl", false, false),
+    ];
+    for (folder, name, textures, groups) in cases {
+        let bytes = std::fs::read(folder.join(name)).unwrap();
+        let resolver = Beside(folder.clone(), name.into());
+        let out = retromodel::formats::goldsrc::qc::decompile_bytes(
+            &bytes,
+            &resolver,
+            &retromodel::WriteOptions::default(),
+        )
+        .unwrap();
+        let qc = retromodel::formats::goldsrc::qc::Qc::parse(&out.bytes, &limits).unwrap();
+        assert_eq!(qc.external_textures, textures, "{name}");
+        assert_eq!(qc.sequence_group_size.is_some(), groups, "{name}");
+        let original = File::parse(&bytes, &limits).unwrap();
+        if let Some(kb) = qc.sequence_group_size {
+            assert!(kb > 0, "{name}: {kb} KB");
+            let files = retromodel::resolve::MemoryFiles(
+                out.side_files
+                    .iter()
+                    .map(|f| (f.name.clone(), f.bytes.clone()))
+                    .collect(),
+            );
+            let c = retromodel::formats::goldsrc::qc::compile(&qc, &files, &limits).unwrap();
+            // Groups of at most that size (a 76-byte header and the animation values); this
+            // model's nine 3-frame sequences all fit in the model file's own group 0.
+            for f in &c.side_files {
+                assert!(
+                    f.bytes.len() <= 76 + kb as usize * 1024,
+                    "{name}: {}",
+                    f.name
+                );
+            }
+            assert_eq!(c.file.sequences.len(), original.sequences.len(), "{name}");
+        }
+    }
+}

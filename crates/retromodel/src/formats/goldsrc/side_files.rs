@@ -29,6 +29,26 @@ fn anim_bytes(q: &Sequence) -> usize {
     (q.anims.len() * ANIM_SIZE + words * 2 + 3) & !3
 }
 
+/// The `$sequencegroupsize` (KB) that gives `merged` (a model with its groups read in)
+/// groups no larger than `original`'s own: its largest group beyond group 0, rounded up to
+/// whole kilobytes; `None` when `original` keeps every sequence in the model file.
+pub(crate) fn group_size_kb(original: &File<'_>, merged: &File<'_>) -> Option<i32> {
+    if original.seq_groups.len() <= 1 {
+        return None;
+    }
+    let mut sizes = vec![0usize; original.seq_groups.len()];
+    for (o, q) in original.sequences.iter().zip(&merged.sequences) {
+        if let Some(s) = usize::try_from(o.seq_group)
+            .ok()
+            .and_then(|g| sizes.get_mut(g))
+        {
+            *s += anim_bytes(q);
+        }
+    }
+    let largest = sizes.iter().skip(1).copied().max().unwrap_or(0);
+    (largest > 0).then(|| i32::try_from(largest.div_ceil(1024)).unwrap_or(i32::MAX))
+}
+
 /// Assigns each sequence its group for groups of at most `size` bytes of animation values
 /// (group 0 the model's own) and returns the group records (`models/STEM01.mdl`, ...).
 pub(super) fn assign_groups(

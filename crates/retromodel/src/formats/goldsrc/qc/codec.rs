@@ -15,6 +15,7 @@ use crate::codec::{self, Codec, Format, Output, ParsedFile, SideFile, Writer};
 use crate::diagnostic::Diagnostic;
 use crate::error::Result;
 use crate::formats::goldsrc::convert::{to_model, with_side_files, Choice};
+use crate::formats::goldsrc::side_files;
 use crate::formats::goldsrc::File;
 use crate::limits::Limits;
 use crate::model::{Converted, Model};
@@ -101,8 +102,11 @@ pub fn decompile_bytes(
     let limits = Limits::default();
     let file = File::parse(bytes, &limits)?;
     let mut warnings = Vec::new();
-    let file = with_side_files(&file, resolver, &limits, &mut warnings);
-    let d = decompile(&file, options.side_file_stem());
+    let merged = with_side_files(&file, resolver, &limits, &mut warnings);
+    let mut d = decompile(&merged, options.side_file_stem());
+    // The side files the model came with become the commands that write them again.
+    d.qc.external_textures = file.textures.is_empty() && !merged.textures.is_empty();
+    d.qc.sequence_group_size = side_files::group_size_kb(&file, &merged);
     warnings.extend(d.warnings);
     let mut side_files: Vec<SideFile> = d
         .smds

@@ -32,6 +32,10 @@
 //!   `--sequence-group-size` do); [`Compiled::side_files`] names them after `$modelname`, and
 //!   `convert x.qc y.mdl` after its output. Texture indices and palettes come from the BMPs
 //!   unchanged.
+//! - **Decompiling** a model that came with a texture file writes `$externaltextures`, and
+//!   one that came with sequence groups `$sequencegroupsize` as large as its largest group
+//!   (whole kilobytes), so the QC compiles to side files again (groups laid out by the split
+//!   above, not necessarily the original's).
 
 mod codec;
 mod compile;
