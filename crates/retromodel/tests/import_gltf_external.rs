@@ -418,8 +418,7 @@ fn a_cut_glb_says_where() {
     let limits = ImportOptions::default();
     let err = |b: &[u8]| {
         gltf::read(b, &NoFiles, &limits)
-            .err()
-            .expect("an error")
+            .expect_err("an error")
             .to_string()
     };
     let cut = bytes.len() - 10;
