@@ -128,9 +128,14 @@ fn qc_external_textures_and_sequence_groups_write_side_files() {
     let dir = tempfile::tempdir().unwrap();
     let qc = dir.path().join("man.qc");
     run_ok(&["convert", s(&mdl), s(&qc)]);
+    // man.mdl came with manT.mdl: its QC asks for a texture file again. Without the
+    // command it compiles to one file.
+    let body = std::fs::read_to_string(&qc).unwrap();
+    assert!(body.contains("$externaltextures\n"), "{body}");
+    let body = body.replace("$externaltextures\n", "");
+    std::fs::write(&qc, &body).unwrap();
     let plain = dir.path().join("plain.mdl");
     run_ok(&["convert", s(&qc), s(&plain)]);
-    let body = std::fs::read_to_string(&qc).unwrap();
     std::fs::write(
         &qc,
         format!("{body}$externaltextures\n$sequencegroupsize 1\n"),
@@ -183,4 +188,46 @@ fn qc_external_textures_and_sequence_groups_write_side_files() {
         assert_eq!((a.num_frames, a.num_blends), (b.num_frames, b.num_blends));
         assert_eq!(a.anims, b.anims, "{}", a.label());
     }
+}
+
+/// A QC with `$externaltextures` and `$sequencegroupsize` converted to another QC: its
+/// compiled texture file and sequence groups are found among the compiled side files (not
+/// on disk, where they were never written), so the new QC asks for them again and its
+/// SMDs animate every sequence.
+#[test]
+fn a_qc_with_side_files_converts_to_a_qc() {
+    let Some(corpus) = corpus("corpus test") else {
+        return;
+    };
+    let mdl = corpus.join("assimp/test/models/MDL/MDL (HL1)/man.mdl");
+    let dir = tempfile::tempdir().unwrap();
+    let qc = dir.path().join("man.qc");
+    run_ok(&["convert", s(&mdl), s(&qc)]);
+    let body = std::fs::read_to_string(&qc).unwrap();
+    std::fs::write(
+        &qc,
+        format!("{body}$externaltextures\n$sequencegroupsize 1\n"),
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("again")).unwrap();
+    let again = dir.path().join("again/z.qc");
+    let out = run_ok(&["convert", s(&qc), s(&again)]);
+    let err = text(&out.stderr);
+    assert!(!err.contains("not found"), "{err}");
+    assert!(!err.contains("left still"), "{err}");
+    let written = std::fs::read_to_string(&again).unwrap();
+    assert!(written.contains("$externaltextures"), "{written}");
+    assert!(written.contains("$sequencegroupsize"), "{written}");
+    // The textures came along as BMPs.
+    let bmps = std::fs::read_dir(dir.path().join("again"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("bmp"))
+        })
+        .count();
+    assert!(bmps > 0, "no BMP written");
 }

@@ -362,7 +362,6 @@ fn qc_text_reads_back_as_written() {
     );
 }
 
-#[allow(dead_code)]
 /// `$externaltextures` and `$sequencegroupsize` on a decompiled corpus model: the compiled
 /// model file has no textures and only the first group's animations, its side files are
 /// named after `$modelname` (`manT.mdl` last, `man01.mdl` ... before it), and the whole file

@@ -483,3 +483,27 @@ fn animation_smds_are_turned_as_studiomdl_turns_them() {
         }
     }
 }
+
+/// A skeleton without triangles is written as a reference SMD with no triangles, which reads
+/// as an animation SMD does (its roots turned, as studiomdl turns them): its bind pose is
+/// written turned back, so the joints come back where they were.
+#[test]
+fn a_skeleton_without_triangles_comes_back_unturned() {
+    let all = fixtures::all();
+    let mut source = to_model(&all[0].1, &files(&all)).model;
+    source.meshes.clear();
+    source.animations.clear();
+    // The root off the axis, where a turn about Z would move it.
+    source.joints[0].translation = [6.0, 2.0, 1.0];
+    let (back, _) = through_smd(&source);
+    assert_eq!(back.model.joints.len(), source.joints.len());
+    for (a, b) in source.joints.iter().zip(&back.model.joints) {
+        assert!(
+            close(a.translation, b.translation, 1e-4),
+            "{}: {:?} came back as {:?}",
+            a.name,
+            a.translation,
+            b.translation
+        );
+    }
+}

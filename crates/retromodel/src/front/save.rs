@@ -302,6 +302,15 @@ fn decompiled(
     {
         return Ok(None);
     }
+    // A compiled QC's texture file and sequence groups are its side files, named after its
+    // `$modelname` as its header is; any other model's are beside it on disk.
+    if !source.side_files.is_empty() {
+        return Ok(Some(goldsrc::qc::decompile_bytes(
+            bytes,
+            &Compiled(source.side_files),
+            options,
+        )?));
+    }
     let path = Path::new(source.path.unwrap_or_default());
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
@@ -310,6 +319,18 @@ fn decompiled(
         &Beside(dir, name),
         options,
     )?))
+}
+
+/// A compiled model's side files, by name; the model's name is its header's.
+struct Compiled<'a>(&'a [crate::codec::SideFile]);
+
+impl crate::resolve::Resolver for Compiled<'_> {
+    fn load(&self, name: &str) -> Option<Vec<u8>> {
+        self.0
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .map(|s| s.bytes.clone())
+    }
 }
 
 /// The same format written back as read, or with skin 0 replaced.
@@ -348,7 +369,6 @@ fn write_back(
         let doc = Document::parse(bytes, &Limits::default())?;
         let mut out = doc.write();
         planned.report.written_back = true;
-        planned.report.identical = out == bytes;
         if format == crate::formats::goldsrc::HALF_LIFE_MDL && !source.side_files.is_empty() {
             let stem = options.side_file_stem();
             let side;
@@ -363,6 +383,8 @@ fn write_back(
                 planned.files.push((path, s.bytes));
             }
         }
+        // After the side files' names are the output's: only then are these the bytes read.
+        planned.report.identical = out == bytes && source.side_files.is_empty();
         planned.files.push((output.to_path_buf(), out));
     }
     Ok(planned.finish())

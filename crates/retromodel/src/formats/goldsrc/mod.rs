@@ -47,6 +47,13 @@ pub use summary::summary;
 
 /// Format name used in errors and `info` output.
 pub const FORMAT: &str = "half-life-mdl";
+
+/// Half-Life SDK studiomdl: the engine entry of the SMD and the QC codecs, whose files it
+/// compiles.
+pub const STUDIOMDL: crate::codec::Engine = crate::codec::Engine {
+    name: "studiomdl",
+    description: "Half-Life SDK studiomdl",
+};
 /// Magic of a studio model or texture file.
 pub const MAGIC: &[u8; 4] = b"IDST";
 /// Magic of a sequence group file.

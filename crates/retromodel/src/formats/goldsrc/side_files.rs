@@ -31,7 +31,8 @@ fn anim_bytes(q: &Sequence) -> usize {
 
 /// The `$sequencegroupsize` (KB) that gives `merged` (a model with its groups read in)
 /// groups no larger than `original`'s own: its largest group beyond group 0, rounded up to
-/// whole kilobytes; `None` when `original` keeps every sequence in the model file.
+/// whole kilobytes; `None` when `original` keeps every sequence in the model file, or when
+/// its group files were not found (`merged` then has no animations there to size).
 pub(crate) fn group_size_kb(original: &File<'_>, merged: &File<'_>) -> Option<i32> {
     if original.seq_groups.len() <= 1 {
         return None;

@@ -26,14 +26,7 @@ pub struct SmdCodec;
 /// The registered SMD codec.
 pub static CODEC: SmdCodec = SmdCodec;
 
-/// Half-Life SDK studiomdl: the engine entry of the SMD and the QC codecs, whose files it
-/// compiles.
-pub const STUDIOMDL: codec::Engine = codec::Engine {
-    name: "studiomdl",
-    description: "Half-Life SDK studiomdl",
-};
-
-const ENGINES: &[codec::Engine] = &[STUDIOMDL];
+const ENGINES: &[codec::Engine] = &[crate::formats::goldsrc::STUDIOMDL];
 
 /// What studiomdl needs: a skeleton of at most GoldSrc's 128 bones (keyframe models get
 /// fitted bones), Half-Life's 40 units a metre.

@@ -226,7 +226,9 @@ pub fn from_model(model: &Model, options: &WriteOptions) -> Result<(File, Output
             bytes: anim.write(),
         });
     }
-    let bones = pose_lines(&bind, &nodes, false);
+    // A reference SMD without triangles reads as an animation SMD (turned, as studiomdl
+    // turns one): its bind pose is written turned back, so it reads back as it was.
+    let bones = pose_lines(&bind, &nodes, triangles.is_empty());
     let file = File {
         nodes,
         frames: vec![Frame { time: 0, bones }],

@@ -62,7 +62,7 @@ pub mod from_model;
 mod read;
 mod write;
 
-pub use codec::{SmdCodec, CODEC, SMD, STUDIOMDL};
+pub use codec::{SmdCodec, CODEC, SMD};
 
 /// The format name in errors and the registry.
 pub const FORMAT: &str = "smd";

@@ -32,7 +32,7 @@ pub struct QcCodec;
 /// The registered QC codec.
 pub static CODEC: QcCodec = QcCodec;
 
-const ENGINES: &[codec::Engine] = &[crate::formats::smd::STUDIOMDL];
+const ENGINES: &[codec::Engine] = &[crate::formats::goldsrc::STUDIOMDL];
 
 const WRITERS: [Writer; 1] = [Writer {
     format: QC,

@@ -793,7 +793,7 @@ fn lay_out(
     let size = qc.sequence_group_size.filter(|&kb| kb > 0);
     f.seq_groups = side_files::assign_groups(
         &mut seqs,
-        size.map(|kb| kb as usize * 1024),
+        size.map(|kb| (kb as usize).saturating_mul(1024)),
         &model_stem(qc),
     );
     f.header.fields[8] = f.seq_groups.len() as i32;

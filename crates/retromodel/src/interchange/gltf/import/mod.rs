@@ -180,11 +180,12 @@ pub(crate) fn read_parsed(
     Ok(Converted { model, warnings })
 }
 
-/// Checks that a GLB of `length` bytes (its header's) holds within the `file_len` bytes read
-/// and that each chunk holds within it, so a cut file names where it ends (the gltf crate
-/// says only "could not completely read the object").
-fn glb_chunks(bytes: &[u8], length: u32, file_len: usize) -> Result<()> {
-    let invalid = |text: String, at: usize| {
+/// Checks that a GLB (version 2) of `length` bytes (its header's) is all there and that
+/// each chunk holds within the file, as the gltf crate reads them (from the whole file), so
+/// a cut file names where it ends (the gltf crate says only "could not completely read the
+/// object").
+fn glb_chunks(bytes: &[u8], length: u32) -> Result<()> {
+    let cut = |text: String, at: usize| {
         Error::new(
             FORMAT,
             ErrorKind::Truncated,
@@ -192,10 +193,11 @@ fn glb_chunks(bytes: &[u8], length: u32, file_len: usize) -> Result<()> {
             Location::Offset(at as u64),
         )
     };
-    if length as usize > file_len {
-        return Err(invalid(
+    if length as usize > bytes.len() {
+        return Err(cut(
             format!(
-                "GLB header: total length {length} is past the end of the file ({file_len} bytes)"
+                "GLB header: total length {length} is past the end of the file ({} bytes)",
+                bytes.len()
             ),
             8,
         ));
@@ -203,15 +205,13 @@ fn glb_chunks(bytes: &[u8], length: u32, file_len: usize) -> Result<()> {
     let mut at = 12usize;
     while let Some(h) = bytes.get(at..at + 8) {
         let len = u32::from_le_bytes([h[0], h[1], h[2], h[3]]) as usize;
-        if len > bytes.len() - at - 8 {
+        let left = bytes.len() - at - 8;
+        if len > left {
             let kind = String::from_utf8_lossy(&h[4..8])
                 .trim_end_matches('\0')
                 .to_string();
-            return Err(invalid(
-                format!(
-                    "GLB chunk {kind:?}: {len} bytes declared, {} left in the file's {length}",
-                    bytes.len() - at - 8
-                ),
+            return Err(cut(
+                format!("GLB chunk {kind:?}: {len} bytes declared, {left} left in the file"),
                 at,
             ));
         }
@@ -239,11 +239,11 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed> {
                 Location::Offset(8),
             ));
         }
-        glb_chunks(
-            &bytes[..bytes.len().min(length as usize)],
-            length,
-            bytes.len(),
-        )?;
+        // Version 2 only: a version 1 GLB (KHR_binary_glTF) has another layout, and the
+        // gltf crate names it.
+        if h[4..8] == 2u32.to_le_bytes() {
+            glb_chunks(bytes, length)?;
+        }
     }
     let error = |e: gltf::Error| {
         let kind = match e {
