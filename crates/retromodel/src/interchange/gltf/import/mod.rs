@@ -181,9 +181,9 @@ pub(crate) fn read_parsed(
 }
 
 /// Checks that a GLB (version 2) of `length` bytes (its header's) is all there and that
-/// each chunk holds within the file, as the gltf crate reads them (from the whole file), so
-/// a cut file names where it ends (the gltf crate says only "could not completely read the
-/// object").
+/// its JSON and BIN chunks hold within the file, as the gltf crate reads them (from the
+/// whole file, and nothing after the BIN chunk), so a cut file names where it ends (the gltf
+/// crate says only "could not completely read the object").
 fn glb_chunks(bytes: &[u8], length: u32) -> Result<()> {
     let cut = |text: String, at: usize| {
         Error::new(
@@ -202,8 +202,12 @@ fn glb_chunks(bytes: &[u8], length: u32) -> Result<()> {
             8,
         ));
     }
+    // The JSON chunk and the BIN chunk: what follows them is not read.
     let mut at = 12usize;
-    while let Some(h) = bytes.get(at..at + 8) {
+    for _ in 0..2 {
+        let Some(h) = bytes.get(at..at + 8) else {
+            break;
+        };
         let len = u32::from_le_bytes([h[0], h[1], h[2], h[3]]) as usize;
         let left = bytes.len() - at - 8;
         if len > left {
