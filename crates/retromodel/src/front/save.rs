@@ -196,6 +196,15 @@ pub struct Planned {
 }
 
 impl Planned {
+    /// Plans `side`, a file beside the output, in `dir`, and reports it.
+    fn side_file(&mut self, dir: &Path, side: crate::codec::SideFile) {
+        let path = dir.join(&side.name);
+        self.report
+            .side_files
+            .push((path.clone(), side.kind.to_string()));
+        self.files.push((path, side.bytes));
+    }
+
     /// Fills in the report's file list and size.
     fn finish(mut self) -> Planned {
         self.report.files = self.files.iter().map(|(p, _)| p.clone()).collect();
@@ -244,7 +253,7 @@ pub fn plan(source: &Source<'_>, output: &Path, o: &SaveOptions) -> Result<Plann
         && o.scale.is_none()
         && o.fit_height.is_none()
         && crate::model::transform::looks_like_metres(model);
-    let written = if let Some(out) = decompiled(source, writer, o, &options)? {
+    let mut written = if let Some(out) = decompiled(source, writer, o, &options)? {
         out
     } else if o.rerelease {
         crate::rerelease::write_layout(model, writer, &options)?
@@ -252,13 +261,8 @@ pub fn plan(source: &Source<'_>, output: &Path, o: &SaveOptions) -> Result<Plann
         registry::write_model(model, writer, &options)?
     };
     let mut planned = Planned::default();
-    for side in &written.side_files {
-        let path = dir.join(&side.name);
-        planned
-            .report
-            .side_files
-            .push((path.clone(), side.kind.to_string()));
-        planned.files.push((path, side.bytes.clone()));
+    for side in std::mem::take(&mut written.side_files) {
+        planned.side_file(&dir, side);
     }
     planned.files.push((output.to_path_buf(), written.bytes));
     let r = &mut planned.report;
@@ -356,12 +360,7 @@ fn write_back(
         planned.report.warnings = out.warnings;
         planned.report.notes = out.notes;
         for side in out.side_files {
-            let path = dir.join(&side.name);
-            planned
-                .report
-                .side_files
-                .push((path.clone(), side.kind.to_string()));
-            planned.files.push((path, side.bytes));
+            planned.side_file(dir, side);
         }
         planned.files.push((output.to_path_buf(), out.bytes));
         planned.report.skin_replaced = Some(skin.clone());
@@ -375,12 +374,7 @@ fn write_back(
             (out, side) =
                 crate::formats::goldsrc::side_files::renamed(&out, source.side_files, stem);
             for s in side {
-                let path = dir.join(&s.name);
-                planned
-                    .report
-                    .side_files
-                    .push((path.clone(), s.kind.to_string()));
-                planned.files.push((path, s.bytes));
+                planned.side_file(dir, s);
             }
         }
         // After the side files' names are the output's: only then are these the bytes read.
